@@ -1,0 +1,283 @@
+/* `pas2p dump DIR [--rank R]`
+ *
+ * Without --rank: the structural profile of the run (reference/nas-structural-profile.md):
+ * per rank, events, compute vs MPI time and bytes; then per MPI call over all ranks,
+ * count, bytes and time.  With --rank R: one line per event of rank R, in order. */
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pas2p_trace.h"
+
+static const char usage[] =
+    "usage: pas2p dump DIR [--rank R]\n"
+    "\n"
+    "Without --rank: per-rank summary (events, compute vs MPI time, bytes) and per-call\n"
+    "totals over all ranks.  With --rank R: one line per event of rank R, in order:\n"
+    "  ordinal call peer tag comm bytes compute_ns call_ns [counters] [details]\n"
+    "peer is a world rank (ANY = unresolved MPI_ANY_SOURCE, NULL = MPI_PROC_NULL, - = none).\n";
+
+static void fmt_peer(char *out, size_t n, int32_t p)
+{
+    if (p >= 0)
+        snprintf(out, n, "%d", p);
+    else
+        snprintf(out, n, "%s", p == PAS2P_PEER_ANY ? "ANY" : p == PAS2P_PEER_NULL ? "NULL" : "-");
+}
+
+static void fmt_tag(char *out, size_t n, int32_t t)
+{
+    if (t >= 0)
+        snprintf(out, n, "%d", t);
+    else
+        snprintf(out, n, "%s", t == PAS2P_TAG_ANY ? "ANY" : "-");
+}
+
+static void fmt_comm(char *out, size_t n, uint32_t c)
+{
+    if (c == PAS2P_COMM_WORLD)
+        snprintf(out, n, "WORLD");
+    else if (c == PAS2P_COMM_SELF)
+        snprintf(out, n, "SELF");
+    else if (c == PAS2P_COMM_NONE)
+        snprintf(out, n, "-");
+    else
+        snprintf(out, n, "%08x", c);
+}
+
+static void print_details(const pas2p_event_view_t *v, int klass)
+{
+    const pas2p_event_t *e = &v->ev;
+    if (e->peer2 != PAS2P_PEER_NONE || e->tag2 != PAS2P_TAG_NONE) {
+        char p[16], t[16];
+        fmt_peer(p, sizeof p, e->peer2);
+        fmt_tag(t, sizeof t, e->tag2);
+        printf(" from=%s rtag=%s rbytes=%" PRIu64, p, t, e->rbytes);
+    } else if (e->rbytes && klass != PAS2P_CLASS_COMPLETION) {
+        printf(" rbytes=%" PRIu64, e->rbytes);
+    }
+    if (!v->payload)
+        return;
+    if (klass == PAS2P_CLASS_COMPLETION) {
+        const pas2p_completion_t *c = v->payload;
+        printf(" done=");
+        for (uint32_t i = 0; i < e->aux && (i + 1) * sizeof *c <= e->payload; i++) {
+            char s[16], t[16];
+            fmt_peer(s, sizeof s, c[i].source);
+            fmt_tag(t, sizeof t, c[i].tag);
+            if (c[i].post == UINT64_MAX)
+                printf("%s?", i ? "," : "");
+            else
+                printf("%s%" PRIu64, i ? "," : "", c[i].post);
+            if (c[i].index)
+                printf(".%u", c[i].index);
+            if (c[i].source != PAS2P_PEER_NONE)
+                printf("(src=%s,tag=%s,%" PRIu64 "B)", s, t, c[i].bytes);
+        }
+    } else if (klass == PAS2P_CLASS_START) {
+        const uint64_t *o = v->payload;
+        printf(" init=");
+        for (uint32_t i = 0; i < e->aux && (i + 1) * 8 <= e->payload; i++)
+            printf("%s%" PRIu64, i ? "," : "", o[i]);
+    } else if (klass == PAS2P_CLASS_COMM && e->payload >= sizeof(pas2p_comm_def_t)) {
+        const pas2p_comm_def_t *d = v->payload;
+        const int32_t *w = (const int32_t *)(d + 1);
+        size_t need = sizeof *d + 4 * ((size_t)d->size + 3 * (size_t)d->ndims);
+        char c[16];
+        fmt_comm(c, sizeof c, e->aux);
+        printf(" new=%s size=%u", c, d->size);
+        if (need > e->payload)
+            return;
+        printf(" members=");
+        for (uint32_t i = 0; i < d->size; i++)
+            printf("%s%d", i ? "," : "", w[i]);
+        if (d->ndims) {
+            const int32_t *dims = w + d->size;
+            printf(" dims=");
+            for (uint32_t i = 0; i < d->ndims; i++)
+                printf("%s%d", i ? "x" : "", dims[i]);
+            printf(" periods=");
+            for (uint32_t i = 0; i < d->ndims; i++)
+                printf("%s%d", i ? "," : "", dims[d->ndims + i]);
+            printf(" coords=");
+            for (uint32_t i = 0; i < d->ndims; i++)
+                printf("%s%d", i ? "," : "", dims[2 * d->ndims + i]);
+        }
+    } else if (klass == PAS2P_CLASS_COLLECTIVE && e->payload >= sizeof(pas2p_vcounts_t)) {
+        const pas2p_vcounts_t *h = v->payload;
+        const uint64_t *c = (const uint64_t *)(h + 1);
+        if (sizeof *h + 8 * ((size_t)h->nsend + h->nrecv) > e->payload)
+            return;
+        if (h->nsend) {
+            printf(" sendcounts=");
+            for (uint32_t i = 0; i < h->nsend; i++)
+                printf("%s%" PRIu64, i ? "," : "", c[i]);
+        }
+        if (h->nrecv) {
+            printf(" recvcounts=");
+            for (uint32_t i = 0; i < h->nrecv; i++)
+                printf("%s%" PRIu64, i ? "," : "", c[h->nsend + i]);
+        }
+    }
+}
+
+static int dump_rank(const char *dir, int rank)
+{
+    char path[PATH_MAX], err[1024];
+    pas2p_rank_path(dir, rank, path, sizeof path);
+    pas2p_rank_reader_t *r = pas2p_rank_reader_open(path, err, sizeof err);
+    if (!r) {
+        fprintf(stderr, "pas2p dump: %s\n", err);
+        return 1;
+    }
+    const pas2p_file_header_t *h = pas2p_rank_reader_header(r);
+    printf("# rank %u of %u on %s, pid %u, counters:", h->rank, h->np, h->host, h->pid);
+    if (!h->ncounters)
+        printf(" none");
+    for (uint32_t i = 0; i < h->ncounters; i++)
+        printf(" %s", h->counters[i]);
+    printf("\n# ordinal call peer tag comm bytes compute_ns call_ns%s details\n",
+           h->ncounters ? " counters" : "");
+    pas2p_event_view_t v;
+    int rc;
+    while ((rc = pas2p_rank_reader_next(r, &v)) == 1) {
+        const pas2p_event_t *e = &v.ev;
+        char p[16], t[16], c[16];
+        fmt_peer(p, sizeof p, e->peer);
+        fmt_tag(t, sizeof t, e->tag);
+        fmt_comm(c, sizeof c, e->comm);
+        printf("%" PRIu64 " %s %s %s %s %" PRIu64 " %" PRIu64 " %" PRIu64, v.ordinal,
+               pas2p_call_name(e->call), p, t, c, e->bytes, e->compute_ns, e->t_end - e->t_start);
+        for (uint32_t i = 0; i < h->ncounters; i++)
+            printf(" %" PRIu64, v.counters[i]);
+        if (e->flags & PAS2P_EV_ERROR)
+            printf(" error");
+        if (e->thread)
+            printf(" thread=%u", e->thread);
+        print_details(&v, pas2p_call_class(e->call));
+        putchar('\n');
+    }
+    if (rc < 0)
+        fprintf(stderr, "pas2p dump: %s\n", pas2p_rank_reader_error(r));
+    pas2p_rank_reader_close(r);
+    return rc < 0 ? 1 : 0;
+}
+
+typedef struct {
+    uint64_t count, bytes, rbytes, ns;
+} call_stat_t;
+
+static int summary(const char *dir)
+{
+    pas2p_manifest_t m;
+    char err[1024];
+    if (pas2p_manifest_read(dir, &m, err, sizeof err)) {
+        fprintf(stderr, "pas2p dump: %s\n", err);
+        return 1;
+    }
+    printf("trace = %s\ncommand = %s\nnp = %d\ncounters = %s\nthread_level = %s\n", dir, m.command,
+           m.np, m.counters, m.thread_level);
+    printf("AET = %.6f s\nevents = %" PRIu64 "\n\n", m.aet_s, m.events);
+    call_stat_t *calls = calloc(PAS2P_CALL_LIMIT, sizeof *calls);
+    if (!calls) {
+        pas2p_manifest_free(&m);
+        fprintf(stderr, "pas2p dump: out of memory\n");
+        return 1;
+    }
+    int bad = 0;
+    printf("%6s %12s %12s %12s %7s %14s %14s  %s\n", "rank", "events", "compute_s", "mpi_s", "mpi_%",
+           "bytes_sent", "bytes_recv", "host");
+    for (int rank = 0; rank < m.np; rank++) {
+        char path[PATH_MAX];
+        pas2p_rank_path(dir, rank, path, sizeof path);
+        pas2p_rank_reader_t *r = pas2p_rank_reader_open(path, err, sizeof err);
+        if (!r) {
+            fprintf(stderr, "pas2p dump: %s\n", err);
+            bad = 1;
+            continue;
+        }
+        uint64_t comp = 0, mpi = 0, sent = 0, recv = 0;
+        pas2p_event_view_t v;
+        int rc;
+        while ((rc = pas2p_rank_reader_next(r, &v)) == 1) {
+            const pas2p_event_t *e = &v.ev;
+            uint64_t ns = e->t_end - e->t_start;
+            comp += e->compute_ns;
+            mpi += ns;
+            sent += e->bytes;
+            recv += e->rbytes;
+            call_stat_t *s = &calls[e->call];
+            s->count++;
+            s->bytes += e->bytes;
+            s->rbytes += e->rbytes;
+            s->ns += ns;
+        }
+        if (rc < 0) {
+            fprintf(stderr, "pas2p dump: %s\n", pas2p_rank_reader_error(r));
+            bad = 1;
+        }
+        double tot = (double)(comp + mpi);
+        printf("%6d %12" PRIu64 " %12.6f %12.6f %7.2f %14" PRIu64 " %14" PRIu64 "  %s\n", rank,
+               pas2p_rank_reader_count(r), comp * 1e-9, mpi * 1e-9, tot > 0 ? 100.0 * mpi / tot : 0.0,
+               sent, recv, m.hosts[rank]);
+        pas2p_rank_reader_close(r);
+    }
+    printf("\n%-26s %12s %16s %16s %12s\n", "call", "count", "bytes_sent", "bytes_recv", "time_s");
+    for (unsigned c = 1; c < PAS2P_CALL_LIMIT; c++)
+        if (calls[c].count)
+            printf("%-26s %12" PRIu64 " %16" PRIu64 " %16" PRIu64 " %12.6f\n", pas2p_call_name(c),
+                   calls[c].count, calls[c].bytes, calls[c].rbytes, calls[c].ns * 1e-9);
+    free(calls);
+    pas2p_manifest_free(&m);
+    return bad;
+}
+
+int pas2p_cmd_dump(int argc, char **argv)
+{
+    const char *dir = NULL;
+    int rank = -1;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            fputs(usage, stdout);
+            return 0;
+        } else if (!strcmp(argv[i], "--rank") && i + 1 < argc) {
+            char *end;
+            long r = strtol(argv[++i], &end, 10);
+            if (*end || r < 0 || r > INT_MAX) {
+                fprintf(stderr, "pas2p dump: --rank needs a rank number, not '%s'\n", argv[i]);
+                return 2;
+            }
+            rank = (int)r;
+        } else if (argv[i][0] == '-' || dir) {
+            fprintf(stderr, "pas2p dump: unexpected '%s' (see --help)\n", argv[i]);
+            return 2;
+        } else {
+            dir = argv[i];
+        }
+    }
+    if (!dir) {
+        fputs(usage, stderr);
+        return 2;
+    }
+    if (access(dir, R_OK | X_OK)) {
+        fprintf(stderr, "pas2p dump: cannot read trace directory %s\n", dir);
+        return 1;
+    }
+    if (rank >= 0) {
+        pas2p_manifest_t m;
+        char err[1024];
+        if (!pas2p_manifest_read(dir, &m, err, sizeof err)) {
+            int np = m.np;
+            pas2p_manifest_free(&m);
+            if (rank >= np) {
+                fprintf(stderr, "pas2p dump: rank %d out of range: the trace has %d ranks\n", rank, np);
+                return 2;
+            }
+        }
+        return dump_rank(dir, rank);
+    }
+    return summary(dir);
+}

@@ -1,0 +1,314 @@
+/* Reading traces: rank files (binary, tracer/FORMAT.md) and the manifest (text).
+ * No MPI here: this file is in libpas2p_format, linked by pas2p and the analyzer. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pas2p_trace.h"
+
+#define CHUNK (1u << 20)
+#define MAX_RECORD (1u << 30)
+
+struct pas2p_rank_reader {
+    int fd;
+    char path[PATH_MAX];
+    pas2p_file_header_t h;
+    unsigned char *buf;
+    size_t cap, len, pos;   /* valid bytes buf[pos, len) */
+    uint64_t offset;        /* file offset of buf[pos] */
+    uint64_t count;
+    int eof;
+    char err[512];
+};
+
+static const char *base_name(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
+
+__attribute__((format(printf, 3, 4))) static void set_err(char *err, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (err && len)
+        vsnprintf(err, len, fmt, ap);
+    va_end(ap);
+}
+
+/* make at least `need` bytes available at buf[pos]; returns bytes available */
+static size_t fill(pas2p_rank_reader_t *r, size_t need)
+{
+    if (r->len - r->pos >= need || r->eof)
+        return r->len - r->pos;
+    if (r->pos) {
+        memmove(r->buf, r->buf + r->pos, r->len - r->pos);
+        r->len -= r->pos;
+        r->pos = 0;
+    }
+    if (need > r->cap) {
+        size_t cap = r->cap;
+        while (cap < need)
+            cap *= 2;
+        unsigned char *b = realloc(r->buf, cap);
+        if (!b)
+            return r->len - r->pos;
+        r->buf = b;
+        r->cap = cap;
+    }
+    while (r->len < need || r->len < r->cap / 2) {
+        ssize_t n = read(r->fd, r->buf + r->len, r->cap - r->len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            r->eof = 1;
+            break;
+        }
+        r->len += (size_t)n;
+        if (r->len >= need && r->len == r->cap)
+            break;
+    }
+    return r->len - r->pos;
+}
+
+void pas2p_rank_path(const char *dir, int rank, char *out, size_t outlen)
+{
+    char name[32];
+    snprintf(name, sizeof name, PAS2P_RANK_FILE_FMT, rank);
+    snprintf(out, outlen, "%s/%s", dir, name);
+}
+
+pas2p_rank_reader_t *pas2p_rank_reader_open(const char *path, char *err, size_t errlen)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        set_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    pas2p_rank_reader_t *r = calloc(1, sizeof *r);
+    if (!r || !(r->buf = malloc(CHUNK))) {
+        free(r);
+        close(fd);
+        set_err(err, errlen, "%s: out of memory", path);
+        return NULL;
+    }
+    r->fd = fd;
+    r->cap = CHUNK;
+    snprintf(r->path, sizeof r->path, "%s", path);
+    size_t have = fill(r, sizeof r->h);
+    if (have < 8 || memcmp(r->buf, PAS2P_TRACE_MAGIC, 8)) {
+        set_err(err, errlen, "%s: not a pas2p trace file (bad magic)", path);
+        goto fail;
+    }
+    if (have < 12) {
+        set_err(err, errlen, "%s: truncated header", path);
+        goto fail;
+    }
+    uint32_t version;
+    memcpy(&version, r->buf + 8, 4);
+    if (version != PAS2P_TRACE_VERSION) {
+        set_err(err, errlen, "%s: trace format version %u, this pas2p reads version %u", path,
+                version, PAS2P_TRACE_VERSION);
+        goto fail;
+    }
+    if (have < sizeof r->h) {
+        set_err(err, errlen, "%s: truncated header (%zu of %zu bytes)", path, have, sizeof r->h);
+        goto fail;
+    }
+    memcpy(&r->h, r->buf, sizeof r->h);
+    if (r->h.header_size < sizeof r->h || r->h.header_size > 65536 || r->h.header_size % 8 ||
+        r->h.ncounters > PAS2P_MAX_COUNTERS || r->h.np == 0 || r->h.rank >= r->h.np) {
+        set_err(err, errlen, "%s: corrupt header", path);
+        goto fail;
+    }
+    r->h.host[PAS2P_HOST_LEN - 1] = 0;
+    for (int i = 0; i < PAS2P_MAX_COUNTERS; i++)
+        r->h.counters[i][PAS2P_COUNTER_NAME_LEN - 1] = 0;
+    if (fill(r, r->h.header_size) < r->h.header_size) {
+        set_err(err, errlen, "%s: truncated header", path);
+        goto fail;
+    }
+    r->pos = r->h.header_size;
+    r->offset = r->h.header_size;
+    return r;
+fail:
+    pas2p_rank_reader_close(r);
+    return NULL;
+}
+
+const pas2p_file_header_t *pas2p_rank_reader_header(const pas2p_rank_reader_t *r)
+{
+    return &r->h;
+}
+
+int pas2p_rank_reader_next(pas2p_rank_reader_t *r, pas2p_event_view_t *out)
+{
+    size_t have = fill(r, sizeof(pas2p_event_t));
+    if (have == 0)
+        return 0;
+    if (have < sizeof(pas2p_event_t)) {
+        set_err(r->err, sizeof r->err,
+                 "%s: truncated: %llu complete events, then %zu bytes of an incomplete record",
+                 base_name(r->path), (unsigned long long)r->count, have);
+        return -1;
+    }
+    memcpy(&out->ev, r->buf + r->pos, sizeof out->ev);
+    const pas2p_event_t *e = &out->ev;
+    size_t fixed = sizeof *e + 8 * (size_t)r->h.ncounters;
+    if (e->size % 8 || e->size < fixed || e->size > MAX_RECORD || e->payload > e->size - fixed ||
+        e->call == 0 || e->call >= PAS2P_CALL_LIMIT || !pas2p_call_name(e->call)) {
+        set_err(r->err, sizeof r->err,
+                 "%s: corrupt record at byte %llu (after %llu complete events)", base_name(r->path),
+                 (unsigned long long)r->offset, (unsigned long long)r->count);
+        return -1;
+    }
+    if (fill(r, e->size) < e->size) {
+        set_err(r->err, sizeof r->err,
+                 "%s: truncated: %llu complete events, then an incomplete %s record",
+                 base_name(r->path), (unsigned long long)r->count, pas2p_call_name(e->call));
+        return -1;
+    }
+    const unsigned char *p = r->buf + r->pos;
+    out->counters = r->h.ncounters ? (const uint64_t *)(const void *)(p + sizeof *e) : NULL;
+    out->payload = e->payload ? p + fixed : NULL;
+    out->ordinal = r->count++;
+    r->pos += e->size;
+    r->offset += e->size;
+    return 1;
+}
+
+const char *pas2p_rank_reader_error(const pas2p_rank_reader_t *r)
+{
+    return r->err;
+}
+
+uint64_t pas2p_rank_reader_count(const pas2p_rank_reader_t *r)
+{
+    return r->count;
+}
+
+void pas2p_rank_reader_close(pas2p_rank_reader_t *r)
+{
+    if (!r)
+        return;
+    if (r->fd >= 0)
+        close(r->fd);
+    free(r->buf);
+    free(r);
+}
+
+/* ------------------------------------------------------------------ manifest */
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r'))
+        s[--n] = 0;
+    return s;
+}
+
+void pas2p_manifest_free(pas2p_manifest_t *m)
+{
+    if (m->hosts) {
+        for (int i = 0; i < m->np; i++)
+            free(m->hosts[i]);
+        free(m->hosts);
+    }
+    m->hosts = NULL;
+}
+
+int pas2p_manifest_read(const char *dir, pas2p_manifest_t *m, char *err, size_t errlen)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s", dir, PAS2P_MANIFEST);
+    memset(m, 0, sizeof *m);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        set_err(err, errlen, "%s: cannot open: %s%s", path, strerror(errno),
+                errno == ENOENT ? " (not a trace directory, or the run did not reach MPI_Finalize)"
+                                : "");
+        return -1;
+    }
+    char line[8192], hosts[8192] = "";
+    int lineno = 0, have_format = 0, have_version = 0;
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        char *s = trim(line);
+        if (!*s || *s == '#')
+            continue;
+        char *eq = strchr(s, '=');
+        if (!eq) {
+            set_err(err, errlen, "%s:%d: expected 'key = value'", path, lineno);
+            goto fail;
+        }
+        *eq = 0;
+        char *k = trim(s), *v = trim(eq + 1);
+        if (!strcmp(k, "format")) {
+            if (strcmp(v, "pas2p-trace")) {
+                set_err(err, errlen, "%s: not a pas2p trace manifest (format = %s)", path, v);
+                goto fail;
+            }
+            have_format = 1;
+        } else if (!strcmp(k, "version")) {
+            m->version = (uint32_t)strtoul(v, NULL, 10);
+            have_version = 1;
+        } else if (!strcmp(k, "np")) {
+            m->np = atoi(v);
+        } else if (!strcmp(k, "command")) {
+            snprintf(m->command, sizeof m->command, "%s", v);
+        } else if (!strcmp(k, "tracer")) {
+            snprintf(m->tracer, sizeof m->tracer, "%s", v);
+        } else if (!strcmp(k, "counters")) {
+            snprintf(m->counters, sizeof m->counters, "%s", v);
+        } else if (!strcmp(k, "thread_level")) {
+            snprintf(m->thread_level, sizeof m->thread_level, "%s", v);
+        } else if (!strcmp(k, "events_locking")) {
+            snprintf(m->events_locking, sizeof m->events_locking, "%s", v);
+        } else if (!strcmp(k, "hosts")) {
+            snprintf(hosts, sizeof hosts, "%s", v);
+        } else if (!strcmp(k, "clock_resolution_ns")) {
+            m->clock_res_ns = strtoull(v, NULL, 10);
+        } else if (!strcmp(k, "aet_s")) {
+            m->aet_s = strtod(v, NULL);
+        } else if (!strcmp(k, "events")) {
+            m->events = strtoull(v, NULL, 10);
+        } /* unknown keys are ignored: later minor versions may add some */
+    }
+    fclose(f);
+    f = NULL;
+    if (!have_format) {
+        set_err(err, errlen, "%s: not a pas2p trace manifest (no 'format' line)", path);
+        goto fail;
+    }
+    if (!have_version || m->version != PAS2P_TRACE_VERSION) {
+        set_err(err, errlen, "%s: trace format version %u, this pas2p reads version %u", path,
+                m->version, PAS2P_TRACE_VERSION);
+        goto fail;
+    }
+    if (m->np <= 0 || m->np > (1 << 24)) {
+        set_err(err, errlen, "%s: bad or missing np", path);
+        goto fail;
+    }
+    m->hosts = calloc((size_t)m->np, sizeof *m->hosts);
+    if (!m->hosts) {
+        set_err(err, errlen, "%s: out of memory", path);
+        goto fail;
+    }
+    char *save = NULL, *tok = strtok_r(hosts, ",", &save);
+    for (int i = 0; i < m->np; i++) {
+        m->hosts[i] = strdup(tok ? tok : "?");
+        if (tok)
+            tok = strtok_r(NULL, ",", &save);
+    }
+    return 0;
+fail:
+    if (f)
+        fclose(f);
+    pas2p_manifest_free(m);
+    return -1;
+}

@@ -1,0 +1,316 @@
+#!/usr/bin/env python3
+"""Generates libpas2p's MPI wrappers from tracer/mpi_calls.tbl (one table, two languages).
+
+usage: gen_wrappers.py TABLE OUTDIR
+
+Writes OUTDIR/pas2p_calls.h   call ids, classes and names (no MPI dependency)
+       OUTDIR/pas2p_calls.c   the name and class tables
+       OUTDIR/wrappers_c.c    MPI_<Name> C wrappers calling PMPI_<Name>
+       OUTDIR/wrappers_f.c    mpi_<name>_ (and __, plain, upper-case) Fortran wrappers
+                              calling Open MPI's pmpi_<name>_
+
+Every wrapper has the same shape (see tracer/rt.h):
+    if not tracing: call PMPI and return
+    pas2p_pre(cx, CALL, LANG)          timestamp, counters
+    [pre-hook]                         snapshot what the call overwrites (requests)
+    rc = PMPI...
+    if pas2p_post(cx, rc): recorder(s); pas2p_commit(cx)
+    pas2p_release(cx)
+"""
+import os
+import re
+import sys
+
+CLASS_OF_RECORDER = {
+    "rec_send": "SEND", "rec_isend": "SEND",
+    "rec_recv": "RECV", "rec_irecv": "RECV", "rec_iprobe": "RECV",
+    "rec_sendrecv": "SENDRECV",
+    "rec_complete": "COMPLETION", "rec_request_free": "COMPLETION", "rec_start": "START",
+    "rec_coll": "COLLECTIVE", "rec_vcoll": "COLLECTIVE", "rec_wcoll": "COLLECTIVE",
+    "rec_reduce_scatter": "COLLECTIVE", "rec_icoll": "COLLECTIVE",
+    "rec_comm_new": "COMM", "rec_comm_free": "COMM",
+    "rec_simple": "ENV", "-": "ENV",
+}
+
+
+class Param:
+    def __init__(self, decl):
+        decl = decl.strip()
+        m = re.match(r"^(.*?)(\w+)\s*(\[\])?$", decl)
+        if not m:
+            raise SystemExit(f"cannot parse parameter '{decl}'")
+        self.ctype = m.group(1).strip()
+        self.name = m.group(2)
+        self.array = bool(m.group(3))
+        self.decl = decl
+        base = self.ctype.replace("const", "").strip()
+        self.base = base  # e.g. 'int', 'int *', 'MPI_Comm *', 'void *'
+
+    def c_decl(self):
+        return self.decl
+
+    def f_decl(self):
+        if self.base in ("void *",):
+            return f"{'const ' if 'const' in self.ctype else ''}void *{self.name}"
+        return f"MPI_Fint *{self.name}"
+
+    def is_status(self):
+        return self.base == "MPI_Status" and self.array or self.base == "MPI_Status *"
+
+    # value of the parameter as a C expression, after the PMPI call
+    def c_value(self):
+        if self.base in ("MPI_Comm *", "MPI_Request *", "int *") and not self.array:
+            return f"*{self.name}"
+        return self.name
+
+    def f_value(self):
+        b, n = self.base, self.name
+        if self.array:
+            if b == "int":
+                return f"(const int *){n}"
+            raise SystemExit(f"no Fortran value conversion for array parameter '{self.decl}' "
+                             f"(pass it raw with &{n} and LANG)")
+        if b == "int":
+            return f"(int)*{n}"
+        if b == "int *":
+            return f"(*{n} != 0)" if n == "flag" else f"(int)*{n}"
+        conv = {"MPI_Datatype": "PMPI_Type_f2c", "MPI_Comm": "PMPI_Comm_f2c",
+                "MPI_Comm *": "PMPI_Comm_f2c", "MPI_Request *": "PMPI_Request_f2c",
+                "MPI_Group": "PMPI_Group_f2c", "MPI_Op": "PMPI_Op_f2c",
+                "MPI_Info": "PMPI_Info_f2c"}
+        if b in conv:
+            return f"{conv[b]}(*{n})"
+        if b == "MPI_Status *":
+            return f"&pas2p_cst_{n}"
+        raise SystemExit(f"no Fortran value conversion for '{self.decl}'")
+
+
+class Call:
+    def __init__(self, line, lineno):
+        fields = [f.strip() for f in line.split("|")]
+        if len(fields) < 4:
+            raise SystemExit(f"mpi_calls.tbl:{lineno}: expected 'ID | Name | recorder | params'")
+        self.id = int(fields[0])
+        self.name = fields[1]
+        self.rec = fields[2]
+        self.params = [Param(p) for p in fields[3].split(",") if p.strip()]
+        self.opts = {}
+        opt = fields[4] if len(fields) > 4 else ""
+        for m in re.finditer(r"(\w+)(?:=(.*?))?(?=\s+\w+=|\s+nof\b|$)", opt):
+            self.opts[m.group(1)] = (m.group(2) or "").strip()
+        self.flow = self.opts.get("flow")
+        recname = self.rec.split(";")[-1].strip().split("(")[0]
+        self.klass = CLASS_OF_RECORDER.get(recname)
+        if self.klass is None:
+            raise SystemExit(f"mpi_calls.tbl:{lineno}: unknown recorder '{recname}'")
+        if "f" in self.opts:
+            self.fparams = [Param(p) for p in self.opts["f"].split(",") if p.strip()]
+        else:
+            self.fparams = self.params
+
+    @property
+    def enum(self):
+        return f"PAS2P_CALL_{self.name}"
+
+
+def parse(path):
+    calls = []
+    for i, raw in enumerate(open(path), 1):
+        line = raw.split("#", 1)[0].strip() if raw.lstrip().startswith("#") else raw.strip()
+        if not line:
+            continue
+        calls.append(Call(line, i))
+    ids = [c.id for c in calls]
+    if len(set(ids)) != len(ids):
+        raise SystemExit("mpi_calls.tbl: duplicate call id")
+    return calls
+
+
+def subst(expr, params, lang):
+    """Replace parameter names in a recorder expression by their C value."""
+    byname = {p.name: p for p in params}
+
+    def rep(m):
+        amp, name = m.group(1), m.group(2)
+        if name == "LANG":
+            return "PAS2P_LANG_F" if lang == "f" else "PAS2P_LANG_C"
+        if name not in byname:
+            return m.group(0)
+        p = byname[name]
+        if amp:
+            return f"(void *){name}"
+        return p.f_value() if lang == "f" else p.c_value()
+
+    return re.sub(r"(&?)\b([A-Za-z_]\w*)\b(?!\s*\()", rep, expr)
+
+
+def recorder_stmts(call, params, lang):
+    return "; ".join(subst(r.strip(), params, lang) for r in call.rec.split(";")) + ";"
+
+
+def status_prologue(params, lang, count_of):
+    """Substitute a scratch status when the user passed MPI_STATUS(ES)_IGNORE."""
+    out = []
+    for p in params:
+        if p.base == "MPI_Status *" and not p.array:
+            if lang == "c":
+                out.append(f"    MPI_Status pas2p_st_{p.name};\n"
+                           f"    if ({p.name} == MPI_STATUS_IGNORE) {p.name} = &pas2p_st_{p.name};")
+            else:
+                out.append(f"    MPI_Fint pas2p_st_{p.name}[PAS2P_F_STATUS_SIZE];\n"
+                           f"    if ({p.name} == MPI_F_STATUS_IGNORE) {p.name} = pas2p_st_{p.name};")
+        elif p.base == "MPI_Status" and p.array:
+            n = count_of
+            if lang == "c":
+                out.append(f"    if ({p.name} == MPI_STATUSES_IGNORE) {p.name} = pas2p_statuses(cx, {n});")
+            else:
+                fn = n if n == "1" else f"(int)*{n}"
+                out.append(f"    if ({p.name} == MPI_F_STATUSES_IGNORE) {p.name} = pas2p_fstatuses(cx, {fn});")
+    return out
+
+
+def count_param(call):
+    for n in ("count", "incount"):
+        if any(p.name == n for p in call.params):
+            return n
+    return "1"
+
+
+def gen_c(call):
+    ps = call.params
+    decl = ", ".join(p.c_decl() for p in ps) or "void"
+    args = ", ".join(p.name for p in ps)
+    o = [f"int MPI_{call.name}({decl})\n{{"]
+    if call.flow == "init":
+        o.append("    uint64_t t0 = pas2p_clock_now();")
+        o.append(f"    int rc = PMPI_{call.name}({args});")
+        o.append(f"    pas2p_rt_start(t0, rc, {call.enum}, PAS2P_LANG_C);")
+        o.append("    return rc;\n}\n")
+        return "\n".join(o)
+    if call.flow == "finalize":
+        o.append("    pas2p_rt_finish(PAS2P_LANG_C);")
+        o.append(f"    return PMPI_{call.name}({args});\n}}\n")
+        return "\n".join(o)
+    o.append(f"    if (!pas2p_rt_active()) return PMPI_{call.name}({args});")
+    o.append("    pas2p_cx_t cx_, *cx = &cx_;")
+    o.append(f"    pas2p_pre(cx, {call.enum}, PAS2P_LANG_C);")
+    o += status_prologue(ps, "c", count_param(call))
+    if "pre" in call.opts:
+        o.append(f"    {subst(call.opts['pre'], ps, 'c')};")
+    if call.flow == "abort":
+        o.append(f"    if (pas2p_post(cx, MPI_SUCCESS)) {{ {recorder_stmts(call, ps, 'c')} pas2p_commit(cx); }}")
+        o.append("    pas2p_release(cx);")
+        o.append("    pas2p_rt_flush_now();")
+        o.append(f"    return PMPI_{call.name}({args});\n}}\n")
+        return "\n".join(o)
+    o.append(f"    int rc = PMPI_{call.name}({args});")
+    o.append(f"    if (pas2p_post(cx, rc)) {{ {recorder_stmts(call, ps, 'c')} pas2p_commit(cx); }}")
+    o.append("    pas2p_release(cx);")
+    o.append("    return rc;\n}\n")
+    return "\n".join(o)
+
+
+def gen_f(call):
+    ps = call.fparams
+    lname = call.name.lower()
+    fdecl = ", ".join([p.f_decl() for p in ps] + ["MPI_Fint *ierr"])
+    fargs = ", ".join([p.name for p in ps] + ["ierr"])
+    proto = f"void pmpi_{lname}_({fdecl});"
+    fn = f"pas2p_f_{lname}"
+    o = [proto, f"static void {fn}({fdecl})\n{{"]
+    if call.flow == "init":
+        o.append("    uint64_t t0 = pas2p_clock_now();")
+        o.append(f"    pmpi_{lname}_({fargs});")
+        o.append(f"    pas2p_rt_start(t0, (int)*ierr, {call.enum}, PAS2P_LANG_F);")
+    elif call.flow == "finalize":
+        o.append("    pas2p_rt_finish(PAS2P_LANG_F);")
+        o.append(f"    pmpi_{lname}_({fargs});")
+    else:
+        o.append(f"    if (!pas2p_rt_active()) {{ pmpi_{lname}_({fargs}); return; }}")
+        o.append("    pas2p_cx_t cx_, *cx = &cx_;")
+        o.append(f"    pas2p_pre(cx, {call.enum}, PAS2P_LANG_F);")
+        o += status_prologue(ps, "f", count_param(call))
+        if "pre" in call.opts:
+            o.append(f"    {subst(call.opts['pre'], ps, 'f')};")
+        if call.flow == "abort":
+            o.append(f"    if (pas2p_post(cx, MPI_SUCCESS)) {{ {recorder_stmts(call, ps, 'f')} pas2p_commit(cx); }}")
+            o.append("    pas2p_release(cx);")
+            o.append("    pas2p_rt_flush_now();")
+            o.append(f"    pmpi_{lname}_({fargs});")
+        else:
+            o.append(f"    pmpi_{lname}_({fargs});")
+            post = []
+            for p in ps:
+                if p.base == "MPI_Status *" and not p.array and re.search(rf"\b{p.name}\b(?<!&{p.name})", call.rec):
+                    post.append(f"MPI_Status pas2p_cst_{p.name}; PMPI_Status_f2c({p.name}, &pas2p_cst_{p.name});")
+            o.append(f"    if (pas2p_post(cx, (int)*ierr)) {{ {' '.join(post)} {recorder_stmts(call, ps, 'f')} pas2p_commit(cx); }}")
+            o.append("    pas2p_release(cx);")
+    o.append("}")
+    for sym in (f"mpi_{lname}_", f"mpi_{lname}__", f"mpi_{lname}", f"MPI_{call.name.upper()}"):
+        o.append(f"void {sym}({fdecl}) __attribute__((alias(\"{fn}\")));")
+    return "\n".join(o) + "\n"
+
+
+HEADER_NOTE = "/* Generated by tracer/gen_wrappers.py from tracer/mpi_calls.tbl: do not edit. */\n"
+
+
+def main():
+    table, outdir = sys.argv[1], sys.argv[2]
+    calls = parse(table)
+    os.makedirs(outdir, exist_ok=True)
+    classes = ["ENV", "SEND", "RECV", "SENDRECV", "START", "COMPLETION", "COLLECTIVE", "COMM"]
+    with open(os.path.join(outdir, "pas2p_calls.h"), "w") as f:
+        f.write(HEADER_NOTE)
+        f.write("#ifndef PAS2P_CALLS_H\n#define PAS2P_CALLS_H\n\n")
+        f.write("/* Call ids stored in trace files (stable: see tracer/mpi_calls.tbl). */\nenum pas2p_call {\n")
+        f.write("    PAS2P_CALL_NONE = 0,\n")
+        for c in calls:
+            f.write(f"    {c.enum} = {c.id},\n")
+        f.write(f"    PAS2P_CALL_LIMIT = {max(c.id for c in calls) + 1}\n}};\n\n")
+        f.write("/* What a call does, for summaries and the analyzer. */\nenum pas2p_call_class {\n")
+        for i, k in enumerate(classes):
+            f.write(f"    PAS2P_CLASS_{k} = {i},\n")
+        f.write(f"    PAS2P_CLASS_COUNT = {len(classes)}\n}};\n\n")
+        f.write("/* \"MPI_Send\" etc.; NULL for an id not in the table. */\n")
+        f.write("const char *pas2p_call_name(unsigned call);\n")
+        f.write("/* Class of a known call; -1 for an id not in the table. */\n")
+        f.write("int pas2p_call_class(unsigned call);\n")
+        f.write("const char *pas2p_call_class_name(int klass);\n")
+        f.write("/* Call id of \"MPI_Send\" or \"Send\" (case-insensitive); 0 if unknown. */\n")
+        f.write("unsigned pas2p_call_by_name(const char *name);\n\n#endif\n")
+    with open(os.path.join(outdir, "pas2p_calls.c"), "w") as f:
+        f.write(HEADER_NOTE)
+        f.write("#include <stddef.h>\n#include <strings.h>\n#include \"pas2p_calls.h\"\n\n")
+        f.write("static const char *const names[PAS2P_CALL_LIMIT] = {\n")
+        for c in calls:
+            f.write(f"    [{c.enum}] = \"MPI_{c.name}\",\n")
+        f.write("};\n\nstatic const signed char classes[PAS2P_CALL_LIMIT] = {\n")
+        for c in calls:
+            f.write(f"    [{c.enum}] = PAS2P_CLASS_{c.klass} + 1,\n")
+        f.write("};\n\nstatic const char *const class_names[PAS2P_CLASS_COUNT] = {")
+        f.write(", ".join(f'"{k.lower()}"' for k in classes))
+        f.write("};\n\n")
+        f.write("const char *pas2p_call_name(unsigned call)\n{\n"
+                "    return call < PAS2P_CALL_LIMIT ? names[call] : NULL;\n}\n\n")
+        f.write("int pas2p_call_class(unsigned call)\n{\n"
+                "    return call < PAS2P_CALL_LIMIT ? classes[call] - 1 : -1;\n}\n\n")
+        f.write("const char *pas2p_call_class_name(int klass)\n{\n"
+                "    return klass >= 0 && klass < PAS2P_CLASS_COUNT ? class_names[klass] : \"?\";\n}\n\n")
+        f.write("unsigned pas2p_call_by_name(const char *name)\n{\n"
+                "    for (unsigned i = 1; i < PAS2P_CALL_LIMIT; i++)\n"
+                "        if (names[i] && (!strcasecmp(names[i], name) || !strcasecmp(names[i] + 4, name)))\n"
+                "            return i;\n    return 0;\n}\n")
+    with open(os.path.join(outdir, "wrappers_c.c"), "w") as f:
+        f.write(HEADER_NOTE + "#include \"rt.h\"\n\n")
+        for c in calls:
+            f.write(gen_c(c) + "\n")
+    with open(os.path.join(outdir, "wrappers_f.c"), "w") as f:
+        f.write(HEADER_NOTE + "#include \"rt.h\"\n\n")
+        for c in calls:
+            if "nof" in c.opts:
+                continue
+            f.write(gen_f(c) + "\n")
+
+
+if __name__ == "__main__":
+    main()

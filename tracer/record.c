@@ -1,0 +1,690 @@
+/* libpas2p recorders: turn one intercepted call's arguments into an event (tracer/FORMAT.md).
+ *
+ * Two tables live here, both open addressing on the MPI handle value:
+ *  - communicators: id (identical on every member), world ranks of the members, and a
+ *    count of communicators created from it.  A new communicator's id is a hash of
+ *    (parent id, parent's creation count, lowest world rank among the new members):
+ *    every member computes it locally, with no extra communication, because creation
+ *    calls are collective and ordered on the parent, and the communicators one call
+ *    creates are disjoint.
+ *  - requests: who started each pending request (event ordinal), so completions name it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "rt.h"
+
+typedef struct pas2p_comm {
+    MPI_Comm h;              /* MPI_COMM_NULL = free slot */
+    uint32_t id, seq;
+    int size;
+    int *world;              /* world rank of each (remote, for intercomms) peer rank */
+} comm_t;
+
+typedef struct pas2p_req {
+    MPI_Request h;           /* MPI_REQUEST_NULL = free slot */
+    uint64_t post;           /* ordinal of the starting event (Isend, Irecv, Start, I-coll) */
+    uint64_t init;           /* persistent requests: ordinal of the *_init event */
+    uint64_t bytes;
+    MPI_Comm comm;
+    uint32_t index;
+    uint16_t call;
+    uint8_t recv, persistent, active;
+} req_t;
+
+static inline size_t hash_ptr(const void *p, size_t cap)
+{
+    uint64_t x = (uint64_t)(uintptr_t)p;
+    x ^= x >> 29;
+    x *= 0x9e3779b97f4a7c15ull;
+    return (size_t)(x >> 17) & (cap - 1);
+}
+
+static uint32_t mix_id(uint64_t a, uint64_t b, uint64_t c)
+{
+    uint64_t x = a * 0x9e3779b97f4a7c15ull ^ (b + 0x632be59bd9b4e019ull) * 0xbf58476d1ce4e5b9ull ^
+                 (c + 1) * 0x94d049bb133111ebull;
+    x ^= x >> 31;
+    x *= 0xd6e8feb86659fd93ull;
+    x ^= x >> 32;
+    uint32_t id = (uint32_t)x;
+    if (id <= PAS2P_COMM_SELF || id == PAS2P_COMM_NONE)
+        id += 2;
+    return id;
+}
+
+/* ------------------------------------------------------------------ communicators */
+static comm_t world_info, self_info;
+
+static int *member_world_ranks(MPI_Group g, int n)
+{
+    MPI_Group wg;
+    int *local = malloc(sizeof(int) * (size_t)n), *world = malloc(sizeof(int) * (size_t)n);
+    if (!local || !world) {
+        free(local);
+        free(world);
+        return NULL;
+    }
+    for (int i = 0; i < n; i++)
+        local[i] = i;
+    PMPI_Comm_group(MPI_COMM_WORLD, &wg);
+    PMPI_Group_translate_ranks(g, n, local, wg, world);
+    PMPI_Group_free(&wg);
+    free(local);
+    return world;
+}
+
+static comm_t *comm_slot(MPI_Comm h, int insert)
+{
+    if (insert && (pas2p_rt.ncomms + 1) * 2 > pas2p_rt.comm_cap) {
+        size_t cap = pas2p_rt.comm_cap ? pas2p_rt.comm_cap * 2 : 64;
+        comm_t *n = calloc(cap, sizeof *n), *o = pas2p_rt.comms;
+        if (!n)
+            return NULL;
+        for (size_t i = 0; i < cap; i++)
+            n[i].h = MPI_COMM_NULL;
+        for (size_t i = 0; i < pas2p_rt.comm_cap; i++) {
+            if (o[i].h == MPI_COMM_NULL)
+                continue;
+            size_t j = hash_ptr(o[i].h, cap);
+            while (n[j].h != MPI_COMM_NULL)
+                j = (j + 1) & (cap - 1);
+            n[j] = o[i];
+        }
+        free(o);
+        pas2p_rt.comms = n;
+        pas2p_rt.comm_cap = cap;
+    }
+    if (!pas2p_rt.comm_cap)
+        return NULL;
+    size_t mask = pas2p_rt.comm_cap - 1;
+    for (size_t i = hash_ptr(h, pas2p_rt.comm_cap);; i = (i + 1) & mask) {
+        comm_t *c = &pas2p_rt.comms[i];
+        if (c->h == h)
+            return c;
+        if (c->h == MPI_COMM_NULL)
+            return insert ? c : NULL;
+    }
+}
+
+static void comm_remove(MPI_Comm h)
+{
+    comm_t *c = comm_slot(h, 0);
+    if (!c)
+        return;
+    free(c->world);
+    size_t mask = pas2p_rt.comm_cap - 1, i = (size_t)(c - pas2p_rt.comms);
+    pas2p_rt.comms[i].h = MPI_COMM_NULL;
+    pas2p_rt.ncomms--;
+    /* backward-shift deletion keeps probe chains intact */
+    for (size_t j = (i + 1) & mask; pas2p_rt.comms[j].h != MPI_COMM_NULL; j = (j + 1) & mask) {
+        size_t home = hash_ptr(pas2p_rt.comms[j].h, pas2p_rt.comm_cap);
+        if (((j - home) & mask) >= ((j - i) & mask)) {
+            pas2p_rt.comms[i] = pas2p_rt.comms[j];
+            pas2p_rt.comms[j].h = MPI_COMM_NULL;
+            i = j;
+        }
+    }
+}
+
+/* fills c (size, world ranks) from the handle; id is set by the caller */
+static int comm_describe(comm_t *c, MPI_Comm h)
+{
+    int inter = 0;
+    MPI_Group g;
+    PMPI_Comm_test_inter(h, &inter);
+    if (inter) {
+        PMPI_Comm_remote_size(h, &c->size);
+        PMPI_Comm_remote_group(h, &g);
+    } else {
+        PMPI_Comm_size(h, &c->size);
+        PMPI_Comm_group(h, &g);
+    }
+    c->world = member_world_ranks(g, c->size);
+    PMPI_Group_free(&g);
+    c->h = h;
+    c->seq = 0;
+    return c->world ? 0 : -1;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* The communicator's record; one made by a call we do not wrap is described on first
+ * use, with an id hashed from its sorted membership (equal on all members). */
+static comm_t *comm_get(MPI_Comm h)
+{
+    if (h == MPI_COMM_WORLD)
+        return &world_info;
+    if (h == MPI_COMM_SELF)
+        return &self_info;
+    if (h == MPI_COMM_NULL)
+        return NULL;
+    comm_t *c = comm_slot(h, 0);
+    if (c)
+        return c;
+    comm_t tmp;
+    if (comm_describe(&tmp, h))
+        return NULL;
+    int *sorted = malloc(sizeof(int) * (size_t)tmp.size);
+    uint64_t hsh = 0xcbf29ce484222325ull;
+    if (sorted) {
+        memcpy(sorted, tmp.world, sizeof(int) * (size_t)tmp.size);
+        qsort(sorted, (size_t)tmp.size, sizeof(int), cmp_int);
+        for (int i = 0; i < tmp.size; i++)
+            hsh = (hsh ^ (uint64_t)(uint32_t)sorted[i]) * 0x100000001b3ull;
+        free(sorted);
+    }
+    tmp.id = mix_id(0xfeedull, hsh, (uint64_t)tmp.size);
+    c = comm_slot(h, 1);
+    if (!c) {
+        free(tmp.world);
+        return NULL;
+    }
+    *c = tmp;
+    pas2p_rt.ncomms++;
+    return c;
+}
+
+void pas2p_comms_init(void)
+{
+    world_info.h = MPI_COMM_WORLD;
+    world_info.id = PAS2P_COMM_WORLD;
+    world_info.size = pas2p_rt.np;
+    world_info.world = NULL; /* identity */
+    self_info.h = MPI_COMM_SELF;
+    self_info.id = PAS2P_COMM_SELF;
+    self_info.size = 1;
+    self_info.world = &pas2p_rt.rank;
+}
+
+void pas2p_comms_destroy(void)
+{
+    for (size_t i = 0; i < pas2p_rt.comm_cap; i++)
+        if (pas2p_rt.comms[i].h != MPI_COMM_NULL)
+            free(pas2p_rt.comms[i].world);
+    free(pas2p_rt.comms);
+    pas2p_rt.comms = NULL;
+    pas2p_rt.ncomms = pas2p_rt.comm_cap = 0;
+}
+
+static inline uint32_t comm_id(const comm_t *c)
+{
+    return c ? c->id : PAS2P_COMM_NONE;
+}
+
+/* communicator-local rank -> world rank, keeping the PAS2P_PEER_* sentinels */
+static inline int32_t to_world(const comm_t *c, int r)
+{
+    if (r == MPI_PROC_NULL)
+        return PAS2P_PEER_NULL;
+    if (r == MPI_ANY_SOURCE)
+        return PAS2P_PEER_ANY;
+    if (r < 0 || !c || r >= c->size)
+        return PAS2P_PEER_NONE;
+    return c->world ? c->world[r] : r;
+}
+
+static inline uint64_t type_bytes(int count, MPI_Datatype t)
+{
+    int sz = 0;
+    if (count <= 0 || t == MPI_DATATYPE_NULL)
+        return 0;
+    PMPI_Type_size(t, &sz);
+    return (uint64_t)count * (uint64_t)(sz > 0 ? sz : 0);
+}
+
+static uint64_t status_bytes(const MPI_Status *st)
+{
+    int n = 0;
+    PMPI_Get_count(st, MPI_BYTE, &n);
+    return n > 0 ? (uint64_t)n : 0;
+}
+
+/* ------------------------------------------------------------------ requests */
+static req_t *req_slot(MPI_Request h, int insert)
+{
+    if (insert && (pas2p_rt.nreqs + 1) * 2 > pas2p_rt.req_cap) {
+        size_t cap = pas2p_rt.req_cap ? pas2p_rt.req_cap * 2 : 256;
+        req_t *n = calloc(cap, sizeof *n), *o = pas2p_rt.reqs;
+        if (!n)
+            return NULL;
+        for (size_t i = 0; i < cap; i++)
+            n[i].h = MPI_REQUEST_NULL;
+        for (size_t i = 0; i < pas2p_rt.req_cap; i++) {
+            if (o[i].h == MPI_REQUEST_NULL)
+                continue;
+            size_t j = hash_ptr(o[i].h, cap);
+            while (n[j].h != MPI_REQUEST_NULL)
+                j = (j + 1) & (cap - 1);
+            n[j] = o[i];
+        }
+        free(o);
+        pas2p_rt.reqs = n;
+        pas2p_rt.req_cap = cap;
+    }
+    if (!pas2p_rt.req_cap)
+        return NULL;
+    size_t mask = pas2p_rt.req_cap - 1;
+    for (size_t i = hash_ptr(h, pas2p_rt.req_cap);; i = (i + 1) & mask) {
+        req_t *r = &pas2p_rt.reqs[i];
+        if (r->h == h)
+            return r;
+        if (r->h == MPI_REQUEST_NULL)
+            return insert ? r : NULL;
+    }
+}
+
+static void req_remove(req_t *r)
+{
+    size_t mask = pas2p_rt.req_cap - 1, i = (size_t)(r - pas2p_rt.reqs);
+    pas2p_rt.reqs[i].h = MPI_REQUEST_NULL;
+    pas2p_rt.nreqs--;
+    for (size_t j = (i + 1) & mask; pas2p_rt.reqs[j].h != MPI_REQUEST_NULL; j = (j + 1) & mask) {
+        size_t home = hash_ptr(pas2p_rt.reqs[j].h, pas2p_rt.req_cap);
+        if (((j - home) & mask) >= ((j - i) & mask)) {
+            pas2p_rt.reqs[i] = pas2p_rt.reqs[j];
+            pas2p_rt.reqs[j].h = MPI_REQUEST_NULL;
+            i = j;
+        }
+    }
+}
+
+void pas2p_reqs_destroy(void)
+{
+    free(pas2p_rt.reqs);
+    pas2p_rt.reqs = NULL;
+    pas2p_rt.nreqs = pas2p_rt.req_cap = 0;
+}
+
+static void req_add(pas2p_cx_t *cx, MPI_Request h, MPI_Comm comm, int recv, uint64_t bytes)
+{
+    if (h == MPI_REQUEST_NULL)
+        return;
+    req_t *r = req_slot(h, 1);
+    if (!r)
+        return;
+    if (r->h == MPI_REQUEST_NULL)
+        pas2p_rt.nreqs++;
+    unsigned call = cx->ev.call;
+    int persistent = call >= PAS2P_CALL_Send_init && call <= PAS2P_CALL_Recv_init;
+    *r = (req_t){.h = h, .post = cx->ordinal, .init = cx->ordinal, .bytes = bytes, .comm = comm,
+                 .index = 0, .call = (uint16_t)call, .recv = (uint8_t)recv,
+                 .persistent = (uint8_t)persistent, .active = (uint8_t)!persistent};
+}
+
+static MPI_Request req_handle(void *reqs, int lang, int i)
+{
+    return lang == PAS2P_LANG_F ? PMPI_Request_f2c(((MPI_Fint *)reqs)[i]) : ((MPI_Request *)reqs)[i];
+}
+
+/* ------------------------------------------------------------------ recorders */
+void rec_simple(pas2p_cx_t *cx, MPI_Comm comm)
+{
+    cx->ev.comm = comm_id(comm_get(comm));
+}
+
+void rec_send(pas2p_cx_t *cx, MPI_Comm comm, int dest, int tag, int count, MPI_Datatype dt)
+{
+    const comm_t *c = comm_get(comm);
+    cx->ev.comm = comm_id(c);
+    cx->ev.peer = to_world(c, dest);
+    cx->ev.tag = tag;
+    cx->ev.bytes = type_bytes(count, dt);
+}
+
+void rec_recv(pas2p_cx_t *cx, MPI_Comm comm, int source, int tag, const MPI_Status *st)
+{
+    const comm_t *c = comm_get(comm);
+    cx->ev.comm = comm_id(c);
+    if (source == MPI_PROC_NULL) {
+        cx->ev.peer = PAS2P_PEER_NULL;
+        cx->ev.tag = tag == MPI_ANY_TAG ? PAS2P_TAG_ANY : tag;
+        return;
+    }
+    cx->ev.peer = to_world(c, st->MPI_SOURCE);
+    cx->ev.tag = st->MPI_TAG;
+    cx->ev.rbytes = status_bytes(st);
+}
+
+void rec_iprobe(pas2p_cx_t *cx, MPI_Comm comm, int source, int tag, int flag, const MPI_Status *st)
+{
+    if (flag) {
+        cx->ev.flags |= PAS2P_EV_FLAG_TRUE;
+        rec_recv(cx, comm, source, tag, st);
+        return;
+    }
+    const comm_t *c = comm_get(comm);
+    cx->ev.comm = comm_id(c);
+    cx->ev.peer = to_world(c, source);
+    cx->ev.tag = tag == MPI_ANY_TAG ? PAS2P_TAG_ANY : tag;
+}
+
+void rec_sendrecv(pas2p_cx_t *cx, MPI_Comm comm, int dest, int stag, int scount, MPI_Datatype stype,
+                  int source, const MPI_Status *st)
+{
+    const comm_t *c = comm_get(comm);
+    cx->ev.comm = comm_id(c);
+    cx->ev.peer = to_world(c, dest);
+    cx->ev.tag = stag;
+    cx->ev.bytes = type_bytes(scount, stype);
+    if (source == MPI_PROC_NULL) {
+        cx->ev.peer2 = PAS2P_PEER_NULL;
+        return;
+    }
+    cx->ev.peer2 = to_world(c, st->MPI_SOURCE);
+    cx->ev.tag2 = st->MPI_TAG;
+    cx->ev.rbytes = status_bytes(st);
+}
+
+void rec_isend(pas2p_cx_t *cx, MPI_Comm comm, int dest, int tag, int count, MPI_Datatype dt,
+               MPI_Request req)
+{
+    rec_send(cx, comm, dest, tag, count, dt);
+    req_add(cx, req, comm, 0, cx->ev.bytes);
+}
+
+void rec_irecv(pas2p_cx_t *cx, MPI_Comm comm, int source, int tag, int count, MPI_Datatype dt,
+               MPI_Request req)
+{
+    const comm_t *c = comm_get(comm);
+    cx->ev.comm = comm_id(c);
+    cx->ev.peer = to_world(c, source);
+    cx->ev.tag = tag == MPI_ANY_TAG ? PAS2P_TAG_ANY : tag;
+    cx->ev.rbytes = type_bytes(count, dt); /* posted capacity; the completion has the actual */
+    req_add(cx, req, comm, 1, 0);
+}
+
+void rec_icoll(pas2p_cx_t *cx, MPI_Request req)
+{
+    req_add(cx, req, MPI_COMM_NULL, 0, 0);
+}
+
+void rec_start(pas2p_cx_t *cx, int n, void *reqs, int lang)
+{
+    uint64_t *init = n > 0 ? pas2p_payload(cx, sizeof(uint64_t) * (size_t)n) : NULL;
+    if (n > 0 && !init)
+        return;
+    cx->ev.aux = (uint32_t)(n > 0 ? n : 0);
+    for (int i = 0; i < n; i++) {
+        req_t *r = req_slot(req_handle(reqs, lang, i), 0);
+        init[i] = r ? r->init : UINT64_MAX;
+        if (r) {
+            r->post = cx->ordinal;
+            r->index = (uint32_t)i;
+            r->active = 1;
+            if (i == 0) {
+                cx->ev.comm = comm_id(comm_get(r->comm));
+            }
+        }
+    }
+}
+
+void pre_requests(pas2p_cx_t *cx, int n, void *reqs, int lang)
+{
+    if (n <= 0)
+        return;
+    cx->snap = n <= PAS2P_INLINE_REQS ? cx->snap_inline : malloc(sizeof(MPI_Request) * (size_t)n);
+    if (!cx->snap)
+        return;
+    cx->nsnap = n;
+    for (int i = 0; i < n; i++)
+        cx->snap[i] = req_handle(reqs, lang, i);
+}
+
+/* one completed request -> one payload entry (and the request table updated) */
+static void complete_one(pas2p_cx_t *cx, MPI_Request h, const MPI_Status *st)
+{
+    if (h == MPI_REQUEST_NULL)
+        return;
+    req_t *r = req_slot(h, 0);
+    if (r && !r->active) /* inactive persistent request: MPI returns at once, nothing done */
+        return;
+    pas2p_completion_t *e = pas2p_payload(cx, sizeof *e);
+    if (!e)
+        return;
+    cx->ev.aux++;
+    e->post = r ? r->post : UINT64_MAX;
+    e->index = r ? r->index : 0;
+    e->call = r ? r->call : 0;
+    e->source = PAS2P_PEER_NONE;
+    e->tag = PAS2P_TAG_NONE;
+    e->bytes = r ? r->bytes : 0;
+    if (r && r->recv && st) {
+        e->source = st->MPI_SOURCE == MPI_PROC_NULL ? PAS2P_PEER_NULL
+                                                    : to_world(comm_get(r->comm), st->MPI_SOURCE);
+        e->tag = st->MPI_TAG;
+        e->bytes = status_bytes(st);
+    }
+    if (r && (uint64_t)e->bytes && !r->recv)
+        cx->ev.bytes += e->bytes;
+    if (r && r->recv)
+        cx->ev.rbytes += e->bytes;
+    if (!r)
+        return;
+    if (r->persistent)
+        r->active = 0;
+    else
+        req_remove(r);
+}
+
+static const MPI_Status *status_at(pas2p_cx_t *cx, void *statuses, int i, MPI_Status *tmp)
+{
+    if (cx->lang == PAS2P_LANG_F) {
+        MPI_Fint *f = statuses;
+        if (!f || f == MPI_F_STATUSES_IGNORE || f == MPI_F_STATUS_IGNORE)
+            return NULL;
+        PMPI_Status_f2c(f + (size_t)i * PAS2P_F_STATUS_SIZE, tmp);
+        return tmp;
+    }
+    MPI_Status *s = statuses;
+    if (!s || s == MPI_STATUSES_IGNORE || s == MPI_STATUS_IGNORE)
+        return NULL;
+    return &s[i];
+}
+
+void rec_complete(pas2p_cx_t *cx, int n, void *reqs, int lang, int flag, void *index,
+                  void *outcount, void *statuses)
+{
+    (void)reqs;
+    (void)lang;
+    if (!flag || !cx->snap)
+        return;
+    cx->ev.flags |= PAS2P_EV_FLAG_TRUE;
+    MPI_Status tmp;
+    int fort = cx->lang == PAS2P_LANG_F;
+    if (outcount) { /* Waitsome, Testsome: indices[0..outcount) */
+        int m = *(int *)outcount;
+        const int *idx = index;
+        if (m == MPI_UNDEFINED)
+            return;
+        for (int k = 0; k < m; k++) {
+            int i = idx[k] - fort;
+            if (i >= 0 && i < cx->nsnap)
+                complete_one(cx, cx->snap[i], status_at(cx, statuses, k, &tmp));
+        }
+    } else if (index) { /* Waitany, Testany */
+        int i = *(int *)index;
+        if (i == MPI_UNDEFINED)
+            return;
+        i -= fort;
+        if (i >= 0 && i < cx->nsnap)
+            complete_one(cx, cx->snap[i], status_at(cx, statuses, 0, &tmp));
+    } else { /* Wait, Waitall, Test, Testall */
+        for (int i = 0; i < n && i < cx->nsnap; i++)
+            complete_one(cx, cx->snap[i], status_at(cx, statuses, i, &tmp));
+    }
+}
+
+void rec_request_free(pas2p_cx_t *cx)
+{
+    if (!cx->snap || cx->nsnap < 1 || cx->snap[0] == MPI_REQUEST_NULL)
+        return;
+    req_t *r = req_slot(cx->snap[0], 0);
+    pas2p_completion_t *e = pas2p_payload(cx, sizeof *e);
+    if (!e)
+        return;
+    cx->ev.aux = 1;
+    *e = (pas2p_completion_t){.post = r ? r->post : UINT64_MAX, .index = r ? r->index : 0,
+                              .call = r ? r->call : 0, .source = PAS2P_PEER_NONE,
+                              .tag = PAS2P_TAG_NONE, .bytes = r ? r->bytes : 0};
+    if (r)
+        req_remove(r);
+}
+
+/* ------------------------------------------------------------------ collectives */
+static int my_rank_in(MPI_Comm comm)
+{
+    int r = -1;
+    if (comm == MPI_COMM_WORLD)
+        return pas2p_rt.rank;
+    PMPI_Comm_rank(comm, &r);
+    return r;
+}
+
+void rec_coll(pas2p_cx_t *cx, MPI_Comm comm, int root, int scount, MPI_Datatype stype, int rcount,
+              MPI_Datatype rtype)
+{
+    const comm_t *c = comm_get(comm);
+    unsigned call = cx->ev.call;
+    cx->ev.comm = comm_id(c);
+    cx->ev.peer = root >= 0 ? to_world(c, root) : PAS2P_PEER_NONE;
+    int at_root = root < 0 || my_rank_in(comm) == root;
+    /* arguments MPI declares significant only at the root are not read elsewhere */
+    int send_sig = !(call == PAS2P_CALL_Scatter || call == PAS2P_CALL_Iscatter) || at_root;
+    int recv_sig = !(call == PAS2P_CALL_Gather || call == PAS2P_CALL_Igather ||
+                     call == PAS2P_CALL_Reduce || call == PAS2P_CALL_Ireduce) || at_root;
+    cx->ev.bytes = send_sig ? type_bytes(scount, stype) : 0;
+    cx->ev.rbytes = recv_sig ? type_bytes(rcount, rtype) : 0;
+}
+
+static void put_counts(pas2p_cx_t *cx, const int *scounts, MPI_Datatype stype, const void *stypes,
+                       const int *rcounts, MPI_Datatype rtype, const void *rtypes, int n)
+{
+    uint32_t ns = scounts ? (uint32_t)n : 0, nr = rcounts ? (uint32_t)n : 0;
+    pas2p_vcounts_t *h = pas2p_payload(cx, sizeof *h + 8 * ((size_t)ns + nr));
+    if (!h)
+        return;
+    h->nsend = ns;
+    h->nrecv = nr;
+    uint64_t *v = (uint64_t *)(h + 1);
+    int fort = cx->lang == PAS2P_LANG_F;
+    for (uint32_t i = 0; i < ns; i++) {
+        MPI_Datatype t = stypes ? (fort ? PMPI_Type_f2c(((const MPI_Fint *)stypes)[i])
+                                        : ((const MPI_Datatype *)stypes)[i])
+                                : stype;
+        v[i] = type_bytes(scounts[i], t);
+        cx->ev.bytes += v[i];
+    }
+    for (uint32_t i = 0; i < nr; i++) {
+        MPI_Datatype t = rtypes ? (fort ? PMPI_Type_f2c(((const MPI_Fint *)rtypes)[i])
+                                        : ((const MPI_Datatype *)rtypes)[i])
+                                : rtype;
+        v[ns + i] = type_bytes(rcounts[i], t);
+        cx->ev.rbytes += v[ns + i];
+    }
+}
+
+void rec_vcoll(pas2p_cx_t *cx, MPI_Comm comm, int root, const int *scounts, int scount,
+               MPI_Datatype stype, const int *rcounts, int rcount, MPI_Datatype rtype)
+{
+    const comm_t *c = comm_get(comm);
+    cx->ev.comm = comm_id(c);
+    cx->ev.peer = root >= 0 ? to_world(c, root) : PAS2P_PEER_NONE;
+    if (root >= 0 && my_rank_in(comm) != root) { /* v-arrays are the root's business */
+        scounts = rcounts = NULL;
+        if (cx->ev.call == PAS2P_CALL_Gatherv || cx->ev.call == PAS2P_CALL_Igatherv)
+            rcount = 0;
+    }
+    cx->ev.bytes = scounts ? 0 : type_bytes(scount, stype);
+    cx->ev.rbytes = rcounts ? 0 : type_bytes(rcount, rtype);
+    if (scounts || rcounts)
+        put_counts(cx, scounts, stype, NULL, rcounts, rtype, NULL, c ? c->size : 0);
+}
+
+void rec_wcoll(pas2p_cx_t *cx, MPI_Comm comm, const int *scounts, void *stypes,
+               const int *rcounts, void *rtypes, int lang)
+{
+    (void)lang;
+    const comm_t *c = comm_get(comm);
+    cx->ev.comm = comm_id(c);
+    put_counts(cx, scounts, MPI_DATATYPE_NULL, stypes, rcounts, MPI_DATATYPE_NULL, rtypes,
+               c ? c->size : 0);
+}
+
+void rec_reduce_scatter(pas2p_cx_t *cx, MPI_Comm comm, const int *rcounts, MPI_Datatype dt)
+{
+    const comm_t *c = comm_get(comm);
+    cx->ev.comm = comm_id(c);
+    put_counts(cx, rcounts, dt, NULL, NULL, dt, NULL, c ? c->size : 0);
+    int me = my_rank_in(comm);
+    cx->ev.rbytes = me >= 0 && rcounts ? type_bytes(rcounts[me], dt) : 0;
+}
+
+/* ------------------------------------------------------------------ communicator creation */
+void rec_comm_new(pas2p_cx_t *cx, MPI_Comm parent, MPI_Comm newcomm)
+{
+    comm_t *p = comm_get(parent);
+    cx->ev.comm = comm_id(p);
+    uint32_t seq = p ? p->seq++ : 0; /* on every member of the parent, NULL result or not */
+    cx->ev.aux = PAS2P_COMM_NONE;
+    if (newcomm == MPI_COMM_NULL || (cx->ev.flags & PAS2P_EV_ERROR))
+        return;
+    comm_t tmp;
+    if (comm_describe(&tmp, newcomm))
+        return;
+    int lowest = tmp.size ? tmp.world[0] : 0;
+    for (int i = 1; i < tmp.size; i++)
+        if (tmp.world[i] < lowest)
+            lowest = tmp.world[i];
+    tmp.id = mix_id(comm_id(p), seq, (uint64_t)lowest);
+    comm_t *slot = comm_slot(newcomm, 1);
+    if (!slot) {
+        free(tmp.world);
+        return;
+    }
+    if (slot->h == MPI_COMM_NULL)
+        pas2p_rt.ncomms++;
+    else
+        free(slot->world);
+    *slot = tmp;
+    cx->ev.aux = tmp.id;
+
+    int topo = MPI_UNDEFINED, ndims = 0;
+    PMPI_Topo_test(newcomm, &topo);
+    if (topo == MPI_CART)
+        PMPI_Cartdim_get(newcomm, &ndims);
+    pas2p_comm_def_t *d =
+        pas2p_payload(cx, sizeof *d + sizeof(int32_t) * ((size_t)tmp.size + 3 * (size_t)ndims));
+    if (!d)
+        return;
+    d->size = (uint32_t)tmp.size;
+    d->ndims = (uint32_t)ndims;
+    int32_t *w = (int32_t *)(d + 1);
+    memcpy(w, tmp.world, sizeof(int32_t) * (size_t)tmp.size);
+    if (ndims > 0) {
+        int32_t *dims = w + tmp.size, *periods = dims + ndims, *coords = periods + ndims;
+        PMPI_Cart_get(newcomm, ndims, dims, periods, coords);
+    }
+}
+
+/* Comm_free sets the handle to MPI_COMM_NULL: remember it before the call, forget the
+ * communicator after (under the event lock, like every table change). */
+void pre_comm_free(pas2p_cx_t *cx, void *comm, int lang)
+{
+    cx->freed_handle = lang == PAS2P_LANG_F ? PMPI_Comm_f2c(*(MPI_Fint *)comm) : *(MPI_Comm *)comm;
+}
+
+void rec_comm_free(pas2p_cx_t *cx, void *comm, int lang)
+{
+    (void)comm;
+    (void)lang;
+    MPI_Comm h = cx->freed_handle;
+    comm_t *c = (h == MPI_COMM_WORLD || h == MPI_COMM_SELF) ? NULL : comm_slot(h, 0);
+    cx->ev.comm = c ? c->id : PAS2P_COMM_NONE;
+    if (c)
+        comm_remove(h);
+}

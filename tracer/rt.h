@@ -1,0 +1,233 @@
+/* libpas2p runtime: internal to the tracer module (the generated wrappers, runtime.c and
+ * record.c).  Other modules read traces through pas2p_trace.h, never through this file.
+ *
+ * Hot path of every intercepted call (see gen_wrappers.py for the exact shape):
+ *   pas2p_pre()    t0 (and counters)               ~ one clock read
+ *   PMPI_Xxx()
+ *   pas2p_post()   t1, lock if MPI_THREAD_MULTIPLE ~ one clock read
+ *   rec_xxx()      fills the event (peer translation, bytes, requests)
+ *   pas2p_commit() appends the record to the rank's buffer; flushes when full
+ *   pas2p_release()
+ *
+ * The process-wide state (buffer, communicator and request tables) lives in one struct,
+ * pas2p_rt, owned by runtime.c: the interposition layer is the only place with global
+ * mutable state.  It is touched by signal handlers only through rt.used/rt.written
+ * (atomic) and write(2).
+ */
+#ifndef PAS2P_RT_H
+#define PAS2P_RT_H
+
+#include <mpi.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+#include "pas2p_trace.h"
+
+#define PAS2P_LANG_C 0
+#define PAS2P_LANG_F 1
+#define PAS2P_F_STATUS_SIZE ((int)(sizeof(MPI_Status) / sizeof(MPI_Fint)))
+#define PAS2P_INLINE_REQS 16
+
+_Static_assert(sizeof(MPI_Fint) == sizeof(int), "Fortran INTEGER must be a C int");
+_Static_assert(sizeof(pas2p_event_t) == 80, "event record layout changed: bump the format");
+
+/* per-thread state */
+typedef struct pas2p_thr {
+    uint64_t last_end;                  /* t_end of this thread's previous call (ns) */
+    uint32_t index;                     /* 0 = thread that initialised MPI */
+    long long ctr_last[PAS2P_MAX_COUNTERS]; /* counter values when the previous call returned */
+    unsigned char *pay;                 /* payload scratch */
+    size_t paycap;
+} pas2p_thr_t;
+
+/* one intercepted call in flight (on the wrapper's stack) */
+typedef struct {
+    pas2p_thr_t *th;
+    uint64_t t0, t1, ordinal;
+    pas2p_event_t ev;
+    uint64_t ctr[PAS2P_MAX_COUNTERS];
+    size_t paylen;
+    int lang;
+    bool locked, counted;
+    int nsnap;                          /* requests captured before the call */
+    MPI_Request *snap;
+    MPI_Request snap_inline[PAS2P_INLINE_REQS];
+    void *heap_status;                  /* scratch statuses for *_STATUSES_IGNORE */
+    MPI_Status st_inline[PAS2P_INLINE_REQS];
+    MPI_Comm freed_handle;              /* Comm_free: the handle before the call */
+} pas2p_cx_t;
+
+/* process state (runtime.c) */
+struct pas2p_comm;
+struct pas2p_req;
+typedef struct {
+    volatile int active;                /* recording events */
+    int started;                        /* MPI initialised and set up (even if not recording) */
+    int rank, np, thread_level, use_lock, ncounters, papi_set;
+    int fd;
+    unsigned char *buf;
+    size_t cap;
+    size_t used;                        /* committed bytes in buf (atomic) */
+    size_t written;                     /* of those, already written to the file (atomic) */
+    uint64_t nevents, t_init, bytes_written;
+    pthread_mutex_t lock;
+    uint32_t nthreads;
+    /* communicator table: open addressing keyed by handle */
+    struct pas2p_comm *comms;
+    size_t ncomms, comm_cap;
+    /* request table: open addressing keyed by handle, backward-shift deletion */
+    struct pas2p_req *reqs;
+    size_t nreqs, req_cap;
+    int write_failed;
+    char dir[4096], path[4096 + 32];
+} pas2p_rt_t;
+
+extern pas2p_rt_t pas2p_rt;
+
+/* ---- clock */
+static inline uint64_t pas2p_clock_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static inline int pas2p_rt_active(void)
+{
+    return __atomic_load_n(&pas2p_rt.active, __ATOMIC_RELAXED);
+}
+
+/* ---- runtime.c */
+void pas2p_rt_start(uint64_t t0, int rc, unsigned call, int lang);
+void pas2p_rt_finish(int lang);
+void pas2p_rt_flush_now(void);
+pas2p_thr_t *pas2p_thr_slow(void);
+void pas2p_counters_read(long long *out);
+void pas2p_commit_slow(pas2p_cx_t *cx, size_t size);
+void *pas2p_payload(pas2p_cx_t *cx, size_t bytes);   /* appends bytes to the payload */
+MPI_Status *pas2p_statuses(pas2p_cx_t *cx, int n);
+MPI_Fint *pas2p_fstatuses(pas2p_cx_t *cx, int n);
+void pas2p_release_slow(pas2p_cx_t *cx);
+
+extern _Thread_local pas2p_thr_t *pas2p_tls __attribute__((tls_model("initial-exec")));
+
+static inline pas2p_thr_t *pas2p_thr(void)
+{
+    pas2p_thr_t *t = pas2p_tls;
+    return t ? t : pas2p_thr_slow();
+}
+
+static inline void pas2p_pre(pas2p_cx_t *cx, unsigned call, int lang)
+{
+    cx->th = pas2p_thr();
+    cx->lang = lang;
+    cx->paylen = 0;
+    cx->nsnap = 0;
+    cx->snap = NULL;
+    cx->heap_status = NULL;
+    cx->locked = false;
+    cx->ev.call = (uint16_t)call;
+    cx->ev.flags = lang == PAS2P_LANG_F ? PAS2P_EV_FORTRAN : 0;
+    cx->t0 = pas2p_clock_now();
+    cx->counted = false;
+    if (pas2p_rt.ncounters && cx->th->index == 0) {
+        long long now[PAS2P_MAX_COUNTERS];
+        pas2p_counters_read(now);
+        for (int i = 0; i < pas2p_rt.ncounters; i++)
+            cx->ctr[i] = (uint64_t)(now[i] - cx->th->ctr_last[i]);
+        cx->counted = true;
+    }
+}
+
+/* After the PMPI call: returns false when nothing is to be recorded. */
+static inline bool pas2p_post(pas2p_cx_t *cx, int rc)
+{
+    if (cx->counted)
+        pas2p_counters_read(cx->th->ctr_last);
+    cx->t1 = pas2p_clock_now();
+    if (pas2p_rt.use_lock) {
+        pthread_mutex_lock(&pas2p_rt.lock);
+        cx->locked = true;
+    }
+    if (!pas2p_rt.active)
+        return false;
+    cx->ordinal = pas2p_rt.nevents;
+    pas2p_event_t *e = &cx->ev;
+    if (rc != MPI_SUCCESS)
+        e->flags |= PAS2P_EV_ERROR;
+    e->peer = e->tag = e->peer2 = e->tag2 = -1;
+    e->comm = PAS2P_COMM_NONE;
+    e->aux = 0;
+    e->bytes = e->rbytes = 0;
+    return true;
+}
+
+static inline void pas2p_commit(pas2p_cx_t *cx)
+{
+    pas2p_event_t *e = &cx->ev;
+    size_t nc = cx->counted ? (size_t)pas2p_rt.ncounters : 0;
+    size_t size = sizeof *e + 8 * (size_t)pas2p_rt.ncounters + ((cx->paylen + 7) & ~(size_t)7);
+    e->size = (uint32_t)size;
+    e->t_start = cx->t0;
+    e->t_end = cx->t1;
+    e->compute_ns = cx->th->last_end ? cx->t0 - cx->th->last_end : 0;
+    e->thread = cx->th->index;
+    e->payload = (uint32_t)cx->paylen;
+    if (pas2p_rt.ncounters && !nc)
+        e->flags |= PAS2P_EV_NO_COUNTERS;
+    size_t used = pas2p_rt.used;
+    if (nc == 0 && cx->paylen == 0 && used + size <= pas2p_rt.cap) { /* fast path */
+        memcpy(pas2p_rt.buf + used, e, sizeof *e);
+        if (pas2p_rt.ncounters)
+            memset(pas2p_rt.buf + used + sizeof *e, 0, 8 * (size_t)pas2p_rt.ncounters);
+        __atomic_store_n(&pas2p_rt.used, used + size, __ATOMIC_RELEASE);
+        pas2p_rt.nevents++;
+        return;
+    }
+    pas2p_commit_slow(cx, size);
+}
+
+static inline void pas2p_release(pas2p_cx_t *cx)
+{
+    cx->th->last_end = cx->t1;
+    if (cx->locked || (cx->snap && cx->snap != cx->snap_inline) || cx->heap_status)
+        pas2p_release_slow(cx);
+}
+
+/* ---- record.c: the recorders named in mpi_calls.tbl */
+void rec_simple(pas2p_cx_t *cx, MPI_Comm comm);
+void rec_send(pas2p_cx_t *cx, MPI_Comm comm, int dest, int tag, int count, MPI_Datatype dt);
+void rec_recv(pas2p_cx_t *cx, MPI_Comm comm, int source, int tag, const MPI_Status *st);
+void rec_iprobe(pas2p_cx_t *cx, MPI_Comm comm, int source, int tag, int flag, const MPI_Status *st);
+void rec_sendrecv(pas2p_cx_t *cx, MPI_Comm comm, int dest, int stag, int scount, MPI_Datatype stype,
+                  int source, const MPI_Status *st);
+void rec_isend(pas2p_cx_t *cx, MPI_Comm comm, int dest, int tag, int count, MPI_Datatype dt,
+               MPI_Request req);
+void rec_irecv(pas2p_cx_t *cx, MPI_Comm comm, int source, int tag, int count, MPI_Datatype dt,
+               MPI_Request req);
+void rec_start(pas2p_cx_t *cx, int n, void *reqs, int lang);
+void pre_requests(pas2p_cx_t *cx, int n, void *reqs, int lang);
+void rec_complete(pas2p_cx_t *cx, int n, void *reqs, int lang, int flag, void *index,
+                  void *outcount, void *statuses);
+void rec_request_free(pas2p_cx_t *cx);
+void rec_icoll(pas2p_cx_t *cx, MPI_Request req);
+void rec_coll(pas2p_cx_t *cx, MPI_Comm comm, int root, int scount, MPI_Datatype stype, int rcount,
+              MPI_Datatype rtype);
+void rec_vcoll(pas2p_cx_t *cx, MPI_Comm comm, int root, const int *scounts, int scount,
+               MPI_Datatype stype, const int *rcounts, int rcount, MPI_Datatype rtype);
+void rec_wcoll(pas2p_cx_t *cx, MPI_Comm comm, const int *scounts, void *stypes,
+               const int *rcounts, void *rtypes, int lang);
+void rec_reduce_scatter(pas2p_cx_t *cx, MPI_Comm comm, const int *rcounts, MPI_Datatype dt);
+void rec_comm_new(pas2p_cx_t *cx, MPI_Comm parent, MPI_Comm newcomm);
+void pre_comm_free(pas2p_cx_t *cx, void *comm, int lang);
+void rec_comm_free(pas2p_cx_t *cx, void *comm, int lang);
+
+/* record.c: communicator bookkeeping used by runtime.c */
+void pas2p_comms_init(void);
+void pas2p_comms_destroy(void);
+void pas2p_reqs_destroy(void);
+
+#endif

@@ -1,0 +1,555 @@
+/* libpas2p runtime: start/stop of tracing, the per-rank buffer and its flushing, signal
+ * handling, hardware counters and the manifest.  Recorders are in record.c, wrappers are
+ * generated (gen_wrappers.py).
+ *
+ * Environment (set by `pas2p trace`, or by hand with LD_PRELOAD / link-time use):
+ *   PAS2P_TRACE_DIR     output directory (default: ./pas2p-trace-YYYYmmdd-HHMMSS)
+ *   PAS2P_BUFFER_SIZE   per-rank buffer, bytes, K/M suffix allowed (default 4M, min 64K)
+ *   PAS2P_COUNTERS      comma-separated PAPI events (default PAPI_TOT_INS; "none": time only)
+ *   PAS2P_COMMAND       command line recorded in the manifest (default: rank 0's argv)
+ *   PAS2P_QUIET         1: no notes on stderr
+ */
+#include "rt.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <papi.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pas2p_version.h"
+
+pas2p_rt_t pas2p_rt = {.fd = -1, .lock = PTHREAD_MUTEX_INITIALIZER};
+_Thread_local pas2p_thr_t *pas2p_tls __attribute__((tls_model("initial-exec")));
+
+static pas2p_thr_t main_thread;
+static pas2p_file_header_t header;
+static char counter_names[PAS2P_MAX_COUNTERS][PAS2P_COUNTER_NAME_LEN];
+static char counters_note[256];
+static struct sigaction old_term, old_int;
+
+static int quiet(void)
+{
+    const char *q = getenv("PAS2P_QUIET");
+    return q && *q && *q != '0';
+}
+
+/* ------------------------------------------------------------------ threads */
+pas2p_thr_t *pas2p_thr_slow(void)
+{
+    /* the first thread to get here is the one that called MPI_Init (wrappers do nothing
+     * before it); others get their own record, kept until exit */
+    uint32_t idx = __atomic_fetch_add(&pas2p_rt.nthreads, 1, __ATOMIC_RELAXED);
+    pas2p_thr_t *t = idx == 0 ? &main_thread : calloc(1, sizeof *t);
+    if (t) {
+        t->index = idx;
+    } else {
+        t = &main_thread; /* out of memory: share index 0; times stay valid */
+    }
+    pas2p_tls = t;
+    return t;
+}
+
+/* ------------------------------------------------------------------ writing */
+static void write_failed(const char *what, int err)
+{
+    if (!pas2p_rt.write_failed) {
+        pas2p_rt.write_failed = 1;
+        fprintf(stderr, "pas2p: rank %d: cannot write trace file %s: %s; tracing stopped (%s)\n",
+                pas2p_rt.rank, pas2p_rt.path, strerror(err), what);
+    }
+    __atomic_store_n(&pas2p_rt.active, 0, __ATOMIC_RELAXED);
+}
+
+/* write(2) all of [p, p+n); async-signal-safe.  Returns 0 or errno. */
+static int write_all(int fd, const unsigned char *p, size_t n)
+{
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            return errno;
+        }
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* Writes the committed, not yet written part of the buffer.  Signals that flush too are
+ * blocked meanwhile so that no byte is written twice. */
+static void flush_buffer(void)
+{
+    if (pas2p_rt.fd < 0)
+        return;
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &block, &old);
+    size_t used = __atomic_load_n(&pas2p_rt.used, __ATOMIC_ACQUIRE);
+    size_t done = pas2p_rt.written;
+    int err = write_all(pas2p_rt.fd, pas2p_rt.buf + done, used - done);
+    if (err)
+        write_failed("buffer flush", err);
+    else
+        pas2p_rt.bytes_written += used - done;
+    __atomic_store_n(&pas2p_rt.written, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&pas2p_rt.used, 0, __ATOMIC_RELEASE);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+void pas2p_rt_flush_now(void)
+{
+    if (pas2p_rt.use_lock)
+        pthread_mutex_lock(&pas2p_rt.lock);
+    flush_buffer();
+    if (pas2p_rt.use_lock)
+        pthread_mutex_unlock(&pas2p_rt.lock);
+}
+
+/* SIGTERM/SIGINT (mpirun forwards them on abort or Ctrl-C): save what is committed, then
+ * let the previous disposition run. */
+static void on_signal(int sig)
+{
+    int fd = pas2p_rt.fd;
+    if (fd >= 0) {
+        size_t used = __atomic_load_n(&pas2p_rt.used, __ATOMIC_ACQUIRE);
+        size_t done = __atomic_load_n(&pas2p_rt.written, __ATOMIC_ACQUIRE);
+        if (used > done && !write_all(fd, pas2p_rt.buf + done, used - done))
+            __atomic_store_n(&pas2p_rt.written, used, __ATOMIC_RELEASE);
+    }
+    sigaction(sig, sig == SIGTERM ? &old_term : &old_int, NULL);
+    raise(sig);
+}
+
+void pas2p_commit_slow(pas2p_cx_t *cx, size_t size)
+{
+    if (pas2p_rt.used + size > pas2p_rt.cap)
+        flush_buffer();
+    if (!pas2p_rt.active)
+        return;
+    size_t nc = (size_t)pas2p_rt.ncounters;
+    if (size > pas2p_rt.cap) { /* a record larger than the whole buffer: write it directly */
+        size_t pad = size - sizeof cx->ev - 8 * nc - cx->paylen;
+        static const unsigned char zeros[8];
+        uint64_t ctr[PAS2P_MAX_COUNTERS] = {0};
+        if (cx->counted)
+            memcpy(ctr, cx->ctr, 8 * nc);
+        int err = write_all(pas2p_rt.fd, (const void *)&cx->ev, sizeof cx->ev);
+        if (!err)
+            err = write_all(pas2p_rt.fd, (const void *)ctr, 8 * nc);
+        if (!err)
+            err = write_all(pas2p_rt.fd, cx->th->pay, cx->paylen);
+        if (!err)
+            err = write_all(pas2p_rt.fd, zeros, pad);
+        if (err) {
+            write_failed("large record", err);
+            return;
+        }
+        pas2p_rt.bytes_written += size;
+        pas2p_rt.nevents++;
+        return;
+    }
+    unsigned char *p = pas2p_rt.buf + pas2p_rt.used;
+    memcpy(p, &cx->ev, sizeof cx->ev);
+    p += sizeof cx->ev;
+    if (nc) {
+        if (cx->counted)
+            memcpy(p, cx->ctr, 8 * nc);
+        else
+            memset(p, 0, 8 * nc);
+        p += 8 * nc;
+    }
+    if (cx->paylen) {
+        memcpy(p, cx->th->pay, cx->paylen);
+        memset(p + cx->paylen, 0, ((cx->paylen + 7) & ~(size_t)7) - cx->paylen);
+    }
+    __atomic_store_n(&pas2p_rt.used, pas2p_rt.used + size, __ATOMIC_RELEASE);
+    pas2p_rt.nevents++;
+}
+
+void *pas2p_payload(pas2p_cx_t *cx, size_t bytes)
+{
+    pas2p_thr_t *t = cx->th;
+    if (cx->paylen + bytes > t->paycap) {
+        size_t cap = t->paycap ? t->paycap : 1024;
+        while (cap < cx->paylen + bytes)
+            cap *= 2;
+        unsigned char *p = realloc(t->pay, cap);
+        if (!p) {
+            fprintf(stderr, "pas2p: rank %d: out of memory for an event payload; tracing stopped\n",
+                    pas2p_rt.rank);
+            __atomic_store_n(&pas2p_rt.active, 0, __ATOMIC_RELAXED);
+            return NULL;
+        }
+        t->pay = p;
+        t->paycap = cap;
+    }
+    void *r = t->pay + cx->paylen;
+    cx->paylen += bytes;
+    return r;
+}
+
+MPI_Status *pas2p_statuses(pas2p_cx_t *cx, int n)
+{
+    if (n <= PAS2P_INLINE_REQS)
+        return cx->st_inline;
+    cx->heap_status = malloc((size_t)n * sizeof(MPI_Status));
+    return cx->heap_status ? cx->heap_status : MPI_STATUSES_IGNORE;
+}
+
+MPI_Fint *pas2p_fstatuses(pas2p_cx_t *cx, int n)
+{
+    if ((size_t)n * PAS2P_F_STATUS_SIZE * sizeof(MPI_Fint) <= sizeof cx->st_inline)
+        return (MPI_Fint *)(void *)cx->st_inline;
+    cx->heap_status = malloc((size_t)n * PAS2P_F_STATUS_SIZE * sizeof(MPI_Fint));
+    return cx->heap_status ? cx->heap_status : MPI_F_STATUSES_IGNORE;
+}
+
+void pas2p_release_slow(pas2p_cx_t *cx)
+{
+    if (cx->snap && cx->snap != cx->snap_inline)
+        free(cx->snap);
+    free(cx->heap_status);
+    cx->heap_status = NULL;
+    if (cx->locked) {
+        cx->locked = false;
+        pthread_mutex_unlock(&pas2p_rt.lock);
+    }
+}
+
+/* ------------------------------------------------------------------ counters */
+void pas2p_counters_read(long long *out)
+{
+    if (PAPI_read(pas2p_rt.papi_set, out) != PAPI_OK)
+        memset(out, 0, sizeof(long long) * (size_t)pas2p_rt.ncounters);
+}
+
+static void counters_start(void)
+{
+    const char *env = getenv("PAS2P_COUNTERS");
+    int explicit_list = env && *env;
+    const char *list = explicit_list ? env : "PAPI_TOT_INS";
+    if (!strcmp(list, "none")) {
+        snprintf(counters_note, sizeof counters_note, "counters disabled (PAS2P_COUNTERS=none)");
+        return;
+    }
+    int rc = PAPI_library_init(PAPI_VER_CURRENT);
+    if (rc != PAPI_VER_CURRENT) {
+        snprintf(counters_note, sizeof counters_note, "PAPI unavailable (%s)",
+                 rc < 0 ? PAPI_strerror(rc) : "version mismatch");
+        return;
+    }
+    int set = PAPI_NULL;
+    if (PAPI_create_eventset(&set) != PAPI_OK) {
+        snprintf(counters_note, sizeof counters_note, "PAPI cannot create an event set");
+        return;
+    }
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", list);
+    int n = 0;
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        int code;
+        if (n == PAS2P_MAX_COUNTERS) {
+            snprintf(counters_note, sizeof counters_note, "more than %d counters requested",
+                     PAS2P_MAX_COUNTERS);
+            goto fail;
+        }
+        rc = PAPI_event_name_to_code(tok, &code);
+        if (rc == PAPI_OK)
+            rc = PAPI_add_event(set, code);
+        if (rc != PAPI_OK) {
+            snprintf(counters_note, sizeof counters_note, "%s: %s", tok, PAPI_strerror(rc));
+            goto fail;
+        }
+        snprintf(counter_names[n++], PAS2P_COUNTER_NAME_LEN, "%s", tok);
+    }
+    if ((rc = PAPI_start(set)) != PAPI_OK) {
+        snprintf(counters_note, sizeof counters_note, "PAPI_start: %s", PAPI_strerror(rc));
+        goto fail;
+    }
+    pas2p_rt.papi_set = set;
+    pas2p_rt.ncounters = n;
+    return;
+fail:
+    memset(counter_names, 0, sizeof counter_names);
+    PAPI_cleanup_eventset(set);
+    PAPI_destroy_eventset(&set);
+    (void)explicit_list;
+}
+
+/* ------------------------------------------------------------------ start / stop */
+static size_t buffer_size(void)
+{
+    const char *s = getenv("PAS2P_BUFFER_SIZE");
+    size_t v = 4u << 20;
+    if (s && *s) {
+        char *end;
+        unsigned long long x = strtoull(s, &end, 10);
+        if (*end == 'K' || *end == 'k')
+            x <<= 10, end++;
+        else if (*end == 'M' || *end == 'm')
+            x <<= 20, end++;
+        if (*end == 0 && x > 0)
+            v = (size_t)x;
+        else if (pas2p_rt.rank == 0)
+            fprintf(stderr, "pas2p: PAS2P_BUFFER_SIZE='%s' is not a size; using 4M\n", s);
+    }
+    return v < (64u << 10) ? (64u << 10) : v;
+}
+
+static int mkdir_p(const char *dir)
+{
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s", dir);
+    for (char *p = tmp + 1; *p; p++) {
+        if (*p == '/') {
+            *p = 0;
+            if (mkdir(tmp, 0755) && errno != EEXIST)
+                return -1;
+            *p = '/';
+        }
+    }
+    return mkdir(tmp, 0755) && errno != EEXIST ? -1 : 0;
+}
+
+static void choose_dir(void)
+{
+    const char *d = getenv("PAS2P_TRACE_DIR");
+    if (d && *d) {
+        snprintf(pas2p_rt.dir, sizeof pas2p_rt.dir, "%s", d);
+        return;
+    }
+    /* not launched by `pas2p trace`: rank 0 names the directory for everybody */
+    char name[64] = {0};
+    if (pas2p_rt.rank == 0) {
+        time_t now = time(NULL);
+        struct tm tm;
+        localtime_r(&now, &tm);
+        strftime(name, sizeof name, "pas2p-trace-%Y%m%d-%H%M%S", &tm);
+    }
+    PMPI_Bcast(name, sizeof name, MPI_CHAR, 0, MPI_COMM_WORLD);
+    snprintf(pas2p_rt.dir, sizeof pas2p_rt.dir, "%s", name);
+}
+
+void pas2p_rt_start(uint64_t t0, int rc, unsigned call, int lang)
+{
+    if (rc != MPI_SUCCESS || pas2p_rt.started)
+        return;
+    int provided = MPI_THREAD_SINGLE;
+    PMPI_Query_thread(&provided);
+    PMPI_Comm_rank(MPI_COMM_WORLD, &pas2p_rt.rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &pas2p_rt.np);
+    pas2p_rt.thread_level = provided == MPI_THREAD_MULTIPLE     ? 3
+                            : provided == MPI_THREAD_SERIALIZED ? 2
+                            : provided == MPI_THREAD_FUNNELED   ? 1
+                                                                : 0;
+    pas2p_rt.use_lock = provided == MPI_THREAD_MULTIPLE;
+    pas2p_rt.started = 1;
+    choose_dir();
+    snprintf(pas2p_rt.path, sizeof pas2p_rt.path, "%s/" PAS2P_RANK_FILE_FMT, pas2p_rt.dir,
+             pas2p_rt.rank);
+    if (mkdir_p(pas2p_rt.dir)) {
+        fprintf(stderr, "pas2p: rank %d: cannot create trace directory %s: %s; not tracing\n",
+                pas2p_rt.rank, pas2p_rt.dir, strerror(errno));
+        pas2p_rt.write_failed = 1;
+        return;
+    }
+    pas2p_rt.fd = open(pas2p_rt.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (pas2p_rt.fd < 0) {
+        fprintf(stderr, "pas2p: rank %d: cannot create trace file %s: %s; not tracing\n",
+                pas2p_rt.rank, pas2p_rt.path, strerror(errno));
+        pas2p_rt.write_failed = 1;
+        return;
+    }
+    pas2p_rt.cap = buffer_size();
+    pas2p_rt.buf = malloc(pas2p_rt.cap);
+    if (!pas2p_rt.buf) {
+        fprintf(stderr, "pas2p: rank %d: cannot allocate a %zu-byte trace buffer; not tracing\n",
+                pas2p_rt.rank, pas2p_rt.cap);
+        close(pas2p_rt.fd);
+        pas2p_rt.fd = -1;
+        pas2p_rt.write_failed = 1;
+        return;
+    }
+    if (pas2p_rt.thread_level < 3)
+        counters_start();
+    else
+        snprintf(counters_note, sizeof counters_note, "not read under MPI_THREAD_MULTIPLE");
+    if (!pas2p_rt.ncounters && pas2p_rt.rank == 0 && !quiet())
+        fprintf(stderr, "pas2p: no hardware counters (%s); tracing with time only\n", counters_note);
+    pas2p_comms_init();
+
+    struct timespec res;
+    clock_getres(CLOCK_MONOTONIC, &res);
+    memcpy(header.magic, PAS2P_TRACE_MAGIC, 8);
+    header.version = PAS2P_TRACE_VERSION;
+    header.header_size = sizeof header;
+    header.rank = (uint32_t)pas2p_rt.rank;
+    header.np = (uint32_t)pas2p_rt.np;
+    header.ncounters = (uint32_t)pas2p_rt.ncounters;
+    header.thread_level = (uint32_t)pas2p_rt.thread_level;
+    header.clock_res_ns = (uint64_t)res.tv_sec * 1000000000ull + (uint64_t)res.tv_nsec;
+    header.pid = (uint32_t)getpid();
+    gethostname(header.host, sizeof header.host - 1);
+    memcpy(header.counters, counter_names, sizeof header.counters);
+
+    pas2p_thr_t *th = pas2p_thr();
+    pas2p_cx_t cx_, *cx = &cx_;
+    pas2p_pre(cx, call, lang);
+    cx->t0 = t0;
+    pas2p_rt.t_init = pas2p_clock_now();
+    header.t_init = pas2p_rt.t_init;
+    int err = write_all(pas2p_rt.fd, (const void *)&header, sizeof header);
+    if (err) {
+        write_failed("header", err);
+        return;
+    }
+    pas2p_rt.bytes_written = sizeof header;
+
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGTERM, &sa, &old_term);
+    sigaction(SIGINT, &sa, &old_int);
+
+    __atomic_store_n(&pas2p_rt.active, 1, __ATOMIC_RELEASE);
+    th->last_end = 0;
+    if (pas2p_post(cx, rc)) {
+        cx->t1 = pas2p_rt.t_init;
+        rec_simple(cx, MPI_COMM_WORLD);
+        pas2p_commit(cx);
+    }
+    pas2p_release(cx);
+}
+
+static const char *level_name(int l)
+{
+    static const char *const names[] = {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED",
+                                        "MPI_THREAD_SERIALIZED", "MPI_THREAD_MULTIPLE"};
+    return names[l & 3];
+}
+
+static void command_line(char *out, size_t len)
+{
+    const char *c = getenv("PAS2P_COMMAND");
+    if (c && *c) {
+        snprintf(out, len, "%s", c);
+        return;
+    }
+    out[0] = 0;
+    FILE *f = fopen("/proc/self/cmdline", "r");
+    if (!f)
+        return;
+    size_t n = fread(out, 1, len - 1, f);
+    fclose(f);
+    out[n] = 0;
+    for (size_t i = 0; i + 1 < n; i++)
+        if (!out[i])
+            out[i] = ' ';
+}
+
+/* rank 0 writes DIR/manifest (atomically: temp file + rename) */
+static void write_manifest(const char *hosts, const uint64_t *events, double aet, int ok_ranks)
+{
+    char final[4200], tmp[4300], cmd[4096];
+    snprintf(final, sizeof final, "%s/" PAS2P_MANIFEST, pas2p_rt.dir);
+    snprintf(tmp, sizeof tmp, "%s.tmp", final);
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        fprintf(stderr, "pas2p: cannot write %s: %s\n", tmp, strerror(errno));
+        return;
+    }
+    command_line(cmd, sizeof cmd);
+    uint64_t total = 0;
+    for (int r = 0; r < pas2p_rt.np; r++)
+        total += events[r];
+    fprintf(f, "# pas2p trace manifest: see tracer/FORMAT.md\n");
+    fprintf(f, "format = pas2p-trace\nversion = %u\ntracer = %s\n", PAS2P_TRACE_VERSION,
+            PAS2P_VERSION_STRING);
+    fprintf(f, "np = %d\ncommand = %s\n", pas2p_rt.np, cmd);
+    fprintf(f, "hosts = ");
+    for (int r = 0; r < pas2p_rt.np; r++)
+        fprintf(f, "%s%s", r ? "," : "", hosts + (size_t)r * PAS2P_HOST_LEN);
+    fprintf(f, "\nclock = CLOCK_MONOTONIC\nclock_resolution_ns = %llu\n",
+            (unsigned long long)header.clock_res_ns);
+    fprintf(f, "counters = ");
+    if (!pas2p_rt.ncounters)
+        fprintf(f, "none");
+    for (int i = 0; i < pas2p_rt.ncounters; i++)
+        fprintf(f, "%s%s", i ? "," : "", counter_names[i]);
+    fprintf(f, "\ncounters_note = %s\n", pas2p_rt.ncounters ? "" : counters_note);
+    fprintf(f, "thread_level = %s\nevents_locking = %s\n", level_name(pas2p_rt.thread_level),
+            pas2p_rt.use_lock ? "mutex" : "none");
+    fprintf(f, "aet_s = %.9f\nevents = %llu\n", aet, (unsigned long long)total);
+    fprintf(f, "events_per_rank = ");
+    for (int r = 0; r < pas2p_rt.np; r++)
+        fprintf(f, "%s%llu", r ? "," : "", (unsigned long long)events[r]);
+    fprintf(f, "\ncomplete = %s\n", ok_ranks == pas2p_rt.np ? "yes" : "no");
+    if (fclose(f) || rename(tmp, final))
+        fprintf(stderr, "pas2p: cannot write %s: %s\n", final, strerror(errno));
+}
+
+void pas2p_rt_finish(int lang)
+{
+    if (!pas2p_rt.started)
+        return;
+    uint64_t t_fin = pas2p_clock_now();
+    if (pas2p_rt_active()) {
+        pas2p_cx_t cx_, *cx = &cx_;
+        pas2p_pre(cx, PAS2P_CALL_Finalize, lang);
+        cx->t0 = t_fin;
+        if (pas2p_post(cx, MPI_SUCCESS)) {
+            cx->t1 = t_fin;
+            rec_simple(cx, MPI_COMM_WORLD);
+            pas2p_commit(cx);
+        }
+        pas2p_release(cx);
+        pas2p_rt_flush_now();
+    }
+    __atomic_store_n(&pas2p_rt.active, 0, __ATOMIC_RELEASE);
+    if (pas2p_rt.fd >= 0) {
+        if (close(pas2p_rt.fd) && !pas2p_rt.write_failed)
+            write_failed("close", errno);
+        pas2p_rt.fd = -1;
+    }
+    sigaction(SIGTERM, &old_term, NULL);
+    sigaction(SIGINT, &old_int, NULL);
+
+    /* the manifest: every rank takes part, even one whose file failed */
+    double aet = pas2p_rt.t_init ? (double)(t_fin - pas2p_rt.t_init) * 1e-9 : 0.0, aet_max = 0;
+    uint64_t nev = pas2p_rt.nevents;
+    int ok = !pas2p_rt.write_failed, ok_ranks = 0;
+    char *hosts = NULL;
+    uint64_t *events = NULL;
+    if (pas2p_rt.rank == 0) {
+        hosts = calloc((size_t)pas2p_rt.np, PAS2P_HOST_LEN);
+        events = calloc((size_t)pas2p_rt.np, sizeof *events);
+    }
+    char host[PAS2P_HOST_LEN] = {0};
+    gethostname(host, sizeof host - 1);
+    PMPI_Gather(host, PAS2P_HOST_LEN, MPI_CHAR, hosts, PAS2P_HOST_LEN, MPI_CHAR, 0, MPI_COMM_WORLD);
+    PMPI_Gather(&nev, 1, MPI_UINT64_T, events, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    PMPI_Reduce(&aet, &aet_max, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    PMPI_Reduce(&ok, &ok_ranks, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (pas2p_rt.rank == 0 && hosts && events)
+        write_manifest(hosts, events, aet_max, ok_ranks);
+    free(hosts);
+    free(events);
+    free(pas2p_rt.buf);
+    pas2p_rt.buf = NULL;
+    if (pas2p_rt.ncounters) {
+        long long v[PAS2P_MAX_COUNTERS];
+        PAPI_stop(pas2p_rt.papi_set, v);
+        pas2p_rt.ncounters = 0;
+    }
+    pas2p_comms_destroy();
+    pas2p_reqs_destroy();
+    pas2p_rt.started = 0;
+}
