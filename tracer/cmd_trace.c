@@ -37,6 +37,15 @@ static const char usage[] =
     "Prints `trace = DIR`, `np`, `events` and `AET` when the run ends; exits with the\n"
     "application's status.\n";
 
+/* the launcher's pid, for forwarding signals (the command's only mutable static) */
+static volatile sig_atomic_t child_pid;
+
+static void forward_signal(int sig)
+{
+    if (child_pid > 0)
+        kill((pid_t)child_pid, sig);
+}
+
 static int dir_is_empty(const char *dir)
 {
     DIR *d = opendir(dir);
@@ -218,7 +227,8 @@ int pas2p_cmd_trace(int argc, char **argv)
 
     char preload[PATH_MAX * 2];
     const char *old = getenv("LD_PRELOAD");
-    snprintf(preload, sizeof preload, "%s%s%s", lib, old && *old ? ":" : "", old ? old : "");
+    /* an existing preload (a sanitizer runtime, another tool) stays first */
+    snprintf(preload, sizeof preload, "%s%s%s", old && *old ? old : "", old && *old ? ":" : "", lib);
 
     char **args = calloc((size_t)nlaunch + 16, sizeof *args);
     if (!args) {
@@ -259,8 +269,16 @@ int pas2p_cmd_trace(int argc, char **argv)
         _exit(127);
     }
     free(args);
-    /* Ctrl-C goes to the whole foreground group; we wait for the launcher to finish */
-    signal(SIGINT, SIG_IGN);
+    /* TERM/HUP/INT sent to us go to the launcher, which stops the ranks (they save their
+     * buffered events); then we wait for it like for a normal end */
+    child_pid = pid;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = forward_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;

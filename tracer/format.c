@@ -40,6 +40,37 @@ __attribute__((format(printf, 3, 4))) static void set_err(char *err, size_t len,
     va_end(ap);
 }
 
+void pas2p_header_init(pas2p_file_header_t *h, uint32_t rank, uint32_t np, uint32_t ncounters)
+{
+    memset(h, 0, sizeof *h);
+    memcpy(h->magic, PAS2P_TRACE_MAGIC, 8);
+    h->version = PAS2P_TRACE_VERSION;
+    h->header_size = sizeof *h;
+    h->rank = rank;
+    h->np = np;
+    h->ncounters = ncounters;
+}
+
+size_t pas2p_record_encode(void *dst, pas2p_event_t *e, const uint64_t *counters,
+                           uint32_t ncounters, const void *payload, size_t payload_len)
+{
+    size_t size = pas2p_record_size(ncounters, payload_len);
+    unsigned char *p = dst;
+    e->size = (uint32_t)size;
+    e->payload = (uint32_t)payload_len;
+    memcpy(p, e, sizeof *e);
+    p += sizeof *e;
+    if (counters)
+        memcpy(p, counters, 8 * (size_t)ncounters);
+    else
+        memset(p, 0, 8 * (size_t)ncounters);
+    p += 8 * (size_t)ncounters;
+    if (payload_len)
+        memcpy(p, payload, payload_len);
+    memset(p + payload_len, 0, size - sizeof *e - 8 * (size_t)ncounters - payload_len);
+    return size;
+}
+
 /* make at least `need` bytes available at buf[pos]; returns bytes available */
 static size_t fill(pas2p_rank_reader_t *r, size_t need)
 {

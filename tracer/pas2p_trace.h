@@ -123,6 +123,22 @@ typedef struct {
 
 /* Start/Startall payload: `aux` uint64 ordinals of the persistent-request init events. */
 
+/* ---------------------------------------------------------------- writing */
+
+/* Fills a rank file header (magic, version, sizes); the caller sets the rest. */
+void pas2p_header_init(pas2p_file_header_t *h, uint32_t rank, uint32_t np, uint32_t ncounters);
+
+/* Bytes a record takes: the event, ncounters counters, the payload padded to 8. */
+static inline size_t pas2p_record_size(uint32_t ncounters, size_t payload)
+{
+    return sizeof(pas2p_event_t) + 8 * (size_t)ncounters + ((payload + 7) & ~(size_t)7);
+}
+
+/* Encodes one record into dst (pas2p_record_size bytes): sets e->size and e->payload.
+ * counters may be NULL (zeros).  Returns the record size. */
+size_t pas2p_record_encode(void *dst, pas2p_event_t *e, const uint64_t *counters,
+                           uint32_t ncounters, const void *payload, size_t payload_len);
+
 /* ---------------------------------------------------------------- reading */
 
 /* A decoded event: the fixed record, its counters and a view of its payload.  The

@@ -169,7 +169,7 @@ static inline void pas2p_commit(pas2p_cx_t *cx)
 {
     pas2p_event_t *e = &cx->ev;
     size_t nc = cx->counted ? (size_t)pas2p_rt.ncounters : 0;
-    size_t size = sizeof *e + 8 * (size_t)pas2p_rt.ncounters + ((cx->paylen + 7) & ~(size_t)7);
+    size_t size = pas2p_record_size((uint32_t)pas2p_rt.ncounters, cx->paylen);
     e->size = (uint32_t)size;
     e->t_start = cx->t0;
     e->t_end = cx->t1;

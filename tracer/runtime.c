@@ -135,18 +135,14 @@ void pas2p_commit_slow(pas2p_cx_t *cx, size_t size)
         return;
     size_t nc = (size_t)pas2p_rt.ncounters;
     if (size > pas2p_rt.cap) { /* a record larger than the whole buffer: write it directly */
-        size_t pad = size - sizeof cx->ev - 8 * nc - cx->paylen;
-        static const unsigned char zeros[8];
-        uint64_t ctr[PAS2P_MAX_COUNTERS] = {0};
-        if (cx->counted)
-            memcpy(ctr, cx->ctr, 8 * nc);
-        int err = write_all(pas2p_rt.fd, (const void *)&cx->ev, sizeof cx->ev);
-        if (!err)
-            err = write_all(pas2p_rt.fd, (const void *)ctr, 8 * nc);
-        if (!err)
-            err = write_all(pas2p_rt.fd, cx->th->pay, cx->paylen);
-        if (!err)
-            err = write_all(pas2p_rt.fd, zeros, pad);
+        unsigned char *tmp = malloc(size);
+        int err = tmp ? 0 : ENOMEM;
+        if (tmp) {
+            pas2p_record_encode(tmp, &cx->ev, cx->counted ? cx->ctr : NULL, (uint32_t)nc,
+                                cx->th->pay, cx->paylen);
+            err = write_all(pas2p_rt.fd, tmp, size);
+            free(tmp);
+        }
         if (err) {
             write_failed("large record", err);
             return;
@@ -155,20 +151,8 @@ void pas2p_commit_slow(pas2p_cx_t *cx, size_t size)
         pas2p_rt.nevents++;
         return;
     }
-    unsigned char *p = pas2p_rt.buf + pas2p_rt.used;
-    memcpy(p, &cx->ev, sizeof cx->ev);
-    p += sizeof cx->ev;
-    if (nc) {
-        if (cx->counted)
-            memcpy(p, cx->ctr, 8 * nc);
-        else
-            memset(p, 0, 8 * nc);
-        p += 8 * nc;
-    }
-    if (cx->paylen) {
-        memcpy(p, cx->th->pay, cx->paylen);
-        memset(p + cx->paylen, 0, ((cx->paylen + 7) & ~(size_t)7) - cx->paylen);
-    }
+    pas2p_record_encode(pas2p_rt.buf + pas2p_rt.used, &cx->ev, cx->counted ? cx->ctr : NULL,
+                        (uint32_t)nc, cx->th->pay, cx->paylen);
     __atomic_store_n(&pas2p_rt.used, pas2p_rt.used + size, __ATOMIC_RELEASE);
     pas2p_rt.nevents++;
 }
@@ -387,12 +371,8 @@ void pas2p_rt_start(uint64_t t0, int rc, unsigned call, int lang)
 
     struct timespec res;
     clock_getres(CLOCK_MONOTONIC, &res);
-    memcpy(header.magic, PAS2P_TRACE_MAGIC, 8);
-    header.version = PAS2P_TRACE_VERSION;
-    header.header_size = sizeof header;
-    header.rank = (uint32_t)pas2p_rt.rank;
-    header.np = (uint32_t)pas2p_rt.np;
-    header.ncounters = (uint32_t)pas2p_rt.ncounters;
+    pas2p_header_init(&header, (uint32_t)pas2p_rt.rank, (uint32_t)pas2p_rt.np,
+                      (uint32_t)pas2p_rt.ncounters);
     header.thread_level = (uint32_t)pas2p_rt.thread_level;
     header.clock_res_ns = (uint64_t)res.tv_sec * 1000000000ull + (uint64_t)res.tv_nsec;
     header.pid = (uint32_t)getpid();

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# damage.sh MODE SRC DST: copies trace SRC to DST and damages it.
+#   truncate  cut 50 bytes off the end of rank 0's file
+#   version   set the format version of rank 0's file and of the manifest to 2
+#   missing   remove rank 2's file
+set -eu
+mode=$1 src=$2 dst=$3
+rm -rf "$dst"; cp -r "$src" "$dst"
+f=$dst/rank-00000.p2t
+case $mode in
+  truncate) truncate -s $(( $(stat -c %s "$f") - 50 )) "$f" ;;
+  version) printf '\x02' | dd of="$f" bs=1 seek=8 conv=notrunc status=none
+           sed -i 's/^version = 1$/version = 2/' "$dst/manifest" ;;
+  missing) rm -f "$dst/rank-00002.p2t" ;;
+  *) echo "damage.sh: unknown mode $mode" >&2; exit 2 ;;
+esac
