@@ -189,6 +189,12 @@ int pas2p_rank_reader_next(pas2p_rank_reader_t *r, pas2p_event_view_t *out)
     }
     memcpy(&out->ev, r->buf + r->pos, sizeof out->ev);
     const pas2p_event_t *e = &out->ev;
+    if (e->size == 0) { /* space reserved by the writer and never used: it was stopped */
+        set_err(r->err, sizeof r->err,
+                "%s: incomplete: %llu complete events, then unwritten space (the rank was "
+                "stopped before MPI_Finalize)", base_name(r->path), (unsigned long long)r->count);
+        return -1;
+    }
     size_t fixed = sizeof *e + 8 * (size_t)r->h.ncounters;
     if (e->size % 8 || e->size < fixed || e->size > MAX_RECORD || e->payload > e->size - fixed ||
         e->call == 0 || e->call >= PAS2P_CALL_LIMIT || !pas2p_call_name(e->call)) {

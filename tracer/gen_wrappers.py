@@ -182,9 +182,9 @@ def gen_c(call):
     args = ", ".join(p.name for p in ps)
     o = [f"int MPI_{call.name}({decl})\n{{"]
     if call.flow == "init":
-        o.append("    uint64_t t0 = pas2p_clock_now();")
+        o.append("    pas2p_clock_start();")
         o.append(f"    int rc = PMPI_{call.name}({args});")
-        o.append(f"    pas2p_rt_start(t0, rc, {call.enum}, PAS2P_LANG_C);")
+        o.append(f"    pas2p_rt_start(rc, {call.enum}, PAS2P_LANG_C);")
         o.append("    return rc;\n}\n")
         return "\n".join(o)
     if call.flow == "finalize":
@@ -200,7 +200,7 @@ def gen_c(call):
     if call.flow == "abort":
         o.append(f"    if (pas2p_post(cx, MPI_SUCCESS)) {{ {recorder_stmts(call, ps, 'c')} pas2p_commit(cx); }}")
         o.append("    pas2p_release(cx);")
-        o.append("    pas2p_rt_flush_now();")
+        o.append("    pas2p_rt_abort();")
         o.append(f"    return PMPI_{call.name}({args});\n}}\n")
         return "\n".join(o)
     o.append(f"    int rc = PMPI_{call.name}({args});")
@@ -219,9 +219,9 @@ def gen_f(call):
     fn = f"pas2p_f_{lname}"
     o = [proto, f"static void {fn}({fdecl})\n{{"]
     if call.flow == "init":
-        o.append("    uint64_t t0 = pas2p_clock_now();")
+        o.append("    pas2p_clock_start();")
         o.append(f"    pmpi_{lname}_({fargs});")
-        o.append(f"    pas2p_rt_start(t0, (int)*ierr, {call.enum}, PAS2P_LANG_F);")
+        o.append(f"    pas2p_rt_start((int)*ierr, {call.enum}, PAS2P_LANG_F);")
     elif call.flow == "finalize":
         o.append("    pas2p_rt_finish(PAS2P_LANG_F);")
         o.append(f"    pmpi_{lname}_({fargs});")
@@ -235,7 +235,7 @@ def gen_f(call):
         if call.flow == "abort":
             o.append(f"    if (pas2p_post(cx, MPI_SUCCESS)) {{ {recorder_stmts(call, ps, 'f')} pas2p_commit(cx); }}")
             o.append("    pas2p_release(cx);")
-            o.append("    pas2p_rt_flush_now();")
+            o.append("    pas2p_rt_abort();")
             o.append(f"    pmpi_{lname}_({fargs});")
         else:
             o.append(f"    pmpi_{lname}_({fargs});")

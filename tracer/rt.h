@@ -2,17 +2,25 @@
  * record.c).  Other modules read traces through pas2p_trace.h, never through this file.
  *
  * Hot path of every intercepted call (see gen_wrappers.py for the exact shape):
- *   pas2p_pre()    t0 (and counters)               ~ one clock read
+ *   pas2p_pre()    t0 (and counters)               one rdtsc (clock_gettime without TSC)
  *   PMPI_Xxx()
- *   pas2p_post()   t1, lock if MPI_THREAD_MULTIPLE ~ one clock read
+ *   pas2p_post()   t1, lock if MPI_THREAD_MULTIPLE one rdtsc
  *   rec_xxx()      fills the event (peer translation, bytes, requests)
- *   pas2p_commit() appends the record to the rank's buffer; flushes when full
+ *   pas2p_commit() converts ticks to ns, stores the record in the mapped output window
  *   pas2p_release()
  *
- * The process-wide state (buffer, communicator and request tables) lives in one struct,
- * pas2p_rt, owned by runtime.c: the interposition layer is the only place with global
- * mutable state.  It is touched by signal handlers only through rt.used/rt.written
- * (atomic) and write(2).
+ * Output: the rank file is written through a window of it mapped in memory (MAP_SHARED,
+ * fallocate'd first so that a full disk is an error, not a SIGBUS).  A record's size word
+ * is stored last, so whatever the process dies of, the file holds every complete record
+ * followed by zeros, which the reader reports as an incomplete trace.
+ *
+ * Clock: the invariant TSC when the kernel itself uses it as clocksource, converted to
+ * CLOCK_MONOTONIC nanoseconds with a rate calibrated across MPI_Init (>= 2 ms baseline)
+ * and refined at every window change; otherwise clock_gettime(CLOCK_MONOTONIC).
+ *
+ * The process-wide state (output window, clock, communicator and request tables) lives in
+ * one struct, pas2p_rt, owned by runtime.c: the interposition layer is the only place with
+ * global mutable state.
  */
 #ifndef PAS2P_RT_H
 #define PAS2P_RT_H
@@ -23,6 +31,10 @@
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#define PAS2P_HAVE_TSC 1
+#endif
 
 #include "pas2p_trace.h"
 
@@ -36,7 +48,7 @@ _Static_assert(sizeof(pas2p_event_t) == 80, "event record layout changed: bump t
 
 /* per-thread state */
 typedef struct pas2p_thr {
-    uint64_t last_end;                  /* t_end of this thread's previous call (ns) */
+    uint64_t last_end_ns;               /* t_end of this thread's previous record (ns) */
     uint32_t index;                     /* 0 = thread that initialised MPI */
     long long ctr_last[PAS2P_MAX_COUNTERS]; /* counter values when the previous call returned */
     unsigned char *pay;                 /* payload scratch */
@@ -68,11 +80,16 @@ typedef struct {
     int started;                        /* MPI initialised and set up (even if not recording) */
     int rank, np, thread_level, use_lock, ncounters, papi_set;
     int fd;
-    unsigned char *buf;
-    size_t cap;
-    size_t used;                        /* committed bytes in buf (atomic) */
-    size_t written;                     /* of those, already written to the file (atomic) */
-    uint64_t nevents, t_init, bytes_written;
+    /* output window: map[0, cap) is file[win_off, win_off + cap); used bytes are records */
+    unsigned char *map;
+    size_t cap, used;
+    uint64_t win_off;
+    uint64_t nevents;
+    /* clock: ns = anchor_ns + (tick - anchor_tick) * mult / 2^32 */
+    int tsc;
+    uint64_t anchor_tick, anchor_ns, mult;
+    uint64_t cal_tsc0, cal_ns0;         /* sampled just before PMPI_Init */
+    uint64_t t_init;                    /* ns, MPI_Init returned */
     pthread_mutex_t lock;
     uint32_t nthreads;
     /* communicator table: open addressing keyed by handle */
@@ -88,11 +105,27 @@ typedef struct {
 extern pas2p_rt_t pas2p_rt;
 
 /* ---- clock */
-static inline uint64_t pas2p_clock_now(void)
+static inline uint64_t pas2p_mono_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* raw timestamp: TSC ticks, or ns when the TSC is not used */
+static inline uint64_t pas2p_ticks(void)
+{
+#ifdef PAS2P_HAVE_TSC
+    if (__builtin_expect(pas2p_rt.tsc, 1))
+        return __rdtsc();
+#endif
+    return pas2p_mono_ns();
+}
+
+static inline uint64_t pas2p_tick_ns(uint64_t t)
+{
+    __int128 d = (__int128)(int64_t)(t - pas2p_rt.anchor_tick) * (__int128)pas2p_rt.mult;
+    return pas2p_rt.anchor_ns + (uint64_t)(int64_t)(d >> 32);
 }
 
 static inline int pas2p_rt_active(void)
@@ -101,9 +134,10 @@ static inline int pas2p_rt_active(void)
 }
 
 /* ---- runtime.c */
-void pas2p_rt_start(uint64_t t0, int rc, unsigned call, int lang);
+void pas2p_clock_start(void);
+void pas2p_rt_start(int rc, unsigned call, int lang);
 void pas2p_rt_finish(int lang);
-void pas2p_rt_flush_now(void);
+void pas2p_rt_abort(void);
 pas2p_thr_t *pas2p_thr_slow(void);
 void pas2p_counters_read(long long *out);
 void pas2p_commit_slow(pas2p_cx_t *cx, size_t size);
@@ -131,7 +165,7 @@ static inline void pas2p_pre(pas2p_cx_t *cx, unsigned call, int lang)
     cx->locked = false;
     cx->ev.call = (uint16_t)call;
     cx->ev.flags = lang == PAS2P_LANG_F ? PAS2P_EV_FORTRAN : 0;
-    cx->t0 = pas2p_clock_now();
+    cx->t0 = pas2p_ticks();
     cx->counted = false;
     if (pas2p_rt.ncounters && cx->th->index == 0) {
         long long now[PAS2P_MAX_COUNTERS];
@@ -147,7 +181,7 @@ static inline bool pas2p_post(pas2p_cx_t *cx, int rc)
 {
     if (cx->counted)
         pas2p_counters_read(cx->th->ctr_last);
-    cx->t1 = pas2p_clock_now();
+    cx->t1 = pas2p_ticks();
     if (pas2p_rt.use_lock) {
         pthread_mutex_lock(&pas2p_rt.lock);
         cx->locked = true;
@@ -165,25 +199,37 @@ static inline bool pas2p_post(pas2p_cx_t *cx, int rc)
     return true;
 }
 
+/* t_start, t_end, compute_ns of the record from the call's ticks */
+static inline void pas2p_times_inline(pas2p_cx_t *cx)
+{
+    pas2p_event_t *e = &cx->ev;
+    uint64_t last = cx->th->last_end_ns;
+    e->t_start = pas2p_tick_ns(cx->t0);
+    e->t_end = pas2p_tick_ns(cx->t1);
+    if (e->t_start < last) /* clock re-anchored between two calls: keep time monotonic */
+        e->t_start = last;
+    if (e->t_end < e->t_start)
+        e->t_end = e->t_start;
+    e->compute_ns = last ? e->t_start - last : 0;
+    cx->th->last_end_ns = e->t_end;
+}
+
 static inline void pas2p_commit(pas2p_cx_t *cx)
 {
     pas2p_event_t *e = &cx->ev;
-    size_t nc = cx->counted ? (size_t)pas2p_rt.ncounters : 0;
     size_t size = pas2p_record_size((uint32_t)pas2p_rt.ncounters, cx->paylen);
-    e->size = (uint32_t)size;
-    e->t_start = cx->t0;
-    e->t_end = cx->t1;
-    e->compute_ns = cx->th->last_end ? cx->t0 - cx->th->last_end : 0;
+    pas2p_times_inline(cx);
     e->thread = cx->th->index;
     e->payload = (uint32_t)cx->paylen;
-    if (pas2p_rt.ncounters && !nc)
+    e->size = (uint32_t)size;
+    if (pas2p_rt.ncounters && !cx->counted)
         e->flags |= PAS2P_EV_NO_COUNTERS;
     size_t used = pas2p_rt.used;
-    if (nc == 0 && cx->paylen == 0 && used + size <= pas2p_rt.cap) { /* fast path */
-        memcpy(pas2p_rt.buf + used, e, sizeof *e);
-        if (pas2p_rt.ncounters)
-            memset(pas2p_rt.buf + used + sizeof *e, 0, 8 * (size_t)pas2p_rt.ncounters);
-        __atomic_store_n(&pas2p_rt.used, used + size, __ATOMIC_RELEASE);
+    if (pas2p_rt.ncounters == 0 && cx->paylen == 0 && used + size <= pas2p_rt.cap) { /* fast path */
+        unsigned char *dst = pas2p_rt.map + used;
+        memcpy(dst + 4, (const unsigned char *)e + 4, sizeof *e - 4);
+        __atomic_store_n((uint32_t *)(void *)dst, e->size, __ATOMIC_RELEASE); /* size last */
+        pas2p_rt.used = used + size;
         pas2p_rt.nevents++;
         return;
     }
@@ -192,7 +238,6 @@ static inline void pas2p_commit(pas2p_cx_t *cx)
 
 static inline void pas2p_release(pas2p_cx_t *cx)
 {
-    cx->th->last_end = cx->t1;
     if (cx->locked || (cx->snap && cx->snap != cx->snap_inline) || cx->heap_status)
         pas2p_release_slow(cx);
 }

@@ -1,10 +1,11 @@
-/* libpas2p runtime: start/stop of tracing, the per-rank buffer and its flushing, signal
- * handling, hardware counters and the manifest.  Recorders are in record.c, wrappers are
- * generated (gen_wrappers.py).
+/* libpas2p runtime: start/stop of tracing, the clock, the mapped output window, hardware
+ * counters and the manifest.  Recorders are in record.c, wrappers are generated
+ * (gen_wrappers.py).
  *
  * Environment (set by `pas2p trace`, or by hand with LD_PRELOAD / link-time use):
  *   PAS2P_TRACE_DIR     output directory (default: ./pas2p-trace-YYYYmmdd-HHMMSS)
- *   PAS2P_BUFFER_SIZE   per-rank buffer, bytes, K/M suffix allowed (default 4M, min 64K)
+ *   PAS2P_BUFFER_SIZE   per-rank output window, bytes, K/M suffix (default 4M, min 64K)
+ *   PAS2P_CLOCK         "tsc" or "monotonic" to override the automatic choice
  *   PAS2P_COUNTERS      comma-separated PAPI events (default PAPI_TOT_INS; "none": time only)
  *   PAS2P_COMMAND       command line recorded in the manifest (default: rank 0's argv)
  *   PAS2P_QUIET         1: no notes on stderr
@@ -14,22 +15,21 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <papi.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "pas2p_version.h"
 
-pas2p_rt_t pas2p_rt = {.fd = -1, .lock = PTHREAD_MUTEX_INITIALIZER};
+pas2p_rt_t pas2p_rt = {.fd = -1, .lock = PTHREAD_MUTEX_INITIALIZER, .mult = 1ull << 32};
 _Thread_local pas2p_thr_t *pas2p_tls __attribute__((tls_model("initial-exec")));
 
 static pas2p_thr_t main_thread;
 static pas2p_file_header_t header;
 static char counter_names[PAS2P_MAX_COUNTERS][PAS2P_COUNTER_NAME_LEN];
 static char counters_note[256];
-static struct sigaction old_term, old_int;
 
 static int quiet(void)
 {
@@ -53,7 +53,86 @@ pas2p_thr_t *pas2p_thr_slow(void)
     return t;
 }
 
-/* ------------------------------------------------------------------ writing */
+/* ------------------------------------------------------------------ clock */
+static int tsc_usable(void)
+{
+#ifdef PAS2P_HAVE_TSC
+    const char *force = getenv("PAS2P_CLOCK");
+    if (force && !strcmp(force, "monotonic"))
+        return 0;
+    if (force && !strcmp(force, "tsc"))
+        return 1;
+    /* the kernel checked TSC stability across cores and time: trust its choice */
+    char cs[32] = "";
+    FILE *f = fopen("/sys/devices/system/clocksource/clocksource0/current_clocksource", "r");
+    if (f) {
+        if (!fgets(cs, sizeof cs, f))
+            cs[0] = 0;
+        fclose(f);
+    }
+    return !strncmp(cs, "tsc", 3);
+#else
+    return 0;
+#endif
+}
+
+void pas2p_clock_start(void)
+{
+#ifdef PAS2P_HAVE_TSC
+    pas2p_rt.cal_tsc0 = __rdtsc();
+#endif
+    pas2p_rt.cal_ns0 = pas2p_mono_ns();
+}
+
+/* (tick, ns) now, both read as close together as possible */
+static void clock_sample(uint64_t *tick, uint64_t *ns)
+{
+#ifdef PAS2P_HAVE_TSC
+    uint64_t a = __rdtsc();
+    *ns = pas2p_mono_ns();
+    *tick = a + (__rdtsc() - a) / 2;
+#else
+    *ns = pas2p_mono_ns();
+    *tick = *ns;
+#endif
+}
+
+/* Rate over the whole run so far (baseline from before MPI_Init); the new anchor keeps
+ * the conversion continuous at `now`. */
+static void clock_recalibrate(void)
+{
+    if (!pas2p_rt.tsc)
+        return;
+    uint64_t tick, ns;
+    clock_sample(&tick, &ns);
+    if (tick <= pas2p_rt.cal_tsc0 || ns <= pas2p_rt.cal_ns0)
+        return;
+    uint64_t cont = pas2p_tick_ns(tick);
+    unsigned __int128 m = ((unsigned __int128)(ns - pas2p_rt.cal_ns0) << 32) / (tick - pas2p_rt.cal_tsc0);
+    pas2p_rt.anchor_tick = tick;
+    pas2p_rt.anchor_ns = cont;
+    pas2p_rt.mult = (uint64_t)m;
+}
+
+static void clock_init(void)
+{
+    pas2p_rt.tsc = tsc_usable();
+    if (!pas2p_rt.tsc) {
+        pas2p_rt.anchor_tick = pas2p_rt.anchor_ns = 0;
+        pas2p_rt.mult = 1ull << 32;
+        return;
+    }
+    uint64_t tick, ns;
+    do /* MPI_Init usually takes far longer than the 2 ms baseline this needs */
+        clock_sample(&tick, &ns);
+    while (ns - pas2p_rt.cal_ns0 < 2000000);
+    unsigned __int128 m = ((unsigned __int128)(ns - pas2p_rt.cal_ns0) << 32) / (tick - pas2p_rt.cal_tsc0);
+    pas2p_rt.mult = (uint64_t)m;
+    pas2p_rt.anchor_tick = tick;
+    pas2p_rt.anchor_ns = ns;
+}
+
+/* ------------------------------------------------------------------ output window */
 static void write_failed(const char *what, int err)
 {
     if (!pas2p_rt.write_failed) {
@@ -64,97 +143,121 @@ static void write_failed(const char *what, int err)
     __atomic_store_n(&pas2p_rt.active, 0, __ATOMIC_RELAXED);
 }
 
-/* write(2) all of [p, p+n); async-signal-safe.  Returns 0 or errno. */
-static int write_all(int fd, const unsigned char *p, size_t n)
+/* Reserves file[off, off + cap) on disk and maps it; NULL (errno set) on failure. */
+static unsigned char *map_window(uint64_t off)
 {
-    while (n) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            return errno;
+    int rc = fallocate(pas2p_rt.fd, 0, (off_t)off, (off_t)pas2p_rt.cap);
+    if (rc && (errno == EOPNOTSUPP || errno == ENOSYS))
+        rc = (errno = posix_fallocate(pas2p_rt.fd, (off_t)off, (off_t)pas2p_rt.cap)) ? -1 : 0;
+    if (rc)
+        return NULL;
+    void *p = mmap(NULL, pas2p_rt.cap, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
+                   pas2p_rt.fd, (off_t)off);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+/* Logical end of the file: everything past it is unused reservation. */
+static uint64_t file_end(void)
+{
+    return pas2p_rt.win_off + pas2p_rt.used;
+}
+
+/* Appends rec[0, size) to the file across windows; the size word rec[0..4) is stored
+ * last, in the first window, which stays mapped until then.  Returns 0 or errno; on
+ * failure the file ends before this record. */
+static int out_append(const unsigned char *rec, size_t size)
+{
+    unsigned char *first = pas2p_rt.map;
+    uint64_t first_off = pas2p_rt.win_off;
+    size_t first_at = pas2p_rt.used, done = 4;
+    pas2p_rt.used += 4; /* records and windows are multiples of 8: the size word fits */
+    while (done < size) {
+        if (pas2p_rt.used == pas2p_rt.cap) {
+            uint64_t off = pas2p_rt.win_off + pas2p_rt.cap;
+            unsigned char *next = map_window(off);
+            if (!next) {
+                int err = errno;
+                if (pas2p_rt.map != first)
+                    munmap(pas2p_rt.map, pas2p_rt.cap);
+                pas2p_rt.map = first;
+                pas2p_rt.win_off = first_off;
+                pas2p_rt.used = first_at;
+                return err;
+            }
+            if (pas2p_rt.map != first)
+                munmap(pas2p_rt.map, pas2p_rt.cap);
+            pas2p_rt.map = next;
+            pas2p_rt.win_off = off;
+            pas2p_rt.used = 0;
+            clock_recalibrate();
         }
-        p += w;
-        n -= (size_t)w;
+        size_t n = size - done, room = pas2p_rt.cap - pas2p_rt.used;
+        if (n > room)
+            n = room;
+        memcpy(pas2p_rt.map + pas2p_rt.used, rec + done, n);
+        pas2p_rt.used += n;
+        done += n;
     }
+    __atomic_store_n((uint32_t *)(void *)(first + first_at), (uint32_t)size, __ATOMIC_RELEASE);
+    if (first != pas2p_rt.map)
+        munmap(first, pas2p_rt.cap);
     return 0;
-}
-
-/* Writes the committed, not yet written part of the buffer.  Signals that flush too are
- * blocked meanwhile so that no byte is written twice. */
-static void flush_buffer(void)
-{
-    if (pas2p_rt.fd < 0)
-        return;
-    sigset_t block, old;
-    sigemptyset(&block);
-    sigaddset(&block, SIGTERM);
-    sigaddset(&block, SIGINT);
-    pthread_sigmask(SIG_BLOCK, &block, &old);
-    size_t used = __atomic_load_n(&pas2p_rt.used, __ATOMIC_ACQUIRE);
-    size_t done = pas2p_rt.written;
-    int err = write_all(pas2p_rt.fd, pas2p_rt.buf + done, used - done);
-    if (err)
-        write_failed("buffer flush", err);
-    else
-        pas2p_rt.bytes_written += used - done;
-    __atomic_store_n(&pas2p_rt.written, 0, __ATOMIC_RELEASE);
-    __atomic_store_n(&pas2p_rt.used, 0, __ATOMIC_RELEASE);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-}
-
-void pas2p_rt_flush_now(void)
-{
-    if (pas2p_rt.use_lock)
-        pthread_mutex_lock(&pas2p_rt.lock);
-    flush_buffer();
-    if (pas2p_rt.use_lock)
-        pthread_mutex_unlock(&pas2p_rt.lock);
-}
-
-/* SIGTERM/SIGINT (mpirun forwards them on abort or Ctrl-C): save what is committed, then
- * let the previous disposition run. */
-static void on_signal(int sig)
-{
-    int fd = pas2p_rt.fd;
-    if (fd >= 0) {
-        size_t used = __atomic_load_n(&pas2p_rt.used, __ATOMIC_ACQUIRE);
-        size_t done = __atomic_load_n(&pas2p_rt.written, __ATOMIC_ACQUIRE);
-        if (used > done && !write_all(fd, pas2p_rt.buf + done, used - done))
-            __atomic_store_n(&pas2p_rt.written, used, __ATOMIC_RELEASE);
-    }
-    sigaction(sig, sig == SIGTERM ? &old_term : &old_int, NULL);
-    raise(sig);
 }
 
 void pas2p_commit_slow(pas2p_cx_t *cx, size_t size)
 {
-    if (pas2p_rt.used + size > pas2p_rt.cap)
-        flush_buffer();
-    if (!pas2p_rt.active)
-        return;
-    size_t nc = (size_t)pas2p_rt.ncounters;
-    if (size > pas2p_rt.cap) { /* a record larger than the whole buffer: write it directly */
-        unsigned char *tmp = malloc(size);
-        int err = tmp ? 0 : ENOMEM;
-        if (tmp) {
-            pas2p_record_encode(tmp, &cx->ev, cx->counted ? cx->ctr : NULL, (uint32_t)nc,
-                                cx->th->pay, cx->paylen);
-            err = write_all(pas2p_rt.fd, tmp, size);
-            free(tmp);
-        }
-        if (err) {
-            write_failed("large record", err);
-            return;
-        }
-        pas2p_rt.bytes_written += size;
-        pas2p_rt.nevents++;
+    unsigned char stack[1024], *rec = size <= sizeof stack ? stack : malloc(size);
+    if (!rec) {
+        write_failed("out of memory for a record", ENOMEM);
         return;
     }
-    pas2p_record_encode(pas2p_rt.buf + pas2p_rt.used, &cx->ev, cx->counted ? cx->ctr : NULL,
-                        (uint32_t)nc, cx->th->pay, cx->paylen);
-    __atomic_store_n(&pas2p_rt.used, pas2p_rt.used + size, __ATOMIC_RELEASE);
+    pas2p_record_encode(rec, &cx->ev, cx->counted ? cx->ctr : NULL, (uint32_t)pas2p_rt.ncounters,
+                        cx->th->pay, cx->paylen);
+    int err = 0;
+    if (pas2p_rt.used + size <= pas2p_rt.cap) {
+        unsigned char *dst = pas2p_rt.map + pas2p_rt.used;
+        memcpy(dst + 4, rec + 4, size - 4);
+        __atomic_store_n((uint32_t *)(void *)dst, (uint32_t)size, __ATOMIC_RELEASE);
+        pas2p_rt.used += size;
+    } else {
+        err = out_append(rec, size);
+    }
+    if (rec != stack)
+        free(rec);
+    if (err) {
+        write_failed("reserving space", err);
+        return;
+    }
     pas2p_rt.nevents++;
+}
+
+/* Unmaps the window and cuts the file to its logical end. */
+static void out_close(void)
+{
+    if (pas2p_rt.fd < 0)
+        return;
+    uint64_t end = file_end();
+    if (pas2p_rt.map)
+        munmap(pas2p_rt.map, pas2p_rt.cap);
+    pas2p_rt.map = NULL;
+    if (ftruncate(pas2p_rt.fd, (off_t)end) && !pas2p_rt.write_failed)
+        write_failed("truncating to its end", errno);
+    if (close(pas2p_rt.fd) && !pas2p_rt.write_failed)
+        write_failed("close", errno);
+    pas2p_rt.fd = -1;
+}
+
+/* MPI_Abort: the records are already in the kernel; just cut the unused reservation. */
+void pas2p_rt_abort(void)
+{
+    if (pas2p_rt.use_lock)
+        pthread_mutex_lock(&pas2p_rt.lock);
+    __atomic_store_n(&pas2p_rt.active, 0, __ATOMIC_RELEASE);
+    /* the mapping is kept: the process is about to end and the kernel owns the pages */
+    if (pas2p_rt.fd >= 0 && ftruncate(pas2p_rt.fd, (off_t)file_end()))
+        write_failed("truncating to its end", errno);
+    if (pas2p_rt.use_lock)
+        pthread_mutex_unlock(&pas2p_rt.lock);
 }
 
 void *pas2p_payload(pas2p_cx_t *cx, size_t bytes)
@@ -284,7 +387,10 @@ static size_t buffer_size(void)
         else if (pas2p_rt.rank == 0)
             fprintf(stderr, "pas2p: PAS2P_BUFFER_SIZE='%s' is not a size; using 4M\n", s);
     }
-    return v < (64u << 10) ? (64u << 10) : v;
+    if (v < (64u << 10))
+        v = 64u << 10;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    return (v + page - 1) / page * page; /* windows are mapped at page-aligned offsets */
 }
 
 static int mkdir_p(const char *dir)
@@ -321,7 +427,7 @@ static void choose_dir(void)
     snprintf(pas2p_rt.dir, sizeof pas2p_rt.dir, "%s", name);
 }
 
-void pas2p_rt_start(uint64_t t0, int rc, unsigned call, int lang)
+void pas2p_rt_start(int rc, unsigned call, int lang)
 {
     if (rc != MPI_SUCCESS || pas2p_rt.started)
         return;
@@ -344,7 +450,7 @@ void pas2p_rt_start(uint64_t t0, int rc, unsigned call, int lang)
         pas2p_rt.write_failed = 1;
         return;
     }
-    pas2p_rt.fd = open(pas2p_rt.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    pas2p_rt.fd = open(pas2p_rt.path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (pas2p_rt.fd < 0) {
         fprintf(stderr, "pas2p: rank %d: cannot create trace file %s: %s; not tracing\n",
                 pas2p_rt.rank, pas2p_rt.path, strerror(errno));
@@ -352,10 +458,11 @@ void pas2p_rt_start(uint64_t t0, int rc, unsigned call, int lang)
         return;
     }
     pas2p_rt.cap = buffer_size();
-    pas2p_rt.buf = malloc(pas2p_rt.cap);
-    if (!pas2p_rt.buf) {
-        fprintf(stderr, "pas2p: rank %d: cannot allocate a %zu-byte trace buffer; not tracing\n",
-                pas2p_rt.rank, pas2p_rt.cap);
+    pas2p_rt.win_off = 0;
+    pas2p_rt.map = map_window(0);
+    if (!pas2p_rt.map) {
+        fprintf(stderr, "pas2p: rank %d: cannot reserve %zu bytes in %s: %s; not tracing\n",
+                pas2p_rt.rank, pas2p_rt.cap, pas2p_rt.path, strerror(errno));
         close(pas2p_rt.fd);
         pas2p_rt.fd = -1;
         pas2p_rt.write_failed = 1;
@@ -368,6 +475,7 @@ void pas2p_rt_start(uint64_t t0, int rc, unsigned call, int lang)
     if (!pas2p_rt.ncounters && pas2p_rt.rank == 0 && !quiet())
         fprintf(stderr, "pas2p: no hardware counters (%s); tracing with time only\n", counters_note);
     pas2p_comms_init();
+    clock_init();
 
     struct timespec res;
     clock_getres(CLOCK_MONOTONIC, &res);
@@ -379,30 +487,20 @@ void pas2p_rt_start(uint64_t t0, int rc, unsigned call, int lang)
     gethostname(header.host, sizeof header.host - 1);
     memcpy(header.counters, counter_names, sizeof header.counters);
 
-    pas2p_thr_t *th = pas2p_thr();
+    /* the MPI_Init record: from before PMPI_Init to now */
     pas2p_cx_t cx_, *cx = &cx_;
     pas2p_pre(cx, call, lang);
-    cx->t0 = t0;
-    pas2p_rt.t_init = pas2p_clock_now();
+    cx->t0 = pas2p_rt.tsc ? pas2p_rt.cal_tsc0 : pas2p_rt.cal_ns0;
+    uint64_t t1 = pas2p_ticks();
+    pas2p_rt.t_init = pas2p_tick_ns(t1);
     header.t_init = pas2p_rt.t_init;
-    int err = write_all(pas2p_rt.fd, (const void *)&header, sizeof header);
-    if (err) {
-        write_failed("header", err);
-        return;
-    }
-    pas2p_rt.bytes_written = sizeof header;
-
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGTERM, &sa, &old_term);
-    sigaction(SIGINT, &sa, &old_int);
+    memcpy(pas2p_rt.map, &header, sizeof header);
+    pas2p_rt.used = sizeof header;
 
     __atomic_store_n(&pas2p_rt.active, 1, __ATOMIC_RELEASE);
-    th->last_end = 0;
+    cx->th->last_end_ns = 0;
     if (pas2p_post(cx, rc)) {
-        cx->t1 = pas2p_rt.t_init;
+        cx->t1 = t1;
         rec_simple(cx, MPI_COMM_WORLD);
         pas2p_commit(cx);
     }
@@ -480,30 +578,27 @@ void pas2p_rt_finish(int lang)
 {
     if (!pas2p_rt.started)
         return;
-    uint64_t t_fin = pas2p_clock_now();
+    if (pas2p_rt.use_lock)
+        pthread_mutex_lock(&pas2p_rt.lock);
+    uint64_t t_fin = pas2p_ticks(), t_fin_ns = pas2p_tick_ns(t_fin);
+    if (pas2p_rt.use_lock)
+        pthread_mutex_unlock(&pas2p_rt.lock);
     if (pas2p_rt_active()) {
         pas2p_cx_t cx_, *cx = &cx_;
         pas2p_pre(cx, PAS2P_CALL_Finalize, lang);
         cx->t0 = t_fin;
         if (pas2p_post(cx, MPI_SUCCESS)) {
-            cx->t1 = t_fin;
+            cx->t1 = t_fin; /* the trace is closed before PMPI_Finalize runs */
             rec_simple(cx, MPI_COMM_WORLD);
             pas2p_commit(cx);
         }
         pas2p_release(cx);
-        pas2p_rt_flush_now();
     }
     __atomic_store_n(&pas2p_rt.active, 0, __ATOMIC_RELEASE);
-    if (pas2p_rt.fd >= 0) {
-        if (close(pas2p_rt.fd) && !pas2p_rt.write_failed)
-            write_failed("close", errno);
-        pas2p_rt.fd = -1;
-    }
-    sigaction(SIGTERM, &old_term, NULL);
-    sigaction(SIGINT, &old_int, NULL);
+    out_close();
 
     /* the manifest: every rank takes part, even one whose file failed */
-    double aet = pas2p_rt.t_init ? (double)(t_fin - pas2p_rt.t_init) * 1e-9 : 0.0, aet_max = 0;
+    double aet = pas2p_rt.t_init ? (double)(t_fin_ns - pas2p_rt.t_init) * 1e-9 : 0.0, aet_max = 0;
     uint64_t nev = pas2p_rt.nevents;
     int ok = !pas2p_rt.write_failed, ok_ranks = 0;
     char *hosts = NULL;
@@ -522,8 +617,6 @@ void pas2p_rt_finish(int lang)
         write_manifest(hosts, events, aet_max, ok_ranks);
     free(hosts);
     free(events);
-    free(pas2p_rt.buf);
-    pas2p_rt.buf = NULL;
     if (pas2p_rt.ncounters) {
         long long v[PAS2P_MAX_COUNTERS];
         PAPI_stop(pas2p_rt.papi_set, v);
