@@ -10,6 +10,12 @@
 
 #include "pas2p_trace.h"
 
+/* The format is little-endian and records are the C structs as laid out here. */
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "pas2p traces are little-endian");
+_Static_assert(sizeof(pas2p_file_header_t) == 376, "header layout changed: bump the version");
+_Static_assert(sizeof(pas2p_event_t) == 80, "record layout changed: bump the version");
+_Static_assert(sizeof(pas2p_completion_t) == 32, "completion layout changed: bump the version");
+
 #define CHUNK (1u << 20)
 #define MAX_RECORD (1u << 30)
 

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Tracer overhead benchmark (issue "Foundation": <= 60 ns per call, <= 1 % run time).
+#
+#   bash validation/bench/tracer_overhead.sh [--build DIR] [--runs N] [--np N] [--apps "a b"]
+#
+# 1. Added cost per intercepted call: validation/bench/pingpong.c under `pas2p trace`,
+#    traced (MPI_*) and untraced (PMPI_*) blocks alternating in one run; repeated --runs
+#    times, median reported.
+# 2. Run-time overhead on the bundled applications at validation size
+#    (validation/apps/sizes.txt): untraced and traced runs alternate, --runs of each; the
+#    applications' own `time =` lines are compared (median, and min-max spread).
+# Prints Markdown; nothing here is a test (timings are never asserted).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+build=build runs=3 np=4 apps=""
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --build) build=$2; shift ;;
+    --runs) runs=$2; shift ;;
+    --np) np=$2; shift ;;
+    --apps) apps=$2; shift ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    *) echo "tracer_overhead.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 PAS2P_QUIET=1
+pas2p=$build/bin/pas2p
+[[ -x $pas2p && -x $build/bench/pingpong ]] || { echo "build first: cmake --build $build" >&2; exit 1; }
+mpirun=(mpirun --oversubscribe --bind-to none --mca mpi_yield_when_idle 1)
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+
+echo "## Tracer overhead ($(date -u +%F), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'))"
+echo
+echo "### Added cost per intercepted call (ping-pong, np 2, traced vs untraced in one run; median of $runs runs)"
+echo
+for i in $(seq "$runs"); do
+  rm -rf "$tmp/pp"
+  "$pas2p" trace -o "$tmp/pp" -- "${mpirun[@]}" -np 2 "$build/bench/pingpong" 20000 21 >"$tmp/pp.$i.out"
+done
+echo "| measure | median | runs |"
+echo "|---|---|---|"
+for k in pingpong_untraced pingpong_traced pingpong_added procnull_untraced procnull_traced procnull_added; do
+  vals=$(grep -h "^$k = " "$tmp"/pp.*.out | awk '{print $3}')
+  unit=$(grep -h -m1 "^$k = " "$tmp"/pp.1.out | cut -d' ' -f4-)
+  echo "| $k | $(echo "$vals" | median) $unit | $(echo $vals) |"
+done
+echo
+echo "### Run-time overhead on the bundled applications (np $np, validation size, $runs alternating runs each)"
+echo
+echo "| app | args | untraced median s | traced median s | overhead | untraced min-max | traced min-max | events |"
+echo "|---|---|---|---|---|---|---|---|"
+while IFS='|' read -r app _np targs vargs; do
+  app=$(echo "$app" | xargs); vargs=$(echo "$vargs" | xargs)
+  [[ -z $app || $app == \#* ]] && continue
+  [[ -n $apps && " $apps " != *" $app "* ]] && continue
+  : >"$tmp/u" ; : >"$tmp/t"
+  for i in $(seq "$runs"); do
+    "${mpirun[@]}" -np "$np" "$build/apps/$app" $vargs | awk '/^time = /{print $3}' >>"$tmp/u"
+    rm -rf "$tmp/tr"
+    "$pas2p" trace -o "$tmp/tr" -- "${mpirun[@]}" -np "$np" "$build/apps/$app" $vargs >"$tmp/out"
+    awk '/^time = /{print $3}' "$tmp/out" >>"$tmp/t"
+    ev=$(awk '/^events = /{print $3}' "$tmp/out")
+  done
+  u=$(median <"$tmp/u") t=$(median <"$tmp/t")
+  echo "| $app | $vargs | $u | $t | $(awk -v u="$u" -v t="$t" 'BEGIN{printf "%+.2f %%", (t-u)/u*100}') | $(sort -g "$tmp/u" | sed -n '1p;$p' | paste -sd-) | $(sort -g "$tmp/t" | sed -n '1p;$p' | paste -sd-) | $ev |"
+done < validation/apps/sizes.txt
