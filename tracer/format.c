@@ -13,11 +13,12 @@
 /* The format is little-endian and records are the C structs as laid out here. */
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "pas2p traces are little-endian");
 _Static_assert(sizeof(pas2p_file_header_t) == 376, "header layout changed: bump the version");
-_Static_assert(sizeof(pas2p_event_t) == 80, "record layout changed: bump the version");
+_Static_assert(PAS2P_CALL_LIMIT <= 256, "call ids are stored in one byte");
 _Static_assert(sizeof(pas2p_completion_t) == 32, "completion layout changed: bump the version");
 
 #define CHUNK (1u << 20)
 #define MAX_RECORD (1u << 30)
+#define MIN_RECORD 5 /* length, call, mask, dt, duration */
 
 struct pas2p_rank_reader {
     int fd;
@@ -28,6 +29,10 @@ struct pas2p_rank_reader {
     uint64_t offset;        /* file offset of buf[pos] */
     uint64_t count;
     int eof;
+    pas2p_codec_t codec;
+    uint64_t counters[PAS2P_MAX_COUNTERS];
+    unsigned char *pay;     /* payload copy, aligned for the payload structs */
+    size_t paycap;
     char err[512];
 };
 
@@ -55,26 +60,6 @@ void pas2p_header_init(pas2p_file_header_t *h, uint32_t rank, uint32_t np, uint3
     h->rank = rank;
     h->np = np;
     h->ncounters = ncounters;
-}
-
-size_t pas2p_record_encode(void *dst, pas2p_event_t *e, const uint64_t *counters,
-                           uint32_t ncounters, const void *payload, size_t payload_len)
-{
-    size_t size = pas2p_record_size(ncounters, payload_len);
-    unsigned char *p = dst;
-    e->size = (uint32_t)size;
-    e->payload = (uint32_t)payload_len;
-    memcpy(p, e, sizeof *e);
-    p += sizeof *e;
-    if (counters)
-        memcpy(p, counters, 8 * (size_t)ncounters);
-    else
-        memset(p, 0, 8 * (size_t)ncounters);
-    p += 8 * (size_t)ncounters;
-    if (payload_len)
-        memcpy(p, payload, payload_len);
-    memset(p + payload_len, 0, size - sizeof *e - 8 * (size_t)ncounters - payload_len);
-    return size;
 }
 
 /* make at least `need` bytes available at buf[pos]; returns bytes available */
@@ -171,6 +156,8 @@ pas2p_rank_reader_t *pas2p_rank_reader_open(const char *path, char *err, size_t 
     }
     r->pos = r->h.header_size;
     r->offset = r->h.header_size;
+    r->codec.prev_end = 0;
+    r->codec.prev_comm = PAS2P_COMM_WORLD;
     return r;
 fail:
     pas2p_rank_reader_close(r);
@@ -182,46 +169,153 @@ const pas2p_file_header_t *pas2p_rank_reader_header(const pas2p_rank_reader_t *r
     return &r->h;
 }
 
+/* varint at *p (not past end); -1 if it runs past end or is longer than 10 bytes */
+static inline int get_varint(const unsigned char **p, const unsigned char *end, uint64_t *v)
+{
+    uint64_t x = 0;
+    for (int shift = 0; shift < 70 && *p < end; shift += 7) {
+        unsigned char b = *(*p)++;
+        x |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80)) {
+            *v = x;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+static inline int32_t unzigzag32(uint64_t v)
+{
+    return (int32_t)(int64_t)((v >> 1) ^ (~(v & 1) + 1));
+}
+
+static int corrupt(pas2p_rank_reader_t *r)
+{
+    set_err(r->err, sizeof r->err, "%s: corrupt record at byte %llu (after %llu complete events)",
+            base_name(r->path), (unsigned long long)r->offset, (unsigned long long)r->count);
+    return -1;
+}
+
 int pas2p_rank_reader_next(pas2p_rank_reader_t *r, pas2p_event_view_t *out)
 {
-    size_t have = fill(r, sizeof(pas2p_event_t));
+    size_t have = fill(r, 5);
     if (have == 0)
         return 0;
-    if (have < sizeof(pas2p_event_t)) {
-        set_err(r->err, sizeof r->err,
-                 "%s: truncated: %llu complete events, then %zu bytes of an incomplete record",
-                 base_name(r->path), (unsigned long long)r->count, have);
-        return -1;
-    }
-    memcpy(&out->ev, r->buf + r->pos, sizeof out->ev);
-    const pas2p_event_t *e = &out->ev;
-    if (e->size == 0) { /* space reserved by the writer and never used: it was stopped */
-        set_err(r->err, sizeof r->err,
-                "%s: incomplete: %llu complete events, then unwritten space (the rank was "
-                "stopped before MPI_Finalize)", base_name(r->path), (unsigned long long)r->count);
-        return -1;
-    }
-    size_t fixed = sizeof *e + 8 * (size_t)r->h.ncounters;
-    if (e->size % 8 || e->size < fixed || e->size > MAX_RECORD || e->payload > e->size - fixed ||
-        e->call == 0 || e->call >= PAS2P_CALL_LIMIT || !pas2p_call_name(e->call)) {
-        set_err(r->err, sizeof r->err,
-                 "%s: corrupt record at byte %llu (after %llu complete events)", base_name(r->path),
-                 (unsigned long long)r->offset, (unsigned long long)r->count);
-        return -1;
-    }
-    if (fill(r, e->size) < e->size) {
-        set_err(r->err, sizeof r->err,
-                 "%s: truncated: %llu complete events, then an incomplete %s record",
-                 base_name(r->path), (unsigned long long)r->count, pas2p_call_name(e->call));
-        return -1;
-    }
     const unsigned char *p = r->buf + r->pos;
-    out->counters = r->h.ncounters ? (const uint64_t *)(const void *)(p + sizeof *e) : NULL;
-    out->payload = e->payload ? p + fixed : NULL;
+    uint32_t len = p[0];
+    if (len == 0xff) {
+        if (have < 5)
+            goto truncated;
+        memcpy(&len, p + 1, 4);
+    }
+    if (len < MIN_RECORD || len > MAX_RECORD)
+        return corrupt(r);
+    if (fill(r, len) < len)
+        goto truncated;
+    p = r->buf + r->pos;
+    const unsigned char *end = p + len, *q = p + (p[0] == 0xff ? 5 : 1);
+    pas2p_event_t *e = &out->ev;
+    uint64_t v, dt, dur;
+    unsigned call = *q++, mask = *q++, x = 0;
+    if (call == 0 || !pas2p_call_name(call) || get_varint(&q, end, &dt) || get_varint(&q, end, &dur))
+        return corrupt(r);
+    e->size = len;
+    e->call = (uint16_t)call;
+    e->flags = 0;
+    e->peer = e->tag = e->peer2 = e->tag2 = -1;
+    e->comm = r->codec.prev_comm;
+    e->aux = e->thread = e->payload = 0;
+    e->bytes = e->rbytes = 0;
+    uint64_t sdt = (dt >> 1) ^ (~(dt & 1) + 1); /* zigzag-decoded, two's complement */
+    e->t_start = r->codec.prev_end + sdt;
+    e->t_end = e->t_start + dur;
+    e->compute_ns = sdt; /* unless the extension says otherwise (other threads) */
+    if (mask & PAS2P_F_PEER) {
+        if (get_varint(&q, end, &v))
+            return corrupt(r);
+        e->peer = unzigzag32(v);
+    }
+    if (mask & PAS2P_F_TAG) {
+        if (get_varint(&q, end, &v))
+            return corrupt(r);
+        e->tag = unzigzag32(v);
+    }
+    if (mask & PAS2P_F_COMM) {
+        if (end - q < 4)
+            return corrupt(r);
+        memcpy(&e->comm, q, 4);
+        q += 4;
+    }
+    if ((mask & PAS2P_F_BYTES) && get_varint(&q, end, &e->bytes))
+        return corrupt(r);
+    if ((mask & PAS2P_F_RBYTES) && get_varint(&q, end, &e->rbytes))
+        return corrupt(r);
+    if (mask & PAS2P_F_PEER2) {
+        if (get_varint(&q, end, &v))
+            return corrupt(r);
+        e->peer2 = unzigzag32(v);
+        if (get_varint(&q, end, &v))
+            return corrupt(r);
+        e->tag2 = unzigzag32(v);
+    }
+    uint64_t paylen = 0;
+    if (mask & PAS2P_F_EXT) {
+        if (q >= end)
+            return corrupt(r);
+        x = *q++;
+        if (x & PAS2P_X_FLAGS) {
+            if (get_varint(&q, end, &v) || v > 0xffff)
+                return corrupt(r);
+            e->flags = (uint16_t)v;
+        }
+        if (x & PAS2P_X_AUX) {
+            if (get_varint(&q, end, &v) || v > 0xffffffffu)
+                return corrupt(r);
+            e->aux = (uint32_t)v;
+        }
+        if (x & PAS2P_X_THREAD) {
+            if (get_varint(&q, end, &v) || v > 0xffffffffu)
+                return corrupt(r);
+            e->thread = (uint32_t)v;
+        }
+        if ((x & PAS2P_X_PAYLOAD) && get_varint(&q, end, &paylen))
+            return corrupt(r);
+        if ((x & PAS2P_X_COMPUTE) && get_varint(&q, end, &e->compute_ns))
+            return corrupt(r);
+    }
+    out->counters = NULL;
+    if (mask & PAS2P_F_COUNTERS) {
+        for (uint32_t i = 0; i < r->h.ncounters; i++)
+            if (get_varint(&q, end, &r->counters[i]))
+                return corrupt(r);
+        out->counters = r->counters;
+    }
+    if (paylen != (uint64_t)(end - q))
+        return corrupt(r);
+    out->payload = NULL;
+    if (paylen) {
+        if (paylen > r->paycap) {
+            unsigned char *np = realloc(r->pay, paylen);
+            if (!np)
+                return corrupt(r);
+            r->pay = np;
+            r->paycap = paylen;
+        }
+        memcpy(r->pay, q, paylen);
+        out->payload = r->pay;
+    }
+    e->payload = (uint32_t)paylen;
+    r->codec.prev_end = e->t_end;
+    r->codec.prev_comm = e->comm;
     out->ordinal = r->count++;
-    r->pos += e->size;
-    r->offset += e->size;
+    r->pos += len;
+    r->offset += len;
     return 1;
+truncated:
+    set_err(r->err, sizeof r->err, "%s: truncated: %llu complete events, then %zu bytes of an "
+            "incomplete record", base_name(r->path), (unsigned long long)r->count,
+            r->len - r->pos);
+    return -1;
 }
 
 const char *pas2p_rank_reader_error(const pas2p_rank_reader_t *r)
@@ -241,6 +335,7 @@ void pas2p_rank_reader_close(pas2p_rank_reader_t *r)
     if (r->fd >= 0)
         close(r->fd);
     free(r->buf);
+    free(r->pay);
     free(r);
 }
 

@@ -4,11 +4,12 @@
  *   manifest            text, "key = value" per line (see tracer/FORMAT.md)
  *   rank-NNNNN.p2t      one binary file per MPI rank (world rank NNNNN)
  *
- * A rank file is a header followed by event records, all little-endian.  Every record
- * is a pas2p_event_t, then `ncounters` uint64 counter deltas, then `payload` bytes
- * (padded so that records stay 8-byte aligned).  The exact layout, field by field, is
- * documented in tracer/FORMAT.md; this header is its C mirror and the only door other
- * modules use (the analyzer reads events through pas2p_rank_reader_*).
+ * A rank file is a fixed header followed by compactly encoded event records (varints,
+ * fields present only when they differ from their default, times as deltas), typically
+ * 10-20 bytes each.  The exact layout, byte by byte, is documented in tracer/FORMAT.md;
+ * this header is its C mirror and the only door other modules use: the reader decodes
+ * every record into a pas2p_event_t (pas2p_rank_reader_*), and pas2p_record_encode is
+ * the one encoder (libpas2p's hot path and the tests use it).
  *
  * This header does not depend on MPI: readers (pas2p, the analyzer, tests) link
  * libpas2p_format, not the MPI library.
@@ -29,6 +30,7 @@ extern "C" {
 
 /* ---------------------------------------------------------------- format constants */
 #define PAS2P_TRACE_MAGIC "PAS2PTRC"      /* 8 bytes, no NUL stored */
+#include <string.h>
 #define PAS2P_TRACE_VERSION 1u            /* bump on any incompatible layout change */
 #define PAS2P_MAX_COUNTERS 8
 #define PAS2P_COUNTER_NAME_LEN 32
@@ -55,7 +57,7 @@ enum {
     PAS2P_EV_NO_COUNTERS = 1u << 3 /* counters were not read for this event (other thread) */
 };
 
-/* rank file header: 8-byte aligned, written once at MPI_Init */
+/* rank file header: written once at MPI_Init */
 typedef struct {
     char magic[8];          /* PAS2P_TRACE_MAGIC */
     uint32_t version;       /* PAS2P_TRACE_VERSION */
@@ -71,9 +73,9 @@ typedef struct {
     char counters[PAS2P_MAX_COUNTERS][PAS2P_COUNTER_NAME_LEN];
 } pas2p_file_header_t;
 
-/* one event record's fixed part (80 bytes) */
+/* One event, decoded (the in-memory form; on disk it is encoded, see FORMAT.md). */
 typedef struct {
-    uint32_t size;          /* record bytes: this struct + counters + payload (+pad) */
+    uint32_t size;          /* bytes of the encoded record in the file */
     uint16_t call;          /* enum pas2p_call */
     uint16_t flags;         /* PAS2P_EV_* */
     int32_t peer;           /* world rank: dest of a send, source of a receive (actual, from
@@ -91,7 +93,7 @@ typedef struct {
     uint64_t t_end;         /* ns: call returned */
     uint64_t compute_ns;    /* t_start - end of this thread's previous MPI call */
     uint32_t thread;        /* tracer thread index, 0 = the thread that initialised MPI */
-    uint32_t payload;       /* payload bytes following the counters (unpadded) */
+    uint32_t payload;       /* payload bytes */
 } pas2p_event_t;
 
 /* Payload entry of completion calls (Wait*, Test*, Request_free): one per request
@@ -128,16 +130,112 @@ typedef struct {
 /* Fills a rank file header (magic, version, sizes); the caller sets the rest. */
 void pas2p_header_init(pas2p_file_header_t *h, uint32_t rank, uint32_t np, uint32_t ncounters);
 
-/* Bytes a record takes: the event, ncounters counters, the payload padded to 8. */
-static inline size_t pas2p_record_size(uint32_t ncounters, size_t payload)
+/* Record encoding (FORMAT.md, "Records").  State carried from one record to the next. */
+typedef struct {
+    uint64_t prev_end;      /* t_end of the previous record in the file (0 before the first) */
+    uint32_t prev_comm;     /* comm of the previous record (PAS2P_COMM_WORLD before the first) */
+} pas2p_codec_t;
+
+enum { /* field mask, second byte of a record */
+    PAS2P_F_PEER = 1u << 0, PAS2P_F_TAG = 1u << 1, PAS2P_F_COMM = 1u << 2,
+    PAS2P_F_BYTES = 1u << 3, PAS2P_F_RBYTES = 1u << 4, PAS2P_F_PEER2 = 1u << 5,
+    PAS2P_F_EXT = 1u << 6, PAS2P_F_COUNTERS = 1u << 7
+};
+enum { /* extension mask */
+    PAS2P_X_FLAGS = 1u << 0, PAS2P_X_AUX = 1u << 1, PAS2P_X_THREAD = 1u << 2,
+    PAS2P_X_PAYLOAD = 1u << 3, PAS2P_X_COMPUTE = 1u << 4
+};
+
+/* Upper bound of an encoded record's size. */
+static inline size_t pas2p_record_max(uint32_t ncounters, size_t payload)
 {
-    return sizeof(pas2p_event_t) + 8 * (size_t)ncounters + ((payload + 7) & ~(size_t)7);
+    return 5 + 2 + 10 + 10 + 5 + 5 + 4 + 10 + 10 + 5 + 5 + 1 + 3 + 5 + 5 + 5 + 10 +
+           10 * (size_t)ncounters + payload;
 }
 
-/* Encodes one record into dst (pas2p_record_size bytes): sets e->size and e->payload.
- * counters may be NULL (zeros).  Returns the record size. */
-size_t pas2p_record_encode(void *dst, pas2p_event_t *e, const uint64_t *counters,
-                           uint32_t ncounters, const void *payload, size_t payload_len);
+static inline unsigned char *pas2p_put_varint(unsigned char *p, uint64_t v)
+{
+    while (v >= 0x80) {
+        *p++ = (unsigned char)(v | 0x80);
+        v >>= 7;
+    }
+    *p++ = (unsigned char)v;
+    return p;
+}
+
+static inline uint64_t pas2p_zigzag(int64_t v)
+{
+    return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+
+/* Encodes e (+ counters, payload) at dst, which has pas2p_record_max() bytes; sets
+ * e->size and e->payload; returns the record size.  counters may be NULL (no counters
+ * read for this event).  Times must be ns with t_end >= t_start. */
+static inline __attribute__((always_inline)) size_t pas2p_record_encode(unsigned char *dst, pas2p_event_t *e,
+                                         const uint64_t *counters, uint32_t ncounters,
+                                         const void *payload, size_t payload_len,
+                                         pas2p_codec_t *st)
+{
+    unsigned char *p = dst + 1; /* length byte(s) go first, written at the end */
+    unsigned mask = 0, x = 0;
+    int64_t dt = (int64_t)(e->t_start - st->prev_end);
+    e->payload = (uint32_t)payload_len;
+    if (e->peer != -1) mask |= PAS2P_F_PEER;
+    if (e->tag != -1) mask |= PAS2P_F_TAG;
+    if (e->comm != st->prev_comm) mask |= PAS2P_F_COMM;
+    if (e->bytes) mask |= PAS2P_F_BYTES;
+    if (e->rbytes) mask |= PAS2P_F_RBYTES;
+    if (e->peer2 != -1 || e->tag2 != -1) mask |= PAS2P_F_PEER2;
+    if (counters && ncounters) mask |= PAS2P_F_COUNTERS;
+    if (e->flags) x |= PAS2P_X_FLAGS;
+    if (e->aux) x |= PAS2P_X_AUX;
+    if (e->thread) x |= PAS2P_X_THREAD;
+    if (payload_len) x |= PAS2P_X_PAYLOAD;
+    if (e->compute_ns != (uint64_t)dt) x |= PAS2P_X_COMPUTE;
+    if (x) mask |= PAS2P_F_EXT;
+    *p++ = (unsigned char)e->call;
+    *p++ = (unsigned char)mask;
+    p = pas2p_put_varint(p, pas2p_zigzag(dt));
+    p = pas2p_put_varint(p, e->t_end - e->t_start);
+    if (mask & PAS2P_F_PEER) p = pas2p_put_varint(p, pas2p_zigzag(e->peer));
+    if (mask & PAS2P_F_TAG) p = pas2p_put_varint(p, pas2p_zigzag(e->tag));
+    if (mask & PAS2P_F_COMM) { memcpy(p, &e->comm, 4); p += 4; }
+    if (mask & PAS2P_F_BYTES) p = pas2p_put_varint(p, e->bytes);
+    if (mask & PAS2P_F_RBYTES) p = pas2p_put_varint(p, e->rbytes);
+    if (mask & PAS2P_F_PEER2) {
+        p = pas2p_put_varint(p, pas2p_zigzag(e->peer2));
+        p = pas2p_put_varint(p, pas2p_zigzag(e->tag2));
+    }
+    if (x) {
+        *p++ = (unsigned char)x;
+        if (x & PAS2P_X_FLAGS) p = pas2p_put_varint(p, e->flags);
+        if (x & PAS2P_X_AUX) p = pas2p_put_varint(p, e->aux);
+        if (x & PAS2P_X_THREAD) p = pas2p_put_varint(p, e->thread);
+        if (x & PAS2P_X_PAYLOAD) p = pas2p_put_varint(p, payload_len);
+        if (x & PAS2P_X_COMPUTE) p = pas2p_put_varint(p, e->compute_ns);
+    }
+    if (mask & PAS2P_F_COUNTERS)
+        for (uint32_t i = 0; i < ncounters; i++)
+            p = pas2p_put_varint(p, counters[i]);
+    if (payload_len) {
+        memcpy(p, payload, payload_len);
+        p += payload_len;
+    }
+    size_t n = (size_t)(p - dst);
+    if (n <= 254) {
+        dst[0] = (unsigned char)n;
+    } else { /* long record: 0xff, u32 length, then the body moved up by 4 */
+        memmove(dst + 5, dst + 1, n - 1);
+        n += 4;
+        dst[0] = 0xff;
+        uint32_t n32 = (uint32_t)n;
+        memcpy(dst + 1, &n32, 4);
+    }
+    e->size = (uint32_t)n;
+    st->prev_end = e->t_end;
+    st->prev_comm = e->comm;
+    return n;
+}
 
 /* ---------------------------------------------------------------- reading */
 
@@ -146,8 +244,8 @@ size_t pas2p_record_encode(void *dst, pas2p_event_t *e, const uint64_t *counters
 typedef struct {
     uint64_t ordinal;                   /* 0-based index of the event in its rank file */
     pas2p_event_t ev;
-    const uint64_t *counters;           /* header.ncounters values (NULL if none) */
-    const void *payload;                /* ev.payload bytes (NULL if none) */
+    const uint64_t *counters;           /* header.ncounters values; NULL if none were read */
+    const void *payload;                /* ev.payload bytes, 8-byte aligned (NULL if none) */
 } pas2p_event_view_t;
 
 typedef struct pas2p_rank_reader pas2p_rank_reader_t;

@@ -228,22 +228,6 @@ static inline int32_t to_world(const comm_t *c, int r)
     return c->world ? c->world[r] : r;
 }
 
-static inline uint64_t type_bytes(int count, MPI_Datatype t)
-{
-    int sz = 0;
-    if (count <= 0 || t == MPI_DATATYPE_NULL)
-        return 0;
-    PMPI_Type_size(t, &sz);
-    return (uint64_t)count * (uint64_t)(sz > 0 ? sz : 0);
-}
-
-static uint64_t status_bytes(const MPI_Status *st)
-{
-    int n = 0;
-    PMPI_Get_count(st, MPI_BYTE, &n);
-    return n > 0 ? (uint64_t)n : 0;
-}
-
 /* ------------------------------------------------------------------ requests */
 static req_t *req_slot(MPI_Request h, int insert)
 {
@@ -327,16 +311,16 @@ void rec_simple(pas2p_cx_t *cx, MPI_Comm comm)
     cx->ev.comm = comm_id(comm_get(comm));
 }
 
-void rec_send(pas2p_cx_t *cx, MPI_Comm comm, int dest, int tag, int count, MPI_Datatype dt)
+void rec_send_any(pas2p_cx_t *cx, MPI_Comm comm, int dest, int tag, int count, MPI_Datatype dt)
 {
     const comm_t *c = comm_get(comm);
     cx->ev.comm = comm_id(c);
     cx->ev.peer = to_world(c, dest);
     cx->ev.tag = tag;
-    cx->ev.bytes = type_bytes(count, dt);
+    cx->ev.bytes = pas2p_type_bytes(count, dt);
 }
 
-void rec_recv(pas2p_cx_t *cx, MPI_Comm comm, int source, int tag, const MPI_Status *st)
+void rec_recv_any(pas2p_cx_t *cx, MPI_Comm comm, int source, int tag, const MPI_Status *st)
 {
     const comm_t *c = comm_get(comm);
     cx->ev.comm = comm_id(c);
@@ -347,7 +331,7 @@ void rec_recv(pas2p_cx_t *cx, MPI_Comm comm, int source, int tag, const MPI_Stat
     }
     cx->ev.peer = to_world(c, st->MPI_SOURCE);
     cx->ev.tag = st->MPI_TAG;
-    cx->ev.rbytes = status_bytes(st);
+    cx->ev.rbytes = pas2p_status_bytes(st);
 }
 
 void rec_iprobe(pas2p_cx_t *cx, MPI_Comm comm, int source, int tag, int flag, const MPI_Status *st)
@@ -370,14 +354,14 @@ void rec_sendrecv(pas2p_cx_t *cx, MPI_Comm comm, int dest, int stag, int scount,
     cx->ev.comm = comm_id(c);
     cx->ev.peer = to_world(c, dest);
     cx->ev.tag = stag;
-    cx->ev.bytes = type_bytes(scount, stype);
+    cx->ev.bytes = pas2p_type_bytes(scount, stype);
     if (source == MPI_PROC_NULL) {
         cx->ev.peer2 = PAS2P_PEER_NULL;
         return;
     }
     cx->ev.peer2 = to_world(c, st->MPI_SOURCE);
     cx->ev.tag2 = st->MPI_TAG;
-    cx->ev.rbytes = status_bytes(st);
+    cx->ev.rbytes = pas2p_status_bytes(st);
 }
 
 void rec_isend(pas2p_cx_t *cx, MPI_Comm comm, int dest, int tag, int count, MPI_Datatype dt,
@@ -394,7 +378,7 @@ void rec_irecv(pas2p_cx_t *cx, MPI_Comm comm, int source, int tag, int count, MP
     cx->ev.comm = comm_id(c);
     cx->ev.peer = to_world(c, source);
     cx->ev.tag = tag == MPI_ANY_TAG ? PAS2P_TAG_ANY : tag;
-    cx->ev.rbytes = type_bytes(count, dt); /* posted capacity; the completion has the actual */
+    cx->ev.rbytes = pas2p_type_bytes(count, dt); /* posted capacity; the completion has the actual */
     req_add(cx, req, comm, 1, 0);
 }
 
@@ -425,11 +409,18 @@ void rec_start(pas2p_cx_t *cx, int n, void *reqs, int lang)
 
 void pre_requests(pas2p_cx_t *cx, int n, void *reqs, int lang)
 {
+    cx->snap = NULL;
+    cx->nsnap = 0;
     if (n <= 0)
         return;
-    cx->snap = n <= PAS2P_INLINE_REQS ? cx->snap_inline : malloc(sizeof(MPI_Request) * (size_t)n);
-    if (!cx->snap)
-        return;
+    if (n <= PAS2P_INLINE_REQS) {
+        cx->snap = cx->snap_inline;
+    } else {
+        cx->snap = malloc(sizeof(MPI_Request) * (size_t)n);
+        if (!cx->snap)
+            return;
+        cx->slow |= PAS2P_SLOW_SNAP;
+    }
     cx->nsnap = n;
     for (int i = 0; i < n; i++)
         cx->snap[i] = req_handle(reqs, lang, i);
@@ -457,7 +448,7 @@ static void complete_one(pas2p_cx_t *cx, MPI_Request h, const MPI_Status *st)
         e->source = st->MPI_SOURCE == MPI_PROC_NULL ? PAS2P_PEER_NULL
                                                     : to_world(comm_get(r->comm), st->MPI_SOURCE);
         e->tag = st->MPI_TAG;
-        e->bytes = status_bytes(st);
+        e->bytes = pas2p_status_bytes(st);
     }
     if (r && (uint64_t)e->bytes && !r->recv)
         cx->ev.bytes += e->bytes;
@@ -557,8 +548,8 @@ void rec_coll(pas2p_cx_t *cx, MPI_Comm comm, int root, int scount, MPI_Datatype 
     int send_sig = !(call == PAS2P_CALL_Scatter || call == PAS2P_CALL_Iscatter) || at_root;
     int recv_sig = !(call == PAS2P_CALL_Gather || call == PAS2P_CALL_Igather ||
                      call == PAS2P_CALL_Reduce || call == PAS2P_CALL_Ireduce) || at_root;
-    cx->ev.bytes = send_sig ? type_bytes(scount, stype) : 0;
-    cx->ev.rbytes = recv_sig ? type_bytes(rcount, rtype) : 0;
+    cx->ev.bytes = send_sig ? pas2p_type_bytes(scount, stype) : 0;
+    cx->ev.rbytes = recv_sig ? pas2p_type_bytes(rcount, rtype) : 0;
 }
 
 static void put_counts(pas2p_cx_t *cx, const int *scounts, MPI_Datatype stype, const void *stypes,
@@ -576,14 +567,14 @@ static void put_counts(pas2p_cx_t *cx, const int *scounts, MPI_Datatype stype, c
         MPI_Datatype t = stypes ? (fort ? PMPI_Type_f2c(((const MPI_Fint *)stypes)[i])
                                         : ((const MPI_Datatype *)stypes)[i])
                                 : stype;
-        v[i] = type_bytes(scounts[i], t);
+        v[i] = pas2p_type_bytes(scounts[i], t);
         cx->ev.bytes += v[i];
     }
     for (uint32_t i = 0; i < nr; i++) {
         MPI_Datatype t = rtypes ? (fort ? PMPI_Type_f2c(((const MPI_Fint *)rtypes)[i])
                                         : ((const MPI_Datatype *)rtypes)[i])
                                 : rtype;
-        v[ns + i] = type_bytes(rcounts[i], t);
+        v[ns + i] = pas2p_type_bytes(rcounts[i], t);
         cx->ev.rbytes += v[ns + i];
     }
 }
@@ -599,8 +590,8 @@ void rec_vcoll(pas2p_cx_t *cx, MPI_Comm comm, int root, const int *scounts, int 
         if (cx->ev.call == PAS2P_CALL_Gatherv || cx->ev.call == PAS2P_CALL_Igatherv)
             rcount = 0;
     }
-    cx->ev.bytes = scounts ? 0 : type_bytes(scount, stype);
-    cx->ev.rbytes = rcounts ? 0 : type_bytes(rcount, rtype);
+    cx->ev.bytes = scounts ? 0 : pas2p_type_bytes(scount, stype);
+    cx->ev.rbytes = rcounts ? 0 : pas2p_type_bytes(rcount, rtype);
     if (scounts || rcounts)
         put_counts(cx, scounts, stype, NULL, rcounts, rtype, NULL, c ? c->size : 0);
 }
@@ -621,7 +612,7 @@ void rec_reduce_scatter(pas2p_cx_t *cx, MPI_Comm comm, const int *rcounts, MPI_D
     cx->ev.comm = comm_id(c);
     put_counts(cx, rcounts, dt, NULL, NULL, dt, NULL, c ? c->size : 0);
     int me = my_rank_in(comm);
-    cx->ev.rbytes = me >= 0 && rcounts ? type_bytes(rcounts[me], dt) : 0;
+    cx->ev.rbytes = me >= 0 && rcounts ? pas2p_type_bytes(rcounts[me], dt) : 0;
 }
 
 /* ------------------------------------------------------------------ communicator creation */

@@ -1,10 +1,10 @@
-/* libpas2p runtime: start/stop of tracing, the clock, the mapped output window, hardware
+/* libpas2p runtime: start/stop of tracing, the clock, the output buffer, hardware
  * counters and the manifest.  Recorders are in record.c, wrappers are generated
  * (gen_wrappers.py).
  *
  * Environment (set by `pas2p trace`, or by hand with LD_PRELOAD / link-time use):
  *   PAS2P_TRACE_DIR     output directory (default: ./pas2p-trace-YYYYmmdd-HHMMSS)
- *   PAS2P_BUFFER_SIZE   per-rank output window, bytes, K/M suffix (default 4M, min 64K)
+ *   PAS2P_BUFFER_SIZE   per-rank output buffer, bytes, K/M suffix (default 256K, min 64K)
  *   PAS2P_CLOCK         "tsc" or "monotonic" to override the automatic choice
  *   PAS2P_COUNTERS      comma-separated PAPI events (default PAPI_TOT_INS; "none": time only)
  *   PAS2P_COMMAND       command line recorded in the manifest (default: rank 0's argv)
@@ -15,9 +15,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <papi.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -30,6 +30,7 @@ static pas2p_thr_t main_thread;
 static pas2p_file_header_t header;
 static char counter_names[PAS2P_MAX_COUNTERS][PAS2P_COUNTER_NAME_LEN];
 static char counters_note[256];
+static struct sigaction old_term, old_int;
 
 static int quiet(void)
 {
@@ -97,8 +98,8 @@ static void clock_sample(uint64_t *tick, uint64_t *ns)
 #endif
 }
 
-/* Rate over the whole run so far (baseline from before MPI_Init); the new anchor keeps
- * the conversion continuous at `now`. */
+/* Rate over the whole run so far (baseline from before MPI_Init), at every buffer flush;
+ * the new anchor keeps the conversion continuous at `now`. */
 static void clock_recalibrate(void)
 {
     if (!pas2p_rt.tsc)
@@ -132,7 +133,7 @@ static void clock_init(void)
     pas2p_rt.anchor_ns = ns;
 }
 
-/* ------------------------------------------------------------------ output window */
+/* ------------------------------------------------------------------ output */
 static void write_failed(const char *what, int err)
 {
     if (!pas2p_rt.write_failed) {
@@ -143,119 +144,101 @@ static void write_failed(const char *what, int err)
     __atomic_store_n(&pas2p_rt.active, 0, __ATOMIC_RELAXED);
 }
 
-/* Reserves file[off, off + cap) on disk and maps it; NULL (errno set) on failure. */
-static unsigned char *map_window(uint64_t off)
+/* write(2) all of [p, p+n); async-signal-safe.  Returns 0 or errno. */
+static int write_all(int fd, const unsigned char *p, size_t n)
 {
-    int rc = fallocate(pas2p_rt.fd, 0, (off_t)off, (off_t)pas2p_rt.cap);
-    if (rc && (errno == EOPNOTSUPP || errno == ENOSYS))
-        rc = (errno = posix_fallocate(pas2p_rt.fd, (off_t)off, (off_t)pas2p_rt.cap)) ? -1 : 0;
-    if (rc)
-        return NULL;
-    void *p = mmap(NULL, pas2p_rt.cap, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
-                   pas2p_rt.fd, (off_t)off);
-    return p == MAP_FAILED ? NULL : p;
-}
-
-/* Logical end of the file: everything past it is unused reservation. */
-static uint64_t file_end(void)
-{
-    return pas2p_rt.win_off + pas2p_rt.used;
-}
-
-/* Appends rec[0, size) to the file across windows; the size word rec[0..4) is stored
- * last, in the first window, which stays mapped until then.  Returns 0 or errno; on
- * failure the file ends before this record. */
-static int out_append(const unsigned char *rec, size_t size)
-{
-    unsigned char *first = pas2p_rt.map;
-    uint64_t first_off = pas2p_rt.win_off;
-    size_t first_at = pas2p_rt.used, done = 4;
-    pas2p_rt.used += 4; /* records and windows are multiples of 8: the size word fits */
-    while (done < size) {
-        if (pas2p_rt.used == pas2p_rt.cap) {
-            uint64_t off = pas2p_rt.win_off + pas2p_rt.cap;
-            unsigned char *next = map_window(off);
-            if (!next) {
-                int err = errno;
-                if (pas2p_rt.map != first)
-                    munmap(pas2p_rt.map, pas2p_rt.cap);
-                pas2p_rt.map = first;
-                pas2p_rt.win_off = first_off;
-                pas2p_rt.used = first_at;
-                return err;
-            }
-            if (pas2p_rt.map != first)
-                munmap(pas2p_rt.map, pas2p_rt.cap);
-            pas2p_rt.map = next;
-            pas2p_rt.win_off = off;
-            pas2p_rt.used = 0;
-            clock_recalibrate();
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            return errno;
         }
-        size_t n = size - done, room = pas2p_rt.cap - pas2p_rt.used;
-        if (n > room)
-            n = room;
-        memcpy(pas2p_rt.map + pas2p_rt.used, rec + done, n);
-        pas2p_rt.used += n;
-        done += n;
+        p += w;
+        n -= (size_t)w;
     }
-    __atomic_store_n((uint32_t *)(void *)(first + first_at), (uint32_t)size, __ATOMIC_RELEASE);
-    if (first != pas2p_rt.map)
-        munmap(first, pas2p_rt.cap);
     return 0;
 }
 
-void pas2p_commit_slow(pas2p_cx_t *cx, size_t size)
+/* Writes the committed part of the buffer.  SIGTERM/SIGINT are blocked meanwhile, so the
+ * handler never writes the same bytes again. */
+void pas2p_flush(void)
 {
-    unsigned char stack[1024], *rec = size <= sizeof stack ? stack : malloc(size);
+    if (pas2p_rt.fd < 0)
+        return;
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &block, &old);
+    size_t used = __atomic_load_n(&pas2p_rt.used, __ATOMIC_ACQUIRE);
+    size_t done = __atomic_load_n(&pas2p_rt.written, __ATOMIC_ACQUIRE);
+    int err = write_all(pas2p_rt.fd, pas2p_rt.buf + done, used - done);
+    __atomic_store_n(&pas2p_rt.written, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&pas2p_rt.used, 0, __ATOMIC_RELEASE);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (err)
+        write_failed("write", err);
+    clock_recalibrate();
+}
+
+/* SIGTERM/SIGINT (mpirun forwards them on abort or Ctrl-C): save what is committed, then
+ * let the previous disposition run. */
+static void on_signal(int sig)
+{
+    int fd = pas2p_rt.fd;
+    if (fd >= 0) {
+        size_t used = __atomic_load_n(&pas2p_rt.used, __ATOMIC_ACQUIRE);
+        size_t done = __atomic_load_n(&pas2p_rt.written, __ATOMIC_ACQUIRE);
+        if (used > done && !write_all(fd, pas2p_rt.buf + done, used - done))
+            __atomic_store_n(&pas2p_rt.written, used, __ATOMIC_RELEASE);
+    }
+    sigaction(sig, sig == SIGTERM ? &old_term : &old_int, NULL);
+    raise(sig);
+}
+
+/* Records with counters or a payload, and records larger than the buffer. */
+void pas2p_commit_slow(pas2p_cx_t *cx)
+{
+    uint32_t nc = cx->counted ? (uint32_t)pas2p_rt.ncounters : 0;
+    size_t max = pas2p_record_max(nc, cx->paylen);
+    if (pas2p_rt.used + max > pas2p_rt.cap) {
+        pas2p_flush();
+        if (!pas2p_rt.active)
+            return;
+    }
+    if (max <= pas2p_rt.cap) {
+        size_t used = pas2p_rt.used;
+        size_t n = pas2p_record_encode(pas2p_rt.buf + used, &cx->ev, nc ? cx->ctr : NULL, nc,
+                                       cx->th->pay, cx->paylen, &pas2p_rt.codec);
+        __atomic_store_n(&pas2p_rt.used, used + n, __ATOMIC_RELEASE);
+        pas2p_rt.nevents++;
+        return;
+    }
+    unsigned char *rec = malloc(max); /* the buffer is empty now: write it directly */
     if (!rec) {
         write_failed("out of memory for a record", ENOMEM);
         return;
     }
-    pas2p_record_encode(rec, &cx->ev, cx->counted ? cx->ctr : NULL, (uint32_t)pas2p_rt.ncounters,
-                        cx->th->pay, cx->paylen);
-    int err = 0;
-    if (pas2p_rt.used + size <= pas2p_rt.cap) {
-        unsigned char *dst = pas2p_rt.map + pas2p_rt.used;
-        memcpy(dst + 4, rec + 4, size - 4);
-        __atomic_store_n((uint32_t *)(void *)dst, (uint32_t)size, __ATOMIC_RELEASE);
-        pas2p_rt.used += size;
-    } else {
-        err = out_append(rec, size);
-    }
-    if (rec != stack)
-        free(rec);
+    size_t n = pas2p_record_encode(rec, &cx->ev, nc ? cx->ctr : NULL, nc, cx->th->pay, cx->paylen,
+                                   &pas2p_rt.codec);
+    int err = write_all(pas2p_rt.fd, rec, n);
+    free(rec);
     if (err) {
-        write_failed("reserving space", err);
+        write_failed("write", err);
         return;
     }
     pas2p_rt.nevents++;
 }
 
-/* Unmaps the window and cuts the file to its logical end. */
-static void out_close(void)
-{
-    if (pas2p_rt.fd < 0)
-        return;
-    uint64_t end = file_end();
-    if (pas2p_rt.map)
-        munmap(pas2p_rt.map, pas2p_rt.cap);
-    pas2p_rt.map = NULL;
-    if (ftruncate(pas2p_rt.fd, (off_t)end) && !pas2p_rt.write_failed)
-        write_failed("truncating to its end", errno);
-    if (close(pas2p_rt.fd) && !pas2p_rt.write_failed)
-        write_failed("close", errno);
-    pas2p_rt.fd = -1;
-}
-
-/* MPI_Abort: the records are already in the kernel; just cut the unused reservation. */
+/* MPI_Abort: save what is committed; the process is about to end. */
 void pas2p_rt_abort(void)
 {
     if (pas2p_rt.use_lock)
         pthread_mutex_lock(&pas2p_rt.lock);
+    if (pas2p_rt_active())
+        pas2p_flush();
     __atomic_store_n(&pas2p_rt.active, 0, __ATOMIC_RELEASE);
-    /* the mapping is kept: the process is about to end and the kernel owns the pages */
-    if (pas2p_rt.fd >= 0 && ftruncate(pas2p_rt.fd, (off_t)file_end()))
-        write_failed("truncating to its end", errno);
     if (pas2p_rt.use_lock)
         pthread_mutex_unlock(&pas2p_rt.lock);
 }
@@ -287,7 +270,10 @@ MPI_Status *pas2p_statuses(pas2p_cx_t *cx, int n)
     if (n <= PAS2P_INLINE_REQS)
         return cx->st_inline;
     cx->heap_status = malloc((size_t)n * sizeof(MPI_Status));
-    return cx->heap_status ? cx->heap_status : MPI_STATUSES_IGNORE;
+    if (!cx->heap_status)
+        return MPI_STATUSES_IGNORE;
+    cx->slow |= PAS2P_SLOW_STATUS;
+    return cx->heap_status;
 }
 
 MPI_Fint *pas2p_fstatuses(pas2p_cx_t *cx, int n)
@@ -295,19 +281,21 @@ MPI_Fint *pas2p_fstatuses(pas2p_cx_t *cx, int n)
     if ((size_t)n * PAS2P_F_STATUS_SIZE * sizeof(MPI_Fint) <= sizeof cx->st_inline)
         return (MPI_Fint *)(void *)cx->st_inline;
     cx->heap_status = malloc((size_t)n * PAS2P_F_STATUS_SIZE * sizeof(MPI_Fint));
-    return cx->heap_status ? cx->heap_status : MPI_F_STATUSES_IGNORE;
+    if (!cx->heap_status)
+        return MPI_F_STATUSES_IGNORE;
+    cx->slow |= PAS2P_SLOW_STATUS;
+    return cx->heap_status;
 }
 
 void pas2p_release_slow(pas2p_cx_t *cx)
 {
-    if (cx->snap && cx->snap != cx->snap_inline)
+    if (cx->slow & PAS2P_SLOW_SNAP)
         free(cx->snap);
-    free(cx->heap_status);
-    cx->heap_status = NULL;
-    if (cx->locked) {
-        cx->locked = false;
+    if (cx->slow & PAS2P_SLOW_STATUS)
+        free(cx->heap_status);
+    if (cx->slow & PAS2P_SLOW_LOCKED)
         pthread_mutex_unlock(&pas2p_rt.lock);
-    }
+    cx->slow = 0;
 }
 
 /* ------------------------------------------------------------------ counters */
@@ -374,7 +362,7 @@ fail:
 static size_t buffer_size(void)
 {
     const char *s = getenv("PAS2P_BUFFER_SIZE");
-    size_t v = 4u << 20;
+    size_t v = 256u << 10;
     if (s && *s) {
         char *end;
         unsigned long long x = strtoull(s, &end, 10);
@@ -385,12 +373,9 @@ static size_t buffer_size(void)
         if (*end == 0 && x > 0)
             v = (size_t)x;
         else if (pas2p_rt.rank == 0)
-            fprintf(stderr, "pas2p: PAS2P_BUFFER_SIZE='%s' is not a size; using 4M\n", s);
+            fprintf(stderr, "pas2p: PAS2P_BUFFER_SIZE='%s' is not a size; using 256K\n", s);
     }
-    if (v < (64u << 10))
-        v = 64u << 10;
-    size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    return (v + page - 1) / page * page; /* windows are mapped at page-aligned offsets */
+    return v < (64u << 10) ? (64u << 10) : v;
 }
 
 static int mkdir_p(const char *dir)
@@ -458,11 +443,10 @@ void pas2p_rt_start(int rc, unsigned call, int lang)
         return;
     }
     pas2p_rt.cap = buffer_size();
-    pas2p_rt.win_off = 0;
-    pas2p_rt.map = map_window(0);
-    if (!pas2p_rt.map) {
-        fprintf(stderr, "pas2p: rank %d: cannot reserve %zu bytes in %s: %s; not tracing\n",
-                pas2p_rt.rank, pas2p_rt.cap, pas2p_rt.path, strerror(errno));
+    pas2p_rt.buf = malloc(pas2p_rt.cap);
+    if (!pas2p_rt.buf) {
+        fprintf(stderr, "pas2p: rank %d: cannot allocate a %zu-byte trace buffer; not tracing\n",
+                pas2p_rt.rank, pas2p_rt.cap);
         close(pas2p_rt.fd);
         pas2p_rt.fd = -1;
         pas2p_rt.write_failed = 1;
@@ -494,8 +478,20 @@ void pas2p_rt_start(int rc, unsigned call, int lang)
     uint64_t t1 = pas2p_ticks();
     pas2p_rt.t_init = pas2p_tick_ns(t1);
     header.t_init = pas2p_rt.t_init;
-    memcpy(pas2p_rt.map, &header, sizeof header);
-    pas2p_rt.used = sizeof header;
+    int err = write_all(pas2p_rt.fd, (const unsigned char *)&header, sizeof header);
+    if (err) {
+        write_failed("header", err);
+        return;
+    }
+    pas2p_rt.codec.prev_end = 0;
+    pas2p_rt.codec.prev_comm = PAS2P_COMM_WORLD;
+
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGTERM, &sa, &old_term);
+    sigaction(SIGINT, &sa, &old_int);
 
     __atomic_store_n(&pas2p_rt.active, 1, __ATOMIC_RELEASE);
     cx->th->last_end_ns = 0;
@@ -594,8 +590,16 @@ void pas2p_rt_finish(int lang)
         }
         pas2p_release(cx);
     }
+    if (pas2p_rt_active())
+        pas2p_flush();
     __atomic_store_n(&pas2p_rt.active, 0, __ATOMIC_RELEASE);
-    out_close();
+    if (pas2p_rt.fd >= 0) {
+        if (close(pas2p_rt.fd) && !pas2p_rt.write_failed)
+            write_failed("close", errno);
+        pas2p_rt.fd = -1;
+    }
+    sigaction(SIGTERM, &old_term, NULL);
+    sigaction(SIGINT, &old_int, NULL);
 
     /* the manifest: every rank takes part, even one whose file failed */
     double aet = pas2p_rt.t_init ? (double)(t_fin_ns - pas2p_rt.t_init) * 1e-9 : 0.0, aet_max = 0;
@@ -617,6 +621,8 @@ void pas2p_rt_finish(int lang)
         write_manifest(hosts, events, aet_max, ok_ranks);
     free(hosts);
     free(events);
+    free(pas2p_rt.buf);
+    pas2p_rt.buf = NULL;
     if (pas2p_rt.ncounters) {
         long long v[PAS2P_MAX_COUNTERS];
         PAPI_stop(pas2p_rt.papi_set, v);

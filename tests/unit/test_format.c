@@ -56,6 +56,7 @@ static size_t write_file(const char *path, int n, uint32_t ncounters, uint32_t v
     fwrite(&h, sizeof h, 1, fp);
     size_t total = sizeof h;
     unsigned char rec[4096];
+    pas2p_codec_t codec = {0, PAS2P_COMM_WORLD};
     for (int i = 0; i < n; i++) {
         pas2p_event_t e = {0};
         pas2p_completion_t done[8];
@@ -66,11 +67,17 @@ static size_t write_file(const char *path, int n, uint32_t ncounters, uint32_t v
         e.peer = i % 3;
         e.tag = i;
         e.peer2 = e.tag2 = -1;
-        e.comm = PAS2P_COMM_WORLD;
+        e.comm = i % 5 ? PAS2P_COMM_WORLD : 0xabcdef12u;
         e.bytes = 8u * (uint64_t)i;
-        e.t_start = 1000u * (uint64_t)i;
+        e.t_start = 1000u * (uint64_t)i + 5;
         e.t_end = e.t_start + 10;
-        e.compute_ns = 990;
+        e.compute_ns = i ? 990 : e.t_start;
+        e.thread = i % 7 == 6 ? 3 : 0;
+        if (i % 11 == 10) { /* an event of another thread: starts before the previous ended */
+            e.t_start -= 500;
+            e.t_end = e.t_start + 100000;
+            e.compute_ns = 123;
+        }
         if (i % 3 == 2) {
             e.call = PAS2P_CALL_Waitall;
             e.aux = (uint32_t)(i % 8);
@@ -81,8 +88,9 @@ static size_t write_file(const char *path, int n, uint32_t ncounters, uint32_t v
         } else {
             e.call = PAS2P_CALL_Send;
         }
-        size_t sz = pas2p_record_encode(rec, &e, ncounters ? ctr : NULL, ncounters, done, plen);
-        assert_int_equal(sz % 8, 0);
+        assert_true(pas2p_record_max(ncounters, plen) <= sizeof rec);
+        size_t sz = pas2p_record_encode(rec, &e, ncounters ? ctr : NULL, ncounters, done, plen, &codec);
+        assert_int_equal(sz, e.size);
         fwrite(rec, sz, 1, fp);
         total += sz;
     }
@@ -109,12 +117,29 @@ static void test_round_trip(void **state)
             assert_int_equal(v.ev.peer, i % 3);
             assert_int_equal(v.ev.tag, i);
             assert_int_equal(v.ev.bytes, 8u * (uint64_t)i);
-            assert_int_equal(v.ev.t_end - v.ev.t_start, 10);
+            assert_int_equal(v.ev.comm, i % 5 ? PAS2P_COMM_WORLD : 0xabcdef12u);
+            assert_int_equal(v.ev.thread, i % 7 == 6 ? 3 : 0);
+            assert_int_equal(v.ev.peer2, -1);
+            if (i % 11 == 10) {
+                assert_int_equal(v.ev.t_start, 1000u * (uint64_t)i + 5 - 500);
+                assert_int_equal(v.ev.t_end - v.ev.t_start, 100000);
+                assert_int_equal(v.ev.compute_ns, 123);
+            } else {
+                assert_int_equal(v.ev.t_start, 1000u * (uint64_t)i + 5);
+                assert_int_equal(v.ev.t_end - v.ev.t_start, 10);
+                assert_int_equal(v.ev.compute_ns, i ? 990 : v.ev.t_start);
+            }
+            if (nc)
+                assert_non_null(v.counters);
             for (uint32_t k = 0; k < nc; k++)
                 assert_int_equal(v.counters[k], (uint64_t)i * 10 + k);
+            if (i % 3 == 2 && v.ev.aux)
+                assert_int_equal((uintptr_t)v.payload % 8, 0);
             if (i % 3 == 2) {
                 assert_int_equal(v.ev.call, PAS2P_CALL_Waitall);
                 assert_int_equal(v.ev.payload, v.ev.aux * sizeof(pas2p_completion_t));
+                if (!v.ev.aux)
+                    assert_null(v.payload);
                 const pas2p_completion_t *c = v.payload;
                 for (uint32_t j = 0; j < v.ev.aux; j++) {
                     assert_int_equal(c[j].post, j);
@@ -138,8 +163,7 @@ static void test_truncated_recovery(void **state)
 {
     fixture_t *f = *state;
     size_t total = write_file(f->path, 50, 1, PAS2P_TRACE_VERSION);
-    /* record sizes: 88 for sends, 88 + aux*32 for completions: walk them to know bounds */
-    for (size_t cut = sizeof(pas2p_file_header_t); cut < total; cut += 37) {
+    for (size_t cut = sizeof(pas2p_file_header_t); cut < total; cut += 7) {
         write_file(f->path, 50, 1, PAS2P_TRACE_VERSION);
         assert_int_equal(truncate(f->path, (off_t)cut), 0);
         char err[512];
@@ -202,23 +226,23 @@ static void test_corrupt_record(void **state)
 {
     fixture_t *f = *state;
     write_file(f->path, 10, 0, PAS2P_TRACE_VERSION);
-    /* overwrite the 4th record's size with an odd number */
-    FILE *fp = fopen(f->path, "r+b");
-    long off = (long)sizeof(pas2p_file_header_t);
-    for (int i = 0; i < 3; i++) {
-        uint32_t sz;
-        fseek(fp, off, SEEK_SET);
-        assert_int_equal(fread(&sz, 4, 1, fp), 1);
-        off += (long)sz;
-    }
-    uint32_t bad = 13;
-    fseek(fp, off, SEEK_SET);
-    fwrite(&bad, 4, 1, fp);
-    fclose(fp);
+    /* find the 4th record, then give it an unknown call id */
     char err[512];
     pas2p_rank_reader_t *r = pas2p_rank_reader_open(f->path, err, sizeof err);
-    assert_non_null(r);
     pas2p_event_view_t v;
+    long off = (long)sizeof(pas2p_file_header_t);
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(pas2p_rank_reader_next(r, &v), 1);
+        off += (long)v.ev.size;
+    }
+    pas2p_rank_reader_close(r);
+    FILE *fp = fopen(f->path, "r+b");
+    unsigned char bad = 0xee;
+    fseek(fp, off + 1, SEEK_SET);
+    fwrite(&bad, 1, 1, fp);
+    fclose(fp);
+    r = pas2p_rank_reader_open(f->path, err, sizeof err);
+    assert_non_null(r);
     int n = 0, rc;
     while ((rc = pas2p_rank_reader_next(r, &v)) == 1)
         n++;
@@ -226,6 +250,35 @@ static void test_corrupt_record(void **state)
     assert_int_equal(n, 3);
     assert_non_null(strstr(pas2p_rank_reader_error(r), "corrupt record"));
     pas2p_rank_reader_close(r);
+}
+
+/* Typical events must be small: the tracer's cost is mostly bytes written. */
+static void test_compact(void **state)
+{
+    (void)state;
+    unsigned char rec[256];
+    pas2p_codec_t codec = {1000000000000ull, PAS2P_COMM_WORLD};
+    pas2p_event_t e = {.call = PAS2P_CALL_Isend, .peer = 3, .tag = 100, .peer2 = -1, .tag2 = -1,
+                       .comm = PAS2P_COMM_WORLD, .bytes = 8192,
+                       .t_start = 1000000000000ull + 25000, .compute_ns = 25000};
+    e.t_end = e.t_start + 800;
+    size_t n = pas2p_record_encode(rec, &e, NULL, 0, NULL, 0, &codec);
+    assert_int_equal(n, 13); /* len, call, mask, dt 3, duration 2, peer, tag 2, bytes 2 */
+    /* a payload longer than 254 bytes takes the long length form */
+    unsigned char pay[400];
+    memset(pay, 1, sizeof pay);
+    unsigned char big[600];
+    pas2p_event_t w = e;
+    w.call = PAS2P_CALL_Waitall;
+    w.aux = 12;
+    w.t_start = e.t_end + 10;
+    w.t_end = w.t_start + 1;
+    w.compute_ns = 10;
+    n = pas2p_record_encode(big, &w, NULL, 0, pay, sizeof pay, &codec);
+    assert_int_equal(big[0], 0xff);
+    uint32_t len;
+    memcpy(&len, big + 1, 4);
+    assert_int_equal(len, n);
 }
 
 static void write_text(const char *path, const char *text)
@@ -301,6 +354,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_other_version_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_magic_and_missing, setup, teardown),
         cmocka_unit_test_setup_teardown(test_corrupt_record, setup, teardown),
+        cmocka_unit_test(test_compact),
         cmocka_unit_test_setup_teardown(test_manifest, setup, teardown),
         cmocka_unit_test(test_call_table),
     };

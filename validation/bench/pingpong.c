@@ -5,8 +5,9 @@
  * that both see the same machine state.  The added cost per intercepted call is
  *     (median traced block - median untraced block) / calls per block.
  * Two loops:
- *   pingpong  ranks 0 and 1 exchange 0-byte messages (MPI_Send + MPI_Recv per rank and
- *             iteration: 2 calls), the cost an application actually sees;
+ *   pingpong  ranks 0 and 1 exchange 0-byte messages; a round trip's critical path
+ *             crosses four intercepted calls (send, the peer's receive, its send, the
+ *             receive), so the added cost per call is the round-trip difference / 4;
  *   procnull  MPI_Send to MPI_PROC_NULL: almost no MPI work, so the difference is the
  *             wrapper alone, with less noise.
  * usage: pingpong [ITERS_PER_BLOCK [BLOCKS]]   (np = 2) */
@@ -88,7 +89,7 @@ int main(int argc, char **argv)
     if (rank == 0) {
         printf("pingpong_untraced = %.1f ns per round trip\n", mu / iters * 1e9);
         printf("pingpong_traced = %.1f ns per round trip\n", mt / iters * 1e9);
-        printf("pingpong_added = %.1f ns per call\n", (mt - mu) / (2.0 * iters) * 1e9);
+        printf("pingpong_added = %.1f ns per call\n", (mt - mu) / (4.0 * iters) * 1e9);
         printf("procnull_untraced = %.1f ns per call\n", nu / iters * 1e9);
         printf("procnull_traced = %.1f ns per call\n", nt / iters * 1e9);
         printf("procnull_added = %.1f ns per call\n", (nt - nu) / iters * 1e9);
