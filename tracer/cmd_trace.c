@@ -31,7 +31,7 @@ static const char usage[] =
     "                   (default: pas2p-trace-YYYYmmdd-HHMMSS)\n"
     "  --counters LIST  comma-separated PAPI events recorded per event (default PAPI_TOT_INS;\n"
     "                   'none' for time only). Machines without counters trace time only.\n"
-    "  --buffer SIZE    per-rank buffer before a write, e.g. 4M (default 4M)\n"
+    "  --buffer SIZE    per-rank buffer written when full, e.g. 1M (default 256K)\n"
     "  LAUNCH           e.g. mpirun -np 4 ./app args  (or a singleton ./app)\n"
     "\n"
     "Prints `trace = DIR`, `np`, `events` and `AET` when the run ends; exits with the\n"
@@ -287,10 +287,22 @@ int pas2p_cmd_trace(int argc, char **argv)
         return 127;
 
     pas2p_manifest_t m;
-    char err[1024];
+    char err[1024], rank0[PATH_MAX];
     if (pas2p_manifest_read(absdir, &m, err, sizeof err)) {
-        fprintf(stderr, "pas2p trace: no complete trace in %s (%s); rank files, if any, are kept\n",
-                dir, code ? "the application failed" : "did the application call MPI_Finalize?");
+        pas2p_rank_path(absdir, 0, rank0, sizeof rank0);
+        if (access(rank0, F_OK))
+            fprintf(stderr, "pas2p trace: no trace in %s: no rank called MPI_Init with libpas2p "
+                            "(not an MPI program, or the launcher dropped LD_PRELOAD)\n", dir);
+        else
+            fprintf(stderr, "pas2p trace: incomplete trace in %s: no manifest (the run %s; see "
+                            "the errors above); rank files are kept\n", dir,
+                    code ? "failed" : "did not reach MPI_Finalize, or could not write");
+        return code ? code : 1;
+    }
+    if (!m.complete) {
+        fprintf(stderr, "pas2p trace: incomplete trace in %s: some ranks could not write their "
+                        "files (see the errors above)\n", dir);
+        pas2p_manifest_free(&m);
         return code ? code : 1;
     }
     printf("trace = %s\n", dir);

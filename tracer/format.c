@@ -415,6 +415,8 @@ int pas2p_manifest_read(const char *dir, pas2p_manifest_t *m, char *err, size_t 
             m->aet_s = strtod(v, NULL);
         } else if (!strcmp(k, "events")) {
             m->events = strtoull(v, NULL, 10);
+        } else if (!strcmp(k, "complete")) {
+            m->complete = !strcmp(v, "yes");
         } /* unknown keys are ignored: later minor versions may add some */
     }
     fclose(f);

@@ -274,6 +274,7 @@ typedef struct {
     double aet_s;           /* MPI_Init return -> MPI_Finalize entry, max over ranks */
     uint64_t events;        /* total over ranks */
     char events_locking[16];
+    int complete;           /* every rank wrote its whole file */
 } pas2p_manifest_t;
 
 /* Reads DIR/manifest.  Returns 0, or -1 with a one-line reason in err. */

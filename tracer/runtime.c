@@ -566,8 +566,11 @@ static void write_manifest(const char *hosts, const uint64_t *events, double aet
     for (int r = 0; r < pas2p_rt.np; r++)
         fprintf(f, "%s%llu", r ? "," : "", (unsigned long long)events[r]);
     fprintf(f, "\ncomplete = %s\n", ok_ranks == pas2p_rt.np ? "yes" : "no");
-    if (fclose(f) || rename(tmp, final))
-        fprintf(stderr, "pas2p: cannot write %s: %s\n", final, strerror(errno));
+    int bad = ferror(f);
+    if (fclose(f) || bad || rename(tmp, final)) {
+        fprintf(stderr, "pas2p: cannot write %s: %s\n", final, strerror(errno ? errno : EIO));
+        unlink(tmp);
+    }
 }
 
 void pas2p_rt_finish(int lang)

@@ -52,6 +52,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app_common.h"
+
 #define APP "cartsweep"
 #define DEF_N 64
 #define DEF_ITERS 20
@@ -63,17 +65,6 @@ static const double PI = 3.14159265358979323846;
 static const double SIGT[G] = {1.0, 1.3, 1.7, 2.2};
 static const double C_IN = 0.4, C_DOWN = 0.2; /* in-group and down-scatter, fractions of sigma_t */
 
-static int parse_long(const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno != 0 || end == s || *end != '\0' || v < lo || v > hi)
-        return -1;
-    *out = v;
-    return 0;
-}
-
 /* uneven split of n over P parts, part r weighted 3 + r */
 static int ustart(int r, int n, int P)
 {
@@ -84,11 +75,6 @@ static int ustart(int r, int n, int P)
             wbefore += 3 + k;
     }
     return (int)((long)n * wbefore / wsum);
-}
-
-static int bstart(int p, int n, int P)
-{
-    return p * (n / P) + (p < n % P ? p : n % P);
 }
 
 /* external source, symmetric in x: depends on min(i, n-1-i) */
@@ -111,11 +97,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &np);
 
     long n = DEF_N, iters = DEF_ITERS;
-    int bad = argc > 3;
-    if (!bad && argc > 1)
-        bad = parse_long(argv[1], 2, 1L << 16, &n) != 0;
-    if (!bad && argc > 2)
-        bad = parse_long(argv[2], 1, 100000000L, &iters) != 0;
+    int bad = parse_size_iters(argc, argv, &n, 2, 1L << 16, &iters, 1, 100000000L);
     int dims[2] = {0, 0};
     MPI_Dims_create(np, 2, dims);
     if (!bad) /* every process row and column must own at least one cell */
@@ -301,9 +283,7 @@ int main(int argc, char **argv)
     double elapsed = MPI_Wtime() - t0, tmax = 0.0;
     MPI_Reduce(&elapsed, &tmax, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     if (wrank == 0) {
-        printf("app = %s\nnp = %d\ntime = %.6f s\nverification = %s\n", APP, np, tmax,
-               all_ok ? "OK" : "FAILED");
-        fflush(stdout);
+        print_result(APP, np, tmax, all_ok);
     }
     free(q);
     free(src);

@@ -39,28 +39,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app_common.h"
+
 #define APP "cg"
 #define DEF_N 64
 #define DEF_ITERS 600
 #define TAG_HALO 21
 
 static const double PI = 3.14159265358979323846;
-
-static int parse_long(const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno != 0 || end == s || *end != '\0' || v < lo || v > hi)
-        return -1;
-    *out = v;
-    return 0;
-}
-
-static int bstart(int p, int n, int P)
-{
-    return p * (n / P) + (p < n % P ? p : n % P);
-}
 
 /* exact solution at global cell (i, j); 0 outside the grid (Dirichlet boundary) */
 static double xstar(long i, long j, long n)
@@ -135,11 +121,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &np);
 
     long n = DEF_N, iters = DEF_ITERS;
-    int bad = argc > 3;
-    if (!bad && argc > 1)
-        bad = parse_long(argv[1], 2, 1L << 16, &n) != 0;
-    if (!bad && argc > 2)
-        bad = parse_long(argv[2], 1, 100000000L, &iters) != 0;
+    int bad = parse_size_iters(argc, argv, &n, 2, 1L << 16, &iters, 1, 100000000L);
     if (!bad && n < np)
         bad = 1;
     if (bad) {
@@ -257,9 +239,7 @@ int main(int argc, char **argv)
     double elapsed = MPI_Wtime() - t0, tmax = 0.0;
     MPI_Reduce(&elapsed, &tmax, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     if (rank == 0) {
-        printf("app = %s\nnp = %d\ntime = %.6f s\nverification = %s\n", APP, np, tmax,
-               ok ? "OK" : "FAILED");
-        fflush(stdout);
+        print_result(APP, np, tmax, ok);
     }
     free(x);
     free(r);

@@ -58,6 +58,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app_common.h"
+
 #define APP "stencil2d"
 #define DEF_N 256
 #define DEF_ITERS 100
@@ -66,23 +68,7 @@
 
 enum { TAG_TO_N = 11, TAG_TO_S = 12, TAG_TO_W = 13, TAG_TO_E = 14 };
 
-static int parse_long(const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno != 0 || end == s || *end != '\0' || v < lo || v > hi)
-        return -1;
-    *out = v;
-    return 0;
-}
-
 /* first index of block p when n items are split into P blocks */
-static int bstart(int p, int n, int P)
-{
-    return p * (n / P) + (p < n % P ? p : n % P);
-}
-
 /* decomposition-independent pseudo-random initial value in [0, 1) (splitmix64 of the cell id) */
 static double init_value(long gi, long gj, long n)
 {
@@ -209,11 +195,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &np);
 
     long n = DEF_N, iters = DEF_ITERS;
-    int bad = argc > 3;
-    if (!bad && argc > 1)
-        bad = parse_long(argv[1], 4, 1L << 20, &n) != 0;
-    if (!bad && argc > 2)
-        bad = parse_long(argv[2], 1, 100000000L, &iters) != 0;
+    int bad = parse_size_iters(argc, argv, &n, 4, 1L << 20, &iters, 1, 100000000L);
 
     int dims[2] = {0, 0};
     MPI_Dims_create(np, 2, dims);
@@ -328,9 +310,7 @@ int main(int argc, char **argv)
     double elapsed = MPI_Wtime() - t0, tmax = 0.0;
     MPI_Reduce(&elapsed, &tmax, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     if (rank == 0) {
-        printf("app = %s\nnp = %d\ntime = %.6f s\nverification = %s\n", APP, np, tmax,
-               all_ok ? "OK" : "FAILED");
-        fflush(stdout);
+        print_result(APP, np, tmax, all_ok);
     }
     free(u);
     free(v);

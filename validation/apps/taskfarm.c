@@ -43,6 +43,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app_common.h"
+
 #define APP "taskfarm"
 #define DEF_SIZE 100000
 #define DEF_ITERS 4
@@ -51,17 +53,6 @@
 
 enum { TAG_TASK = 1, TAG_RESULT = 2, TAG_DONE = 3 };
 enum { T_ID, T_N, T_A, T_B, T_C0, T_C1, T_C2, T_C3, T_LEN };
-
-static int parse_long(const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno != 0 || end == s || *end != '\0' || v < lo || v > hi)
-        return -1;
-    *out = v;
-    return 0;
-}
 
 /* own 64-bit LCG (Knuth's MMIX constants); returns a double in [0, 1) */
 static double lcg_next(uint64_t *x)
@@ -123,11 +114,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &np);
 
     long size = DEF_SIZE, iters = DEF_ITERS;
-    int bad = argc > 3;
-    if (!bad && argc > 1)
-        bad = parse_long(argv[1], 8, 1L << 40, &size) != 0;
-    if (!bad && argc > 2)
-        bad = parse_long(argv[2], 1, 10000000L, &iters) != 0;
+    int bad = parse_size_iters(argc, argv, &size, 8, 1L << 40, &iters, 1, 10000000L);
     if (bad || np < 2) {
         if (rank == 0) {
             if (np < 2)
@@ -259,9 +246,7 @@ int main(int argc, char **argv)
     double elapsed = MPI_Wtime() - t0, tmax = 0.0;
     MPI_Reduce(&elapsed, &tmax, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     if (rank == 0) {
-        printf("app = %s\nnp = %d\ntime = %.6f s\nverification = %s\n", APP, np, tmax,
-               ok ? "OK" : "FAILED");
-        fflush(stdout);
+        print_result(APP, np, tmax, ok);
     }
     free(seen);
     MPI_Finalize();

@@ -52,6 +52,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app_common.h"
+
 #define APP "wavefront"
 #define DEF_N 40
 #define DEF_ITERS 10
@@ -59,22 +61,6 @@
 #define TAG_SWEEP 40
 
 static const double W0 = 1.0, WX = 0.30, WY = 0.25, WZ = 0.20, SIGMA = 0.2;
-
-static int parse_long(const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno != 0 || end == s || *end != '\0' || v < lo || v > hi)
-        return -1;
-    *out = v;
-    return 0;
-}
-
-static int bstart(int p, int n, int P)
-{
-    return p * (n / P) + (p < n % P ? p : n % P);
-}
 
 static double qsrc(long gi, long gj, long gk, long n)
 {
@@ -218,11 +204,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &np);
 
     long n = DEF_N, iters = DEF_ITERS;
-    int bad = argc > 3;
-    if (!bad && argc > 1)
-        bad = parse_long(argv[1], 2, 4096, &n) != 0;
-    if (!bad && argc > 2)
-        bad = parse_long(argv[2], 1, 100000000L, &iters) != 0;
+    int bad = parse_size_iters(argc, argv, &n, 2, 4096, &iters, 1, 100000000L);
     int dims[2] = {0, 0};
     MPI_Dims_create(np, 2, dims);
     const int PR = dims[0], PC = dims[1];
@@ -352,9 +334,7 @@ int main(int argc, char **argv)
     double elapsed = MPI_Wtime() - t0, tmax = 0.0;
     MPI_Reduce(&elapsed, &tmax, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     if (rank == 0) {
-        printf("app = %s\nnp = %d\ntime = %.6f s\nverification = %s\n", APP, np, tmax,
-               all_ok ? "OK" : "FAILED");
-        fflush(stdout);
+        print_result(APP, np, tmax, all_ok);
     }
     free(q);
     free(s);

@@ -52,21 +52,32 @@ echo
 echo "### Run-time overhead on the bundled applications (np $np, validation size, $runs alternating runs each)"
 echo
 added=$(grep -h "^pingpong_added = " "$tmp"/pp.*.out | awk '{print $3}' | median)
-echo "| app | args | untraced median s | traced median s | measured | untraced min-max | traced min-max | events/rank | bound: events x ${added} ns / time |"
-echo "|---|---|---|---|---|---|---|---|---|"
+echo "Each pair is an untraced and a traced run back to back (order alternating); the"
+echo "overhead is the median over pairs of traced/untraced - 1. The bound is what the"
+echo "tracer can cost at most: events per rank x ${added} ns (ping-pong cost per call) / run time."
+echo
+echo "| app | args | untraced median s | traced median s | overhead (median of pairs) | pairs min..max | events/rank | bound |"
+echo "|---|---|---|---|---|---|---|---|"
 while IFS="|" read -r -u 3 app _np targs vargs; do
   app=$(echo "$app" | xargs); vargs=$(echo "$vargs" | xargs)
   [[ -z $app || $app == \#* ]] && continue
   [[ -n $apps && " $apps " != *" $app "* ]] && continue
-  : >"$tmp/u" ; : >"$tmp/t"
-  for i in $(seq "$runs"); do
-    "${mpirun[@]}" -np "$np" "$build/apps/$app" $vargs | awk '/^time = /{print $3}' >>"$tmp/u"
+  : >"$tmp/u"; : >"$tmp/t"; : >"$tmp/r"
+  untraced() { "${mpirun[@]}" -np "$np" "$build/apps/$app" $vargs | awk '/^time = /{print $3}'; }
+  traced() {
     rm -rf "$tmp/tr"
     "$pas2p" trace -o "$tmp/tr" -- "${mpirun[@]}" -np "$np" "$build/apps/$app" $vargs >"$tmp/out"
-    awk '/^time = /{print $3}' "$tmp/out" >>"$tmp/t"
-    ev=$(awk '/^events = /{print $3}' "$tmp/out")
+    awk '/^events = /{print $3}' "$tmp/out" >"$tmp/ev" # $(traced) is a subshell
+    awk '/^time = /{print $3}' "$tmp/out"
+  }
+  for i in $(seq "$runs"); do
+    if (( i % 2 )); then u=$(untraced); t=$(traced); else t=$(traced); u=$(untraced); fi
+    echo "$u" >>"$tmp/u"; echo "$t" >>"$tmp/t"
+    awk -v u="$u" -v t="$t" 'BEGIN{print (t/u-1)*100}' >>"$tmp/r"
   done
-  u=$(median <"$tmp/u") t=$(median <"$tmp/t")
-  evr=$(( ev / np ))
-  echo "| $app | $vargs | $u | $t | $(awk -v u="$u" -v t="$t" 'BEGIN{printf "%+.2f %%", (t-u)/u*100}') | $(sort -g "$tmp/u" | sed -n '1p;$p' | paste -sd-) | $(sort -g "$tmp/t" | sed -n '1p;$p' | paste -sd-) | $evr | $(awk -v e="$evr" -v a="$added" -v u="$u" 'BEGIN{printf "%.3f %%", e*a*1e-9/u*100}') |"
+  evr=$(( $(cat "$tmp/ev") / np ))
+  printf '| %s | %s | %s | %s | %+.2f %% | %s | %s | %s |\n' "$app" "$vargs" "$(median <"$tmp/u")" \
+    "$(median <"$tmp/t")" "$(median <"$tmp/r")" \
+    "$(sort -g "$tmp/r" | sed -n '1p;$p' | xargs printf '%+.1f %% ' | sed 's/ $//; s/ /../2')" "$evr" \
+    "$(awk -v e="$evr" -v a="$added" -v u="$(median <"$tmp/u")" 'BEGIN{printf "%.3f %%", e*a*1e-9/u*100}')"
 done 3< validation/apps/sizes.txt
