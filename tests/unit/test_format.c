@@ -256,7 +256,7 @@ static void test_corrupt_record(void **state)
 static void test_compact(void **state)
 {
     (void)state;
-    unsigned char rec[256];
+    unsigned char rec[1024]; /* the encoder may use pas2p_record_max() bytes */
     pas2p_codec_t codec = {1000000000000ull, PAS2P_COMM_WORLD};
     pas2p_event_t e = {.call = PAS2P_CALL_Isend, .peer = 3, .tag = 100, .peer2 = -1, .tag2 = -1,
                        .comm = PAS2P_COMM_WORLD, .bytes = 8192,
