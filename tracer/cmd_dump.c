@@ -124,7 +124,7 @@ static void print_details(const pas2p_event_view_t *v, int klass)
     }
 }
 
-static int dump_rank(const char *dir, int rank)
+static int dump_rank(const char *dir, int rank, const pas2p_manifest_t *m)
 {
     char path[PATH_MAX], err[1024];
     pas2p_rank_path(dir, rank, path, sizeof path);
@@ -162,6 +162,8 @@ static int dump_rank(const char *dir, int rank)
     }
     if (rc < 0)
         fprintf(stderr, "pas2p dump: %s\n", pas2p_rank_reader_error(r));
+    else if (m && pas2p_manifest_check_count(m, rank, pas2p_rank_reader_count(r), err, sizeof err))
+        fprintf(stderr, "pas2p dump: %s\n", err), rc = -1;
     pas2p_rank_reader_close(r);
     return rc < 0 ? 1 : 0;
 }
@@ -218,6 +220,9 @@ static int summary(const char *dir)
         if (rc < 0) {
             fprintf(stderr, "pas2p dump: %s\n", pas2p_rank_reader_error(r));
             bad = 1;
+        } else if (pas2p_manifest_check_count(&m, rank, pas2p_rank_reader_count(r), err, sizeof err)) {
+            fprintf(stderr, "pas2p dump: %s\n", err);
+            bad = 1;
         }
         double tot = (double)(comp + mpi);
         printf("%6d %12" PRIu64 " %12.6f %12.6f %7.2f %14" PRIu64 " %14" PRIu64 "  %s\n", rank,
@@ -266,18 +271,19 @@ int pas2p_cmd_dump(int argc, char **argv)
         fprintf(stderr, "pas2p dump: cannot read trace directory %s\n", dir);
         return 1;
     }
-    if (rank >= 0) {
+    if (rank >= 0) { /* a trace without manifest (killed run) can still be dumped */
         pas2p_manifest_t m;
         char err[1024];
-        if (!pas2p_manifest_read(dir, &m, err, sizeof err)) {
-            int np = m.np;
+        int have = !pas2p_manifest_read(dir, &m, err, sizeof err);
+        if (have && rank >= m.np) {
+            fprintf(stderr, "pas2p dump: rank %d out of range: the trace has %d ranks\n", rank, m.np);
             pas2p_manifest_free(&m);
-            if (rank >= np) {
-                fprintf(stderr, "pas2p dump: rank %d out of range: the trace has %d ranks\n", rank, np);
-                return 2;
-            }
+            return 2;
         }
-        return dump_rank(dir, rank);
+        int rc = dump_rank(dir, rank, have ? &m : NULL);
+        if (have)
+            pas2p_manifest_free(&m);
+        return rc;
     }
     return summary(dir);
 }

@@ -358,6 +358,8 @@ void pas2p_manifest_free(pas2p_manifest_t *m)
         free(m->hosts);
     }
     m->hosts = NULL;
+    free(m->events_per_rank);
+    m->events_per_rank = NULL;
 }
 
 int pas2p_manifest_read(const char *dir, pas2p_manifest_t *m, char *err, size_t errlen)
@@ -372,7 +374,7 @@ int pas2p_manifest_read(const char *dir, pas2p_manifest_t *m, char *err, size_t 
                                 : "");
         return -1;
     }
-    char line[8192], hosts[8192] = "";
+    char line[65536], hosts[8192] = "", per_rank[65536] = "";
     int lineno = 0, have_format = 0, have_version = 0;
     while (fgets(line, sizeof line, f)) {
         lineno++;
@@ -415,6 +417,8 @@ int pas2p_manifest_read(const char *dir, pas2p_manifest_t *m, char *err, size_t 
             m->aet_s = strtod(v, NULL);
         } else if (!strcmp(k, "events")) {
             m->events = strtoull(v, NULL, 10);
+        } else if (!strcmp(k, "events_per_rank")) {
+            snprintf(per_rank, sizeof per_rank, "%s", v);
         } else if (!strcmp(k, "complete")) {
             m->complete = !strcmp(v, "yes");
         } /* unknown keys are ignored: later minor versions may add some */
@@ -435,7 +439,8 @@ int pas2p_manifest_read(const char *dir, pas2p_manifest_t *m, char *err, size_t 
         goto fail;
     }
     m->hosts = calloc((size_t)m->np, sizeof *m->hosts);
-    if (!m->hosts) {
+    m->events_per_rank = calloc((size_t)m->np, sizeof *m->events_per_rank);
+    if (!m->hosts || !m->events_per_rank) {
         set_err(err, errlen, "%s: out of memory", path);
         goto fail;
     }
@@ -445,10 +450,26 @@ int pas2p_manifest_read(const char *dir, pas2p_manifest_t *m, char *err, size_t 
         if (tok)
             tok = strtok_r(NULL, ",", &save);
     }
+    save = NULL;
+    tok = strtok_r(per_rank, ",", &save);
+    for (int i = 0; i < m->np && tok; i++, tok = strtok_r(NULL, ",", &save))
+        m->events_per_rank[i] = strtoull(tok, NULL, 10);
     return 0;
 fail:
     if (f)
         fclose(f);
     pas2p_manifest_free(m);
+    return -1;
+}
+
+int pas2p_manifest_check_count(const pas2p_manifest_t *m, int rank, uint64_t n, char *err,
+                               size_t errlen)
+{
+    if (!m->events_per_rank || rank < 0 || rank >= m->np || m->events_per_rank[rank] == n)
+        return 0;
+    char name[32];
+    snprintf(name, sizeof name, PAS2P_RANK_FILE_FMT, rank);
+    set_err(err, errlen, "%s: truncated: %llu complete events, the manifest says the rank wrote %llu",
+            name, (unsigned long long)n, (unsigned long long)m->events_per_rank[rank]);
     return -1;
 }

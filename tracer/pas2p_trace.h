@@ -270,6 +270,7 @@ typedef struct {
     char counters[256];     /* comma separated, "none" when time only */
     char thread_level[32];
     char **hosts;           /* np entries */
+    uint64_t *events_per_rank; /* np entries (what each rank wrote) */
     uint64_t clock_res_ns;
     double aet_s;           /* MPI_Init return -> MPI_Finalize entry, max over ranks */
     uint64_t events;        /* total over ranks */
@@ -279,6 +280,11 @@ typedef struct {
 
 /* Reads DIR/manifest.  Returns 0, or -1 with a one-line reason in err. */
 int pas2p_manifest_read(const char *dir, pas2p_manifest_t *m, char *err, size_t errlen);
+
+/* After reading rank R's file to its end (n events): 0 if that is what the manifest says
+ * the rank wrote, else -1 with "rank-0000R.p2t: truncated: ..." in err. */
+int pas2p_manifest_check_count(const pas2p_manifest_t *m, int rank, uint64_t n, char *err,
+                               size_t errlen);
 void pas2p_manifest_free(pas2p_manifest_t *m);
 
 /* Path of rank R's file in DIR (buffer of at least PATH_MAX). */

@@ -308,6 +308,16 @@ static void test_manifest(void **state)
     assert_int_equal(m.events, 42);
     pas2p_manifest_free(&m);
 
+    /* a rank file cut exactly between two records reads cleanly: the manifest's count of
+     * what the rank wrote is what tells it is truncated */
+    write_text(path, "format = pas2p-trace\nversion = 1\nnp = 2\nevents_per_rank = 5,7\n");
+    assert_int_equal(pas2p_manifest_read(f->dir, &m, err, sizeof err), 0);
+    assert_int_equal(pas2p_manifest_check_count(&m, 0, 5, err, sizeof err), 0);
+    assert_int_equal(pas2p_manifest_check_count(&m, 1, 6, err, sizeof err), -1);
+    assert_non_null(strstr(err, "rank-00001.p2t: truncated: 6 complete events"));
+    assert_non_null(strstr(err, "wrote 7"));
+    pas2p_manifest_free(&m);
+
     write_text(path, "format = pas2p-trace\nversion = 99\nnp = 3\n");
     assert_int_equal(pas2p_manifest_read(f->dir, &m, err, sizeof err), -1);
     assert_non_null(strstr(err, "version 99"));
