@@ -13,7 +13,7 @@ trace=${1:-quickstart-trace}
 rm -rf "$trace"
 run() { echo "\$ $*"; "$@"; }
 run build/bin/pas2p trace -o "$trace" -- \
-  mpirun --oversubscribe --bind-to none --mca mpi_yield_when_idle 1 -np 4 build/apps/stencil2d 1024 150
+  mpirun --oversubscribe --bind-to none --mca mpi_yield_when_idle 1 -np 4 build/apps/stencil2d 2048 150
 echo
 run build/bin/pas2p dump "$trace"
 echo

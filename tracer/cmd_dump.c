@@ -15,8 +15,8 @@
 static const char usage[] =
     "usage: pas2p dump DIR [--rank R]\n"
     "\n"
-    "Without --rank: per-rank summary (events, compute vs MPI time, bytes) and per-call\n"
-    "totals over all ranks.  With --rank R: one line per event of rank R, in order:\n"
+    "Without --rank: per-rank summary (events; compute vs MPI time from MPI_Init's return to\n"
+    "MPI_Finalize, the AET window; bytes) and per-call totals over all ranks.  With --rank R: one line per event of rank R, in order:\n"
     "  ordinal call peer tag comm bytes compute_ns call_ns [counters] [details]\n"
     "peer is a world rank (ANY = unresolved MPI_ANY_SOURCE, NULL = MPI_PROC_NULL, - = none).\n";
 
@@ -207,8 +207,9 @@ static int summary(const char *dir)
         while ((rc = pas2p_rank_reader_next(r, &v)) == 1) {
             const pas2p_event_t *e = &v.ev;
             uint64_t ns = e->t_end - e->t_start;
+            int init = e->call == PAS2P_CALL_Init || e->call == PAS2P_CALL_Init_thread;
             comp += e->compute_ns;
-            mpi += ns;
+            mpi += init ? 0 : ns; /* the profile covers the AET window: after MPI_Init */
             sent += e->bytes;
             recv += e->rbytes;
             call_stat_t *s = &calls[e->call];
