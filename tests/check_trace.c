@@ -5,6 +5,9 @@
  *                                  ("*" = all events of the rank); every rank must match
  *   check_trace sane DIR           every rank file reads to the end, times are ordered
  *   check_trace abort DIR          rank 0 ends with MPI_Abort after >= 100 MPI_Send events
+ *   check_trace counters DIR NAME  one counter NAME recorded with every event; as a CPU-time
+ *                                  counter (perf::TASK-CLOCK) it must measure the computation
+ *                                  between calls, not the calls (sum <= 1.5 x sum of compute)
  *   check_trace partial DIR NP MIN every rank file of a killed run (no manifest) holds at
  *                                  least MIN complete events, then at most unwritten space
  */
@@ -475,8 +478,60 @@ static int run_partial(const char *dir, int np, long min)
     return bad;
 }
 
+static int run_counters(const char *dir, const char *name)
+{
+    int bad = 0;
+    pas2p_manifest_t m;
+    char err[1024], path[4096];
+    if (pas2p_manifest_read(dir, &m, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    for (int rank = 0; rank < m.np; rank++) {
+        pas2p_rank_path(dir, rank, path, sizeof path);
+        pas2p_rank_reader_t *r = pas2p_rank_reader_open(path, err, sizeof err);
+        if (!r) {
+            fprintf(stderr, "%s\n", err);
+            bad = 1;
+            continue;
+        }
+        const pas2p_file_header_t *h = pas2p_rank_reader_header(r);
+        if (h->ncounters != 1 || strcmp(h->counters[0], name)) {
+            fprintf(stderr, "rank %d: counters in the header: %u, first '%s'\n", rank, h->ncounters,
+                    h->counters[0]);
+            bad = 1;
+        }
+        pas2p_event_view_t v;
+        uint64_t ctr = 0, compute = 0, mpi = 0, missing = 0;
+        while (pas2p_rank_reader_next(r, &v) == 1) {
+            if (!v.counters) {
+                missing++;
+                continue;
+            }
+            if (v.ev.call == PAS2P_CALL_Init)
+                continue; /* counts PAPI's own start-up */
+            ctr += v.counters[0];
+            compute += v.ev.compute_ns;
+            mpi += v.ev.t_end - v.ev.t_start;
+        }
+        pas2p_rank_reader_close(r);
+        printf("rank %d: %s %llu, compute %llu ns, MPI %llu ns\n", rank, name,
+               (unsigned long long)ctr, (unsigned long long)compute, (unsigned long long)mpi);
+        if (missing || ctr == 0 || (double)ctr > 1.5 * (double)compute + 1e6) {
+            fprintf(stderr, "rank %d: %llu events without counters, or counts not of the computation\n",
+                    rank, (unsigned long long)missing);
+            bad = 1;
+        }
+    }
+    pas2p_manifest_free(&m);
+    printf("counters: %s\n", bad ? "FAILED" : "OK");
+    return bad;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc >= 4 && !strcmp(argv[1], "counters"))
+        return run_counters(argv[2], argv[3]);
     if (argc >= 5 && !strcmp(argv[1], "partial"))
         return run_partial(argv[2], atoi(argv[3]), atol(argv[4]));
     if (argc >= 3 && !strcmp(argv[1], "probe"))
@@ -487,6 +542,6 @@ int main(int argc, char **argv)
         return run_sane(argv[2]);
     if (argc >= 3 && !strcmp(argv[1], "abort"))
         return run_abort(argv[2]);
-    fprintf(stderr, "usage: check_trace probe|counts|sane|abort|partial DIR [ARGS]\n");
+    fprintf(stderr, "usage: check_trace probe|counts|sane|abort|partial|counters DIR [ARGS]\n");
     return 2;
 }
