@@ -20,8 +20,8 @@
  * and refined at every buffer flush; otherwise clock_gettime(CLOCK_MONOTONIC).
  *
  * The process-wide state (output buffer, clock, communicator and request tables) lives in
- * one struct, pas2p_rt, owned by runtime.c: the interposition layer is the only place with
- * global mutable state.
+ * pas2p_rt and a few statics of runtime.c (file header, counter names, saved signal
+ * handlers): the interposition layer is the only place with global mutable state.
  */
 #ifndef PAS2P_RT_H
 #define PAS2P_RT_H

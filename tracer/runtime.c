@@ -31,6 +31,7 @@ static pas2p_file_header_t header;
 static char counter_names[PAS2P_MAX_COUNTERS][PAS2P_COUNTER_NAME_LEN];
 static char counters_note[256];
 static struct sigaction old_term, old_int;
+static int signals_installed;
 
 static int quiet(void)
 {
@@ -435,7 +436,7 @@ void pas2p_rt_start(int rc, unsigned call, int lang)
         pas2p_rt.write_failed = 1;
         return;
     }
-    pas2p_rt.fd = open(pas2p_rt.path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    pas2p_rt.fd = open(pas2p_rt.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (pas2p_rt.fd < 0) {
         fprintf(stderr, "pas2p: rank %d: cannot create trace file %s: %s; not tracing\n",
                 pas2p_rt.rank, pas2p_rt.path, strerror(errno));
@@ -492,6 +493,7 @@ void pas2p_rt_start(int rc, unsigned call, int lang)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGTERM, &sa, &old_term);
     sigaction(SIGINT, &sa, &old_int);
+    signals_installed = 1;
 
     __atomic_store_n(&pas2p_rt.active, 1, __ATOMIC_RELEASE);
     cx->th->last_end_ns = 0;
@@ -601,8 +603,11 @@ void pas2p_rt_finish(int lang)
             write_failed("close", errno);
         pas2p_rt.fd = -1;
     }
-    sigaction(SIGTERM, &old_term, NULL);
-    sigaction(SIGINT, &old_int, NULL);
+    if (signals_installed) { /* give the application its own handlers back */
+        sigaction(SIGTERM, &old_term, NULL);
+        sigaction(SIGINT, &old_int, NULL);
+        signals_installed = 0;
+    }
 
     /* the manifest: every rank takes part, even one whose file failed */
     double aet = pas2p_rt.t_init ? (double)(t_fin_ns - pas2p_rt.t_init) * 1e-9 : 0.0, aet_max = 0;
