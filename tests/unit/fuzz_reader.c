@@ -1,0 +1,141 @@
+/* Mutation fuzzing of the rank-file reader: a real rank file (argv[1]) is damaged many
+ * ways (byte flips, random bytes, cuts, overwritten length fields, spliced copies) and read
+ * to the end each time.  The reader must only ever answer 1, 0 or -1 with a message, never
+ * crash, hang or read outside its buffers (this runs under ASan/UBSan in CI).
+ *
+ *   fuzz_reader RANK_FILE [ITERATIONS [SEED]]
+ *
+ * Deterministic (own PRNG, fixed seed), so a failure reproduces. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pas2p_trace.h"
+
+static uint64_t rng_state;
+
+static uint64_t rnd(void)
+{
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static unsigned char *slurp(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *b = malloc((size_t)len + 1);
+    if (!b || fread(b, 1, (size_t)len, f) != (size_t)len) {
+        fclose(f);
+        free(b);
+        return NULL;
+    }
+    fclose(f);
+    *n = (size_t)len;
+    return b;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: fuzz_reader RANK_FILE [ITERATIONS [SEED]]\n");
+        return 2;
+    }
+    long iters = argc > 2 ? atol(argv[2]) : 2000;
+    rng_state = argc > 3 ? strtoull(argv[3], NULL, 10) : 12345;
+    size_t n;
+    unsigned char *orig = slurp(argv[1], &n);
+    if (!orig || n < sizeof(pas2p_file_header_t)) {
+        fprintf(stderr, "fuzz_reader: cannot read a rank file from %s\n", argv[1]);
+        return 2;
+    }
+    char path[] = "/tmp/pas2p-fuzz-XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return 2;
+    close(fd);
+    unsigned char *buf = malloc(2 * n + 64);
+    long opened = 0, clean = 0, errors = 0, events = 0;
+    for (long it = 0; it < iters; it++) {
+        size_t len = n;
+        memcpy(buf, orig, n);
+        int kind = (int)(rnd() % 6), edits = 1 + (int)(rnd() % 8);
+        size_t hs = sizeof(pas2p_file_header_t);
+        for (int e = 0; e < edits; e++) {
+            size_t at = hs + rnd() % (len > hs ? len - hs : 1); /* mostly the records */
+            if (rnd() % 8 == 0)
+                at = rnd() % len; /* sometimes the header too */
+            switch (kind) {
+            case 0: buf[at] ^= (unsigned char)(1u << (rnd() % 8)); break;  /* bit flip */
+            case 1: buf[at] = (unsigned char)rnd(); break;                /* random byte */
+            case 2: len = at; break;                                       /* cut */
+            case 3: buf[at] = (unsigned char)(rnd() % 2 ? 0xff : 0); break; /* length-ish bytes */
+            case 4: { /* splice: copy a random chunk over another place */
+                size_t from = rnd() % len, cnt = rnd() % 64;
+                if (from + cnt > len) cnt = len - from;
+                if (at + cnt > len) cnt = len - at;
+                memmove(buf + at, buf + from, cnt);
+                break;
+            }
+            default: { /* varint run: many continuation bytes */
+                for (size_t k = at; k < len && k < at + 12; k++)
+                    buf[k] = 0x80 | (unsigned char)rnd();
+                break;
+            }
+            }
+            if (len <= 1)
+                len = 1;
+        }
+        FILE *f = fopen(path, "wb");
+        fwrite(buf, 1, len, f);
+        fclose(f);
+        char err[512];
+        pas2p_rank_reader_t *r = pas2p_rank_reader_open(path, err, sizeof err);
+        if (!r) {
+            if (!err[0]) {
+                fprintf(stderr, "iteration %ld: open failed without a message\n", it);
+                return 1;
+            }
+            continue;
+        }
+        opened++;
+        pas2p_event_view_t v;
+        int rc;
+        long k = 0;
+        while ((rc = pas2p_rank_reader_next(r, &v)) == 1) {
+            if (++k > (long)len) { /* every record is at least one byte: no progress = hang */
+                fprintf(stderr, "iteration %ld: more events than bytes\n", it);
+                return 1;
+            }
+            if (v.ev.payload && !v.payload) {
+                fprintf(stderr, "iteration %ld: payload length without payload\n", it);
+                return 1;
+            }
+        }
+        events += k;
+        if (rc == 0) {
+            clean++;
+        } else {
+            errors++;
+            if (!pas2p_rank_reader_error(r)[0]) {
+                fprintf(stderr, "iteration %ld: error without a message\n", it);
+                return 1;
+            }
+        }
+        pas2p_rank_reader_close(r);
+    }
+    unlink(path);
+    free(buf);
+    free(orig);
+    printf("fuzz_reader: %ld iterations, %ld opened, %ld read cleanly, %ld stopped with an error, "
+           "%ld events decoded: OK\n", iters, opened, clean, errors, events);
+    return 0;
+}
