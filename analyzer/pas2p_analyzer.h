@@ -1,0 +1,113 @@
+/* pas2p analyzer module: from one rank's event stream to its phases and weights.
+ *
+ * Per process (EPAS: no cross-rank synchronisation), in two streaming passes over the
+ * rank's events (tracer/pas2p_trace.h readers):
+ *
+ *  A. structure: each event becomes a symbol (call, peers, tag, communicator, size class:
+ *     sizes within `size_tolerance` share a symbol).  Tandem repeats of symbols are folded
+ *     online into a loop tree (nested loops, bodies of several calls); elements far enough
+ *     from the tail can no longer change and are handed to pass B.  Memory is bounded by the
+ *     folding window, not by the number of events.
+ *  B. phases: a second reader walks the events along that tree.  Every maximal run of plain
+ *     events inside one iteration of a loop body (or between loops at top level) is one
+ *     *occurrence*; occurrences with the same symbol sequence and similar computation
+ *     (>= `compute_similarity`, instructions when counted, else time) are the same *phase*.
+ *     Every event belongs to exactly one occurrence, so sum(weight x mean time) is the
+ *     rank's time from MPI_Init's return to MPI_Finalize.
+ *
+ * No MPI here; the analyzer reads traces only through pas2p_trace.h.
+ */
+#ifndef PAS2P_ANALYZER_H
+#define PAS2P_ANALYZER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pas2p_trace.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    double size_tolerance;       /* relative: 0.05 = message sizes within 5 % are alike */
+    double compute_similarity;   /* 0.85: occurrences whose instruction counts are >= 85 %
+                                    alike are the same phase (PAS2P's criterion) */
+    double compute_similarity_time; /* the same on compute *time*, for traces without
+                                    instruction counters: 0.5, because wall-clock compute
+                                    varies with scheduling far more than instructions do
+                                    (measured: 85 % split a stencil into 5-11 phases on 4
+                                    ranks sharing 2 cores; 50 % gives 3) */
+    uint64_t compute_floor_ns;   /* differences below this are alike whatever the ratio
+                                    (timer noise on tiny computations); 0 with counters */
+    uint32_t window;             /* longest loop body folded, in elements (default 256) */
+    uint32_t inline_events;      /* an inner loop of at most this many events in all is part
+                                    of the enclosing occurrence, not phases of its own (16) */
+    double relevance;            /* relevant phase: weight x time >= relevance x AET (0.01) */
+    double variant_merge;        /* a variant (same calls, other computation) with fewer than
+                                    this share of its calls' occurrences is merged into the
+                                    closest larger variant: with time-only traces, preempted
+                                    occurrences would otherwise fragment phases (0.05) */
+} pas2p_analysis_opts_t;
+
+void pas2p_analysis_defaults(pas2p_analysis_opts_t *o);
+
+/* Where events come from: 1 = one event, 0 = end, -1 = error (message via err). */
+typedef struct {
+    int (*next)(void *ctx, pas2p_event_view_t *out);
+    const char *(*error)(void *ctx);
+    void *ctx;
+} pas2p_event_source_t;
+
+#define PAS2P_PHASE_SAMPLE_OCC 8 /* first occurrences kept per phase, for the runtime */
+
+typedef struct {
+    uint32_t id;                 /* 1-based, in order of first occurrence */
+    uint32_t nsym;               /* events per occurrence */
+    uint32_t *syms;              /* their symbols (pas2p_rank_phases_t.symbols) */
+    uint64_t weight;             /* occurrences */
+    double time_sum_s, time_mean_s, time_median_s, time_min_s, time_max_s, time_sd_s;
+    double compute_mean_s;       /* computation per occurrence */
+    double instructions_mean;    /* per occurrence, when counted (else 0) */
+    uint64_t first_start[PAS2P_PHASE_SAMPLE_OCC]; /* ordinals of the first occurrences */
+    uint64_t first_end[PAS2P_PHASE_SAMPLE_OCC];   /* (one past the last event) */
+    uint32_t nfirst;
+} pas2p_phase_t;
+
+/* a symbol: the identity of an event for phase detection */
+typedef struct {
+    uint16_t call;
+    int32_t peer, peer2, tag, tag2;
+    uint32_t comm, aux;
+    uint64_t bytes, rbytes;      /* of the first event given this symbol */
+} pas2p_symbol_t;
+
+typedef struct {
+    int rank;
+    uint64_t events;
+    double elapsed_s;            /* MPI_Init return -> MPI_Finalize entry: sum of all occurrences */
+    uint32_t nphases;
+    pas2p_phase_t *phases;
+    uint32_t nsymbols;
+    pas2p_symbol_t *symbols;
+    uint64_t folded_elements;    /* top-level elements of the loop tree (diagnostic) */
+    char error[512];
+} pas2p_rank_phases_t;
+
+/* Finds the phases of one rank.  `a` and `b` must deliver the same event stream (pass A and
+ * pass B: two readers of the same file).  Returns 0, or -1 with out->error set. */
+int pas2p_find_phases(pas2p_event_source_t a, pas2p_event_source_t b,
+                      const pas2p_analysis_opts_t *o, int ncounters_is_instructions,
+                      pas2p_rank_phases_t *out);
+void pas2p_rank_phases_free(pas2p_rank_phases_t *p);
+
+/* Event source over a rank file (ctx = pas2p_rank_reader_t *). */
+pas2p_event_source_t pas2p_source_reader(pas2p_rank_reader_t *r);
+
+/* `pas2p analyze` */
+int pas2p_cmd_analyze(int argc, char **argv);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,778 @@
+/* Phase detection for one rank: symbols, online loop folding (pass A), phase occurrences
+ * and their statistics (pass B).  See pas2p_analyzer.h for the method. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pas2p_analyzer.h"
+
+void pas2p_analysis_defaults(pas2p_analysis_opts_t *o)
+{
+    o->size_tolerance = 0.05;
+    o->compute_similarity = 0.85;
+    o->compute_similarity_time = 0.5;
+    o->compute_floor_ns = 2000;
+    o->window = 256;
+    o->inline_events = 16;
+    o->variant_merge = 0.05;
+    o->relevance = 0.01;
+}
+
+static uint64_t mix64(uint64_t x)
+{
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+/* ------------------------------------------------------------------ symbols */
+typedef struct {
+    pas2p_symbol_t *v;
+    uint32_t n, cap;
+    uint32_t *next;          /* next symbol with the same base key (size variants) */
+    uint32_t *slots;         /* open addressing: base-key hash -> first symbol + 1 */
+    uint32_t nslots;
+    double tol;
+} symtab_t;
+
+static uint64_t base_hash(const pas2p_event_t *e)
+{
+    uint64_t h = mix64((uint64_t)e->call << 48 ^ (uint64_t)(uint32_t)e->peer << 16 ^ e->aux);
+    h = mix64(h ^ ((uint64_t)(uint32_t)e->tag << 32 | (uint32_t)e->peer2));
+    return mix64(h ^ ((uint64_t)e->comm << 32 | (uint32_t)e->tag2));
+}
+
+static int same_base(const pas2p_symbol_t *s, const pas2p_event_t *e)
+{
+    return s->call == e->call && s->peer == e->peer && s->peer2 == e->peer2 && s->tag == e->tag &&
+           s->tag2 == e->tag2 && s->comm == e->comm && s->aux == e->aux;
+}
+
+static int size_alike(uint64_t a, uint64_t b, double tol)
+{
+    uint64_t mx = a > b ? a : b, mn = a < b ? a : b;
+    return (double)(mx - mn) <= tol * (double)mx;
+}
+
+static int symtab_grow_slots(symtab_t *t)
+{
+    uint32_t ns = t->nslots ? t->nslots * 2 : 1024;
+    uint32_t *s = calloc(ns, sizeof *s);
+    if (!s)
+        return -1;
+    for (uint32_t i = 0; i < t->nslots; i++) {
+        uint32_t id = t->slots[i];
+        if (!id)
+            continue;
+        pas2p_event_t e = {.call = t->v[id - 1].call, .peer = t->v[id - 1].peer,
+                           .peer2 = t->v[id - 1].peer2, .tag = t->v[id - 1].tag,
+                           .tag2 = t->v[id - 1].tag2, .comm = t->v[id - 1].comm,
+                           .aux = t->v[id - 1].aux};
+        uint32_t j = (uint32_t)base_hash(&e) & (ns - 1);
+        while (s[j])
+            j = (j + 1) & (ns - 1);
+        s[j] = id;
+    }
+    free(t->slots);
+    t->slots = s;
+    t->nslots = ns;
+    return 0;
+}
+
+/* symbol id of e, a new one if needed; UINT32_MAX when out of memory */
+static uint32_t symbol_of(symtab_t *t, const pas2p_event_t *e)
+{
+    if ((t->n + 1) * 2 > t->nslots && symtab_grow_slots(t))
+        return UINT32_MAX;
+    uint32_t mask = t->nslots - 1, j = (uint32_t)base_hash(e) & mask;
+    uint64_t size = e->bytes + e->rbytes;
+    for (; t->slots[j]; j = (j + 1) & mask) {
+        uint32_t id = t->slots[j] - 1;
+        if (!same_base(&t->v[id], e))
+            continue;
+        for (; id != UINT32_MAX; id = t->next[id])
+            if (size_alike(t->v[id].bytes + t->v[id].rbytes, size, t->tol))
+                return id;
+        break; /* same base, no size variant close enough: add one to this chain */
+    }
+    if (t->n == t->cap) {
+        uint32_t cap = t->cap ? t->cap * 2 : 256;
+        pas2p_symbol_t *v = realloc(t->v, cap * sizeof *v);
+        uint32_t *nx = v ? realloc(t->next, cap * sizeof *nx) : NULL;
+        if (!v || !nx) {
+            if (v)
+                t->v = v;
+            return UINT32_MAX;
+        }
+        t->v = v;
+        t->next = nx;
+        t->cap = cap;
+    }
+    uint32_t id = t->n++;
+    t->v[id] = (pas2p_symbol_t){.call = e->call, .peer = e->peer, .peer2 = e->peer2, .tag = e->tag,
+                                .tag2 = e->tag2, .comm = e->comm, .aux = e->aux, .bytes = e->bytes,
+                                .rbytes = e->rbytes};
+    t->next[id] = UINT32_MAX;
+    if (t->slots[j]) { /* append to the chain of size variants */
+        uint32_t k = t->slots[j] - 1;
+        while (t->next[k] != UINT32_MAX)
+            k = t->next[k];
+        t->next[k] = id;
+    } else {
+        t->slots[j] = id + 1;
+    }
+    return id;
+}
+
+/* ------------------------------------------------------------------ loop tree */
+typedef struct node {
+    uint64_t hash;           /* structure: symbol, or body hashes and count */
+    uint64_t count;          /* 0: a leaf (one event); else iterations of body */
+    uint64_t nev;            /* events in all */
+    uint32_t sym;
+    uint32_t nbody;
+    struct node **body;
+} node_t;
+
+static void node_free(node_t *n)
+{
+    if (!n || !n->count)
+        return; /* leaves are shared, owned by the leaf table */
+    for (uint32_t i = 0; i < n->nbody; i++)
+        node_free(n->body[i]);
+    free(n->body);
+    free(n);
+}
+
+static uint64_t body_hash(node_t *const *b, uint32_t n)
+{
+    uint64_t h = 0x51afd7ed558ccd1dull ^ n;
+    for (uint32_t i = 0; i < n; i++)
+        h = mix64(h ^ b[i]->hash) + i;
+    return h;
+}
+
+static void loop_rehash(node_t *l)
+{
+    uint64_t per = 0;
+    for (uint32_t i = 0; i < l->nbody; i++)
+        per += l->body[i]->nev;
+    l->nev = per * l->count;
+    l->hash = mix64(body_hash(l->body, l->nbody) ^ mix64(l->count + 0x9e3779b97f4a7c15ull));
+}
+
+/* the folding stack: elements at absolute positions [base, top); position `base` is at
+ * e[off] (emitting the oldest element only moves base and off; compact() moves memory) */
+typedef struct {
+    node_t **e;
+    uint64_t base, top;      /* absolute positions */
+    size_t off, cap;
+    uint64_t *last_key;      /* hash -> last absolute position (open addressing, lossy) */
+    uint64_t *last_pos;
+    uint32_t nlast;
+    uint64_t *loops;         /* absolute positions of loop elements, oldest first */
+    size_t nloops, loopcap;
+    uint32_t window;
+    node_t **leaves;         /* interned leaf per symbol */
+    uint32_t nleaves;
+} folder_t;
+
+#define AT(f, pos) ((f)->e[(f)->off + ((pos) - (f)->base)])
+
+/* moves the live elements to the front of e and forgets emitted loop positions */
+static void compact(folder_t *f)
+{
+    memmove(f->e, f->e + f->off, (f->top - f->base) * sizeof *f->e);
+    f->off = 0;
+    size_t k = 0;
+    while (k < f->nloops && f->loops[k] < f->base)
+        k++;
+    memmove(f->loops, f->loops + k, (f->nloops - k) * sizeof *f->loops);
+    f->nloops -= k;
+}
+
+static int folder_push(folder_t *f, node_t *x)
+{
+    if (f->off + (f->top - f->base) == f->cap) {
+        if (f->off > f->cap / 2) {
+            compact(f);
+        } else {
+            size_t cap = f->cap ? f->cap * 2 : 1024;
+            node_t **e = realloc(f->e, cap * sizeof *e);
+            if (!e)
+                return -1;
+            f->e = e;
+            f->cap = cap;
+        }
+    }
+    f->e[f->off + (f->top - f->base)] = x;
+    f->top++;
+    if (x->count) {
+        if (f->nloops == f->loopcap) {
+            size_t c = f->loopcap ? f->loopcap * 2 : 64;
+            uint64_t *l = realloc(f->loops, c * sizeof *l);
+            if (!l)
+                return -1;
+            f->loops = l;
+            f->loopcap = c;
+        }
+        f->loops[f->nloops++] = f->top - 1;
+    }
+    return 0;
+}
+
+/* drops the elements from absolute position `from` to the top (already moved or freed) */
+static void folder_cut(folder_t *f, uint64_t from)
+{
+    f->top = from;
+    while (f->nloops && f->loops[f->nloops - 1] >= from)
+        f->nloops--;
+}
+
+static int same_run(folder_t *f, uint64_t a, uint64_t b, uint64_t len)
+{
+    for (uint64_t k = 0; k < len; k++)
+        if (AT(f, a + k)->hash != AT(f, b + k)->hash)
+            return 0;
+    return 1;
+}
+
+/* One folding step at the tail; 1 if something folded, 0 if not, -1 out of memory. */
+static int fold_once(folder_t *f)
+{
+    uint64_t n = f->top;
+    node_t *x = AT(f, n - 1);
+    uint32_t mask = f->nlast - 1, j = (uint32_t)mix64(x->hash) & mask;
+    if (n - f->base < 2) { /* nothing to fold yet, but remember where x is */
+        f->last_key[j] = x->hash;
+        f->last_pos[j] = n - 1;
+        return 0;
+    }
+    /* case 1: the tail repeats the body of a recent loop element -> one more iteration */
+    for (size_t i = f->nloops, tries = 0; i-- > 0 && tries < 4; tries++) {
+        uint64_t p = f->loops[i];
+        if (p >= n - 1)
+            continue;
+        node_t *l = AT(f, p);
+        uint64_t len = n - 1 - p;
+        if (l->nbody != len || len > f->window)
+            continue;
+        uint64_t k = 0;
+        while (k < len && l->body[k]->hash == AT(f, p + 1 + k)->hash)
+            k++;
+        if (k < len)
+            continue;
+        for (k = 0; k < len; k++)
+            node_free(AT(f, p + 1 + k));
+        folder_cut(f, p + 1);
+        l->count++;
+        loop_rehash(l);
+        return 1;
+    }
+    /* case 2: the last L elements repeat the L before them -> a new loop of 2 iterations */
+    uint64_t p = f->last_key[j] == x->hash ? f->last_pos[j] : UINT64_MAX;
+    f->last_key[j] = x->hash;
+    f->last_pos[j] = n - 1;
+    if (p == UINT64_MAX || p < f->base || p >= n - 1 || AT(f, p)->hash != x->hash)
+        return 0;
+    uint64_t len = n - 1 - p;
+    if (len > f->window || p + 1 < f->base + len || !same_run(f, p + 1 - len, p + 1, len))
+        return 0;
+    node_t *l = malloc(sizeof *l);
+    node_t **body = malloc(len * sizeof *body);
+    if (!l || !body) {
+        free(l);
+        free(body);
+        return -1;
+    }
+    uint64_t start = p + 1 - len;
+    for (uint64_t k = 0; k < len; k++) {
+        body[k] = AT(f, start + k);
+        node_free(AT(f, p + 1 + k));
+    }
+    *l = (node_t){.count = 2, .nbody = (uint32_t)len, .body = body};
+    loop_rehash(l);
+    folder_cut(f, start);
+    return folder_push(f, l) ? -1 : 1;
+}
+
+/* ------------------------------------------------------------------ pass B: phases */
+#define RESERVOIR 255
+
+typedef struct {
+    pas2p_phase_t p;
+    uint64_t key;            /* symbol-sequence hash */
+    double sumsq, compute_sum, instr_sum, ref;  /* ref: mean compute measure */
+    double samples[RESERVOIR];
+    uint32_t nsamples;
+} phase_acc_t;
+
+typedef struct {
+    pas2p_event_source_t src;
+    const pas2p_analysis_opts_t *o;
+    int use_instr;
+    /* current occurrence */
+    uint32_t *syms;
+    uint32_t nsyms, capsyms;
+    uint64_t key, start, ordinal;
+    double time, compute, instr;
+    /* phases */
+    phase_acc_t *ph;
+    uint32_t nph, capph;
+    uint32_t *slots;         /* key hash -> first phase + 1, chained by nextv */
+    uint32_t *nextv;
+    uint32_t nslots;
+    uint64_t rng;
+    double elapsed;
+    uint64_t events;
+    const symtab_t *symtab;
+    char *err;
+    size_t errlen;
+} walker_t;
+
+static int similar_compute(const walker_t *w, double a, double b)
+{
+    double mx = a > b ? a : b, mn = a < b ? a : b;
+    double floor = w->use_instr ? 0 : (double)w->o->compute_floor_ns * 1e-9;
+    double thr = w->use_instr ? w->o->compute_similarity : w->o->compute_similarity_time;
+    return mx - mn <= floor || mn >= thr * mx;
+}
+
+static int phase_slot_grow(walker_t *w)
+{
+    uint32_t ns = w->nslots ? w->nslots * 2 : 256;
+    uint32_t *s = calloc(ns, sizeof *s);
+    if (!s)
+        return -1;
+    /* rebuild the chains: the first variant of each key goes into the slot */
+    for (uint32_t i = 0; i < w->nph; i++)
+        w->nextv[i] = UINT32_MAX;
+    for (uint32_t i = 0; i < w->nph; i++) {
+        uint32_t j = (uint32_t)mix64(w->ph[i].key) & (ns - 1);
+        while (s[j] && w->ph[s[j] - 1].key != w->ph[i].key)
+            j = (j + 1) & (ns - 1);
+        if (!s[j]) {
+            s[j] = i + 1;
+        } else {
+            uint32_t k = s[j] - 1;
+            while (w->nextv[k] != UINT32_MAX)
+                k = w->nextv[k];
+            w->nextv[k] = i;
+        }
+    }
+    free(w->slots);
+    w->slots = s;
+    w->nslots = ns;
+    return 0;
+}
+
+static int occurrence_end(walker_t *w)
+{
+    if (!w->nsyms)
+        return 0;
+    double measure = w->use_instr ? w->instr : w->compute;
+    if ((w->nph + 1) * 2 > w->nslots && phase_slot_grow(w))
+        return -1;
+    uint32_t mask = w->nslots - 1, j = (uint32_t)mix64(w->key) & mask;
+    while (w->slots[j] && w->ph[w->slots[j] - 1].key != w->key)
+        j = (j + 1) & mask;
+    uint32_t id = UINT32_MAX, last = UINT32_MAX;
+    for (uint32_t k = w->slots[j] ? w->slots[j] - 1 : UINT32_MAX; k != UINT32_MAX; k = w->nextv[k]) {
+        last = k;
+        if (w->ph[k].p.nsym == w->nsyms && similar_compute(w, w->ph[k].ref, measure) &&
+            !memcmp(w->ph[k].p.syms, w->syms, w->nsyms * sizeof *w->syms)) {
+            id = k;
+            break;
+        }
+    }
+    if (id == UINT32_MAX) { /* a new phase (or a new variant of a known structure) */
+        if (w->nph == w->capph) {
+            uint32_t cap = w->capph ? w->capph * 2 : 64;
+            phase_acc_t *ph = realloc(w->ph, cap * sizeof *ph);
+            uint32_t *nx = ph ? realloc(w->nextv, cap * sizeof *nx) : NULL;
+            if (!ph || !nx) {
+                if (ph)
+                    w->ph = ph;
+                return -1;
+            }
+            w->ph = ph;
+            w->nextv = nx;
+            w->capph = cap;
+        }
+        id = w->nph++;
+        phase_acc_t *a = &w->ph[id];
+        memset(a, 0, sizeof *a);
+        a->key = w->key;
+        a->p.id = id + 1;
+        a->p.nsym = w->nsyms;
+        a->p.syms = malloc(w->nsyms * sizeof *a->p.syms);
+        if (!a->p.syms)
+            return -1;
+        memcpy(a->p.syms, w->syms, w->nsyms * sizeof *w->syms);
+        a->p.time_min_s = INFINITY;
+        w->nextv[id] = UINT32_MAX;
+        if (last != UINT32_MAX)
+            w->nextv[last] = id;
+        else
+            w->slots[j] = id + 1;
+    }
+    phase_acc_t *a = &w->ph[id];
+    pas2p_phase_t *p = &a->p;
+    double t = w->time;
+    if (p->nfirst < PAS2P_PHASE_SAMPLE_OCC) {
+        p->first_start[p->nfirst] = w->start;
+        p->first_end[p->nfirst] = w->ordinal;
+        p->nfirst++;
+    }
+    p->weight++;
+    p->time_sum_s += t;
+    a->sumsq += t * t;
+    a->compute_sum += w->compute;
+    a->instr_sum += w->instr;
+    a->ref += (measure - a->ref) / (double)p->weight; /* running mean of the measure */
+    if (t < p->time_min_s)
+        p->time_min_s = t;
+    if (t > p->time_max_s)
+        p->time_max_s = t;
+    if (a->nsamples < RESERVOIR) {
+        a->samples[a->nsamples++] = t;
+    } else { /* reservoir sampling, deterministic */
+        w->rng = w->rng * 6364136223846793005ull + 1442695040888963407ull;
+        uint64_t r = (w->rng >> 11) % p->weight;
+        if (r < RESERVOIR)
+            a->samples[r] = t;
+    }
+    w->nsyms = 0;
+    w->key = 0x2545f4914f6cdd1dull;
+    w->time = w->compute = w->instr = 0;
+    return 0;
+}
+
+/* consumes the next event for leaf symbol `sym` */
+static int walk_leaf(walker_t *w, uint32_t sym)
+{
+    pas2p_event_view_t v;
+    int rc = w->src.next(w->src.ctx, &v);
+    if (rc != 1) {
+        snprintf(w->err, w->errlen, "%s", rc < 0 && w->src.error ? w->src.error(w->src.ctx)
+                                                                  : "event stream ended early in pass B");
+        return -1;
+    }
+    if (v.ev.call != w->symtab->v[sym].call) {
+        snprintf(w->err, w->errlen, "event %llu: pass B read %s where pass A had %s",
+                 (unsigned long long)v.ordinal, pas2p_call_name(v.ev.call),
+                 pas2p_call_name(w->symtab->v[sym].call));
+        return -1;
+    }
+    if (!w->nsyms)
+        w->start = v.ordinal;
+    if (w->nsyms == w->capsyms) {
+        uint32_t cap = w->capsyms ? w->capsyms * 2 : 64;
+        uint32_t *s = realloc(w->syms, cap * sizeof *s);
+        if (!s)
+            return -1;
+        w->syms = s;
+        w->capsyms = cap;
+    }
+    w->syms[w->nsyms++] = sym;
+    w->key = mix64(w->key ^ sym) + 0x9e37;
+    int init = v.ev.call == PAS2P_CALL_Init || v.ev.call == PAS2P_CALL_Init_thread;
+    double t = (double)v.ev.compute_ns * 1e-9 + (init ? 0 : (double)(v.ev.t_end - v.ev.t_start) * 1e-9);
+    w->time += t;
+    w->elapsed += t;
+    w->compute += (double)v.ev.compute_ns * 1e-9;
+    if (v.counters)
+        w->instr += (double)v.counters[0];
+    w->ordinal = v.ordinal + 1;
+    w->events++;
+    return 0;
+}
+
+/* all events of n as part of the current occurrence */
+static int walk_inline(walker_t *w, const node_t *n)
+{
+    if (!n->count)
+        return walk_leaf(w, n->sym);
+    for (uint64_t it = 0; it < n->count; it++)
+        for (uint32_t i = 0; i < n->nbody; i++)
+            if (walk_inline(w, n->body[i]))
+                return -1;
+    return 0;
+}
+
+static int walk(walker_t *w, const node_t *n)
+{
+    if (!n->count)
+        return walk_leaf(w, n->sym);
+    if (occurrence_end(w)) /* a loop starts: the plain events before it are one occurrence */
+        return -1;
+    for (uint64_t it = 0; it < n->count; it++) {
+        for (uint32_t i = 0; i < n->nbody; i++) {
+            const node_t *c = n->body[i];
+            if (c->count && c->nev <= w->o->inline_events) { /* short inner loop */
+                if (walk_inline(w, c))
+                    return -1;
+                continue;
+            }
+            if (c->count && occurrence_end(w))
+                return -1;
+            if (walk(w, c))
+                return -1;
+        }
+        if (occurrence_end(w)) /* an iteration ends */
+            return -1;
+    }
+    return 0;
+}
+
+/* Merges rare variants into the closest frequent variant of the same calls, then numbers
+ * the phases by first occurrence.  Sums (weight x mean time) are unchanged. */
+static void merge_variants(walker_t *w, double share)
+{
+    for (uint32_t i = 0; i < w->nph; i++) {
+        phase_acc_t *a = &w->ph[i];
+        if (!a->p.weight)
+            continue;
+        uint64_t total = 0;
+        for (uint32_t k = 0; k < w->nph; k++)
+            if (w->ph[k].key == a->key && w->ph[k].p.nsym == a->p.nsym)
+                total += w->ph[k].p.weight;
+        if ((double)a->p.weight >= share * (double)total)
+            continue;
+        uint32_t best = UINT32_MAX;
+        for (uint32_t k = 0; k < w->nph; k++) {
+            phase_acc_t *b = &w->ph[k];
+            if (k == i || b->key != a->key || b->p.nsym != a->p.nsym ||
+                (double)b->p.weight < share * (double)total)
+                continue;
+            if (best == UINT32_MAX || fabs(b->ref - a->ref) < fabs(w->ph[best].ref - a->ref))
+                best = k;
+        }
+        if (best == UINT32_MAX)
+            continue;
+        phase_acc_t *b = &w->ph[best];
+        double wa = (double)a->p.weight, wb = (double)b->p.weight;
+        b->ref = (b->ref * wb + a->ref * wa) / (wa + wb);
+        b->p.weight += a->p.weight;
+        b->p.time_sum_s += a->p.time_sum_s;
+        b->sumsq += a->sumsq;
+        b->compute_sum += a->compute_sum;
+        b->instr_sum += a->instr_sum;
+        if (a->p.time_min_s < b->p.time_min_s)
+            b->p.time_min_s = a->p.time_min_s;
+        if (a->p.time_max_s > b->p.time_max_s)
+            b->p.time_max_s = a->p.time_max_s;
+        for (uint32_t s = 0; s < a->nsamples && b->nsamples < RESERVOIR; s++)
+            b->samples[b->nsamples++] = a->samples[s];
+        for (uint32_t s = 0; s < a->p.nfirst; s++) { /* keep the earliest occurrences */
+            uint32_t at = b->p.nfirst;
+            if (at == PAS2P_PHASE_SAMPLE_OCC) {
+                if (a->p.first_start[s] >= b->p.first_start[at - 1])
+                    continue;
+                at--;
+            } else {
+                b->p.nfirst++;
+            }
+            while (at > 0 && b->p.first_start[at - 1] > a->p.first_start[s]) {
+                b->p.first_start[at] = b->p.first_start[at - 1];
+                b->p.first_end[at] = b->p.first_end[at - 1];
+                at--;
+            }
+            b->p.first_start[at] = a->p.first_start[s];
+            b->p.first_end[at] = a->p.first_end[s];
+        }
+        free(a->p.syms);
+        a->p.syms = NULL;
+        a->p.weight = 0; /* removed below */
+    }
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < w->nph; i++)
+        if (w->ph[i].p.weight)
+            w->ph[n++] = w->ph[i];
+    w->nph = n;
+    /* number by first occurrence */
+    for (uint32_t x = 1; x < n; x++) {
+        phase_acc_t key = w->ph[x];
+        uint32_t y = x;
+        for (; y > 0 && w->ph[y - 1].p.first_start[0] > key.p.first_start[0]; y--)
+            w->ph[y] = w->ph[y - 1];
+        w->ph[y] = key;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        w->ph[i].p.id = i + 1;
+}
+
+/* ------------------------------------------------------------------ driver */
+/* hands the elements before absolute position `upto` (final: too far from the tail to
+ * fold again) to pass B, oldest first */
+static int emit(folder_t *f, walker_t *w, uint64_t upto)
+{
+    while (f->base < upto) {
+        node_t *n = AT(f, f->base);
+        int rc = walk(w, n);
+        node_free(n);
+        f->base++;
+        f->off++;
+        if (rc)
+            return -1;
+    }
+    return 0;
+}
+
+int pas2p_find_phases(pas2p_event_source_t a, pas2p_event_source_t b,
+                      const pas2p_analysis_opts_t *o, int ncounters_is_instructions,
+                      pas2p_rank_phases_t *out)
+{
+    memset(out, 0, sizeof *out);
+    symtab_t st = {.tol = o->size_tolerance};
+    folder_t f = {.window = o->window ? o->window : 256, .nlast = 4096};
+    walker_t w = {.src = b, .o = o, .use_instr = ncounters_is_instructions, .symtab = &st,
+                  .key = 0x2545f4914f6cdd1dull, .rng = 88172645463325252ull, .err = out->error,
+                  .errlen = sizeof out->error};
+    int rc = -1;
+    f.last_key = calloc(f.nlast, sizeof *f.last_key);
+    f.last_pos = calloc(f.nlast, sizeof *f.last_pos);
+    if (!f.last_key || !f.last_pos)
+        goto oom;
+    pas2p_event_view_t v;
+    int r;
+    uint64_t keep = 2 * (uint64_t)f.window + 16;
+    while ((r = a.next(a.ctx, &v)) == 1) {
+        uint32_t s = symbol_of(&st, &v.ev);
+        if (s == UINT32_MAX)
+            goto oom;
+        if (s >= f.nleaves) {
+            uint32_t nl = st.cap;
+            node_t **lv = realloc(f.leaves, nl * sizeof *lv);
+            if (!lv)
+                goto oom;
+            for (uint32_t i = f.nleaves; i < nl; i++)
+                lv[i] = NULL;
+            f.leaves = lv;
+            f.nleaves = nl;
+        }
+        if (!f.leaves[s]) {
+            node_t *l = calloc(1, sizeof *l);
+            if (!l)
+                goto oom;
+            l->sym = s;
+            l->nev = 1;
+            l->hash = mix64(0xfeed0000ull + s);
+            f.leaves[s] = l;
+        }
+        if (folder_push(&f, f.leaves[s]))
+            goto oom;
+        int fr;
+        while ((fr = fold_once(&f)) == 1)
+            ;
+        if (fr < 0)
+            goto oom;
+        if (f.top - f.base > 2 * keep) {
+            out->folded_elements += f.top - keep - f.base;
+            if (emit(&f, &w, f.top - keep))
+                goto fail;
+        }
+    }
+    if (r < 0) {
+        snprintf(out->error, sizeof out->error, "%s", a.error ? a.error(a.ctx) : "read error");
+        goto fail;
+    }
+    out->folded_elements += f.top - f.base;
+    if (emit(&f, &w, f.top) || occurrence_end(&w))
+        goto fail;
+    if (b.next(b.ctx, &v) == 1) {
+        snprintf(out->error, sizeof out->error, "pass B has events left after the loop tree");
+        goto fail;
+    }
+    if (o->variant_merge > 0)
+        merge_variants(&w, o->variant_merge);
+    /* results */
+    out->events = w.events;
+    out->elapsed_s = w.elapsed;
+    out->nphases = w.nph;
+    out->phases = calloc(w.nph ? w.nph : 1, sizeof *out->phases);
+    out->symbols = malloc((st.n ? st.n : 1) * sizeof *out->symbols);
+    if (!out->phases || !out->symbols)
+        goto oom;
+    out->nsymbols = st.n;
+    memcpy(out->symbols, st.v, st.n * sizeof *st.v);
+    for (uint32_t i = 0; i < w.nph; i++) {
+        phase_acc_t *acc = &w.ph[i];
+        pas2p_phase_t *p = &out->phases[i];
+        *p = acc->p;
+        acc->p.syms = NULL; /* moved */
+        double n = (double)p->weight;
+        p->time_mean_s = p->time_sum_s / n;
+        double var = acc->sumsq / n - p->time_mean_s * p->time_mean_s;
+        p->time_sd_s = var > 0 ? sqrt(var) : 0;
+        p->compute_mean_s = acc->compute_sum / n;
+        p->instructions_mean = acc->instr_sum / n;
+        /* median of the samples (all of them when the phase occurred <= RESERVOIR times) */
+        uint32_t m = acc->nsamples;
+        for (uint32_t x = 1; x < m; x++) { /* insertion sort: m <= 255 */
+            double key = acc->samples[x];
+            uint32_t y = x;
+            for (; y > 0 && acc->samples[y - 1] > key; y--)
+                acc->samples[y] = acc->samples[y - 1];
+            acc->samples[y] = key;
+        }
+        p->time_median_s = m % 2 ? acc->samples[m / 2] : 0.5 * (acc->samples[m / 2 - 1] + acc->samples[m / 2]);
+    }
+    rc = 0;
+    goto done;
+oom:
+    snprintf(out->error, sizeof out->error, "out of memory");
+fail:
+    for (uint64_t i = f.base; i < f.top; i++)
+        node_free(AT(&f, i));
+done:
+    for (uint32_t i = 0; i < w.nph; i++)
+        free(w.ph[i].p.syms);
+    free(w.ph);
+    free(w.nextv);
+    free(w.slots);
+    free(w.syms);
+    for (uint32_t i = 0; i < f.nleaves; i++)
+        free(f.leaves[i]);
+    free(f.leaves);
+    free(f.e);
+    free(f.loops);
+    free(f.last_key);
+    free(f.last_pos);
+    free(st.v);
+    free(st.next);
+    free(st.slots);
+    if (rc)
+        pas2p_rank_phases_free(out);
+    return rc;
+}
+
+void pas2p_rank_phases_free(pas2p_rank_phases_t *p)
+{
+    if (p->phases)
+        for (uint32_t i = 0; i < p->nphases; i++)
+            free(p->phases[i].syms);
+    free(p->phases);
+    free(p->symbols);
+    p->phases = NULL;
+    p->symbols = NULL;
+    p->nphases = p->nsymbols = 0;
+}
+
+static int reader_next(void *ctx, pas2p_event_view_t *out)
+{
+    return pas2p_rank_reader_next(ctx, out);
+}
+
+static const char *reader_error(void *ctx)
+{
+    return pas2p_rank_reader_error(ctx);
+}
+
+pas2p_event_source_t pas2p_source_reader(pas2p_rank_reader_t *r)
+{
+    return (pas2p_event_source_t){.next = reader_next, .error = reader_error, .ctx = r};
+}
