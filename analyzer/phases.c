@@ -40,9 +40,10 @@ typedef struct {
 
 static uint64_t base_hash(const pas2p_event_t *e)
 {
-    uint64_t h = mix64((uint64_t)e->call << 48 ^ (uint64_t)(uint32_t)e->peer << 16 ^ e->aux);
-    h = mix64(h ^ ((uint64_t)(uint32_t)e->tag << 32 | (uint32_t)e->peer2));
-    return mix64(h ^ ((uint64_t)e->comm << 32 | (uint32_t)e->tag2));
+    uint64_t a = (uint64_t)e->call << 48 ^ (uint64_t)(uint32_t)e->peer << 16 ^ e->aux;
+    uint64_t b = ((uint64_t)(uint32_t)e->tag << 32 | (uint32_t)e->peer2) * 0x9e3779b97f4a7c15ull;
+    uint64_t c = ((uint64_t)e->comm << 32 | (uint32_t)e->tag2) * 0xc2b2ae3d27d4eb4full;
+    return mix64(a ^ b ^ c);
 }
 
 static int same_base(const pas2p_symbol_t *s, const pas2p_event_t *e)
@@ -132,6 +133,7 @@ typedef struct node {
     uint64_t hash;           /* structure: symbol, or body hashes and count */
     uint64_t count;          /* 0: a leaf (one event); else iterations of body */
     uint64_t nev;            /* events in all */
+    uint64_t bhash;          /* hash of the body (fixed once the loop exists) */
     uint32_t sym;
     uint32_t nbody;
     struct node **body;
@@ -155,13 +157,20 @@ static uint64_t body_hash(node_t *const *b, uint32_t n)
     return h;
 }
 
-static void loop_rehash(node_t *l)
+/* sets nev and hash from the body (created) or the new count (one more iteration) */
+static void loop_rehash(node_t *l, int created)
 {
-    uint64_t per = 0;
-    for (uint32_t i = 0; i < l->nbody; i++)
-        per += l->body[i]->nev;
-    l->nev = per * l->count;
-    l->hash = mix64(body_hash(l->body, l->nbody) ^ mix64(l->count + 0x9e3779b97f4a7c15ull));
+    if (created) {
+        uint64_t per = 0;
+        for (uint32_t i = 0; i < l->nbody; i++)
+            per += l->body[i]->nev;
+        l->nev = per; /* per iteration until multiplied below */
+        l->bhash = body_hash(l->body, l->nbody);
+        l->nev *= l->count;
+    } else {
+        l->nev += l->nev / (l->count - 1);
+    }
+    l->hash = mix64(l->bhash ^ mix64(l->count + 0x9e3779b97f4a7c15ull));
 }
 
 /* the folding stack: elements at absolute positions [base, top); position `base` is at
@@ -269,7 +278,7 @@ static int fold_once(folder_t *f)
             node_free(AT(f, p + 1 + k));
         folder_cut(f, p + 1);
         l->count++;
-        loop_rehash(l);
+        loop_rehash(l, 0);
         return 1;
     }
     /* case 2: the last L elements repeat the L before them -> a new loop of 2 iterations */
@@ -294,7 +303,7 @@ static int fold_once(folder_t *f)
         node_free(AT(f, p + 1 + k));
     }
     *l = (node_t){.count = 2, .nbody = (uint32_t)len, .body = body};
-    loop_rehash(l);
+    loop_rehash(l, 1);
     folder_cut(f, start);
     return folder_push(f, l) ? -1 : 1;
 }
@@ -325,6 +334,7 @@ typedef struct {
     uint32_t *slots;         /* key hash -> first phase + 1, chained by nextv */
     uint32_t *nextv;
     uint32_t nslots;
+    uint32_t last_phase;     /* the phase of the previous occurrence: tried first */
     uint64_t rng;
     double elapsed;
     uint64_t events;
@@ -374,12 +384,20 @@ static int occurrence_end(walker_t *w)
     if (!w->nsyms)
         return 0;
     double measure = w->use_instr ? w->instr : w->compute;
+    uint32_t id = UINT32_MAX, last = UINT32_MAX;
+    if (w->last_phase < w->nph) { /* loops repeat the same occurrence: try it first */
+        phase_acc_t *lp = &w->ph[w->last_phase];
+        if (lp->key == w->key && lp->p.nsym == w->nsyms && similar_compute(w, lp->ref, measure) &&
+            !memcmp(lp->p.syms, w->syms, w->nsyms * sizeof *w->syms)) {
+            id = w->last_phase;
+            goto found;
+        }
+    }
     if ((w->nph + 1) * 2 > w->nslots && phase_slot_grow(w))
         return -1;
     uint32_t mask = w->nslots - 1, j = (uint32_t)mix64(w->key) & mask;
     while (w->slots[j] && w->ph[w->slots[j] - 1].key != w->key)
         j = (j + 1) & mask;
-    uint32_t id = UINT32_MAX, last = UINT32_MAX;
     for (uint32_t k = w->slots[j] ? w->slots[j] - 1 : UINT32_MAX; k != UINT32_MAX; k = w->nextv[k]) {
         last = k;
         if (w->ph[k].p.nsym == w->nsyms && similar_compute(w, w->ph[k].ref, measure) &&
@@ -419,9 +437,11 @@ static int occurrence_end(walker_t *w)
         else
             w->slots[j] = id + 1;
     }
+found:;
     phase_acc_t *a = &w->ph[id];
     pas2p_phase_t *p = &a->p;
     double t = w->time;
+    w->last_phase = id;
     if (p->nfirst < PAS2P_PHASE_SAMPLE_OCC) {
         p->first_start[p->nfirst] = w->start;
         p->first_end[p->nfirst] = w->ordinal;
@@ -630,6 +650,7 @@ int pas2p_find_phases(pas2p_event_source_t a, pas2p_event_source_t b,
     symtab_t st = {.tol = o->size_tolerance};
     folder_t f = {.window = o->window ? o->window : 256, .nlast = 4096};
     walker_t w = {.src = b, .o = o, .use_instr = ncounters_is_instructions, .symtab = &st,
+                  .last_phase = UINT32_MAX,
                   .key = 0x2545f4914f6cdd1dull, .rng = 88172645463325252ull, .err = out->error,
                   .errlen = sizeof out->error};
     int rc = -1;

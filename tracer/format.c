@@ -172,6 +172,10 @@ const pas2p_file_header_t *pas2p_rank_reader_header(const pas2p_rank_reader_t *r
 /* varint at *p (not past end); -1 if it runs past end or is longer than 10 bytes */
 static inline int get_varint(const unsigned char **p, const unsigned char *end, uint64_t *v)
 {
+    if (*p < end && !(**p & 0x80)) { /* one byte: most fields */
+        *v = *(*p)++;
+        return 0;
+    }
     uint64_t x = 0;
     for (int shift = 0; shift < 70 && *p < end; shift += 7) {
         unsigned char b = *(*p)++;
