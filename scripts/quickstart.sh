@@ -18,6 +18,6 @@ echo
 run build/bin/pas2p dump "$trace"
 echo
 echo "# first events of rank 0:"
-build/bin/pas2p dump "$trace" --rank 0 | head -12
+build/bin/pas2p dump "$trace" --rank 0 | awk 'NR <= 12'
 echo
 run build/bin/pas2p analyze "$trace"
