@@ -54,6 +54,7 @@ static const char *src_error(void *ctx)
 
 typedef struct {
     const char *dir;
+    const pas2p_manifest_t *m;
     const pas2p_analysis_opts_t *o;
     int strict, np;
     int next;                    /* next rank to analyse (under lock) */
@@ -85,6 +86,14 @@ static void analyse_rank(job_t *j, int rank)
     } else if (sa.truncated) {
         snprintf(j->warn[rank], sizeof j->warn[rank], "%s; analysed the complete part",
                  pas2p_rank_reader_error(ra));
+    } else if (pas2p_manifest_check_count(j->m, rank, out->events, err, sizeof err)) {
+        /* cut exactly between two records: only the manifest knows */
+        if (j->strict) {
+            snprintf(out->error, sizeof out->error, "%s", err);
+            j->failed[rank] = 1;
+        } else {
+            snprintf(j->warn[rank], sizeof j->warn[rank], "%.400s; analysed the complete part", err);
+        }
     }
     out->rank = rank;
     pas2p_rank_reader_close(ra);
@@ -233,7 +242,7 @@ int pas2p_cmd_analyze(int argc, char **argv)
         return 1;
     }
     int np = m.np;
-    job_t j = {.dir = dir, .o = &o, .strict = strict, .np = np,
+    job_t j = {.dir = dir, .m = &m, .o = &o, .strict = strict, .np = np,
                .lock = PTHREAD_MUTEX_INITIALIZER};
     j.res = calloc((size_t)np, sizeof *j.res);
     j.warn = calloc((size_t)np, sizeof *j.warn);

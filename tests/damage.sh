@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# damage.sh MODE SRC DST: copies trace SRC to DST and damages it.
+# damage.sh MODE SRC DST [PAS2P]: copies trace SRC to DST and damages it.
 #   truncate  cut 50 bytes off the end of rank 0's file
+#   boundary  cut rank 0's file exactly between two records (PAS2P finds where)
 #   version   set the format version of rank 0's file and of the manifest to 2
 #   missing   remove rank 2's file
 set -eu
@@ -12,5 +13,13 @@ case $mode in
   version) printf '\x02' | dd of="$f" bs=1 seek=8 conv=notrunc status=none
            sed -i 's/^version = 1$/version = 2/' "$dst/manifest" ;;
   missing) rm -f "$dst/rank-00002.p2t" ;;
+  boundary)
+    size=$(stat -c %s "$f")
+    for cut in $(seq 1 200); do
+      cp "$src/rank-00000.p2t" "$f"
+      truncate -s $(( size - cut )) "$f"
+      "$4" dump "$dst" --rank 0 2>&1 >/dev/null | grep -q "manifest says" && exit 0
+    done
+    echo "damage.sh: no record boundary found" >&2; exit 1 ;;
   *) echo "damage.sh: unknown mode $mode" >&2; exit 2 ;;
 esac
