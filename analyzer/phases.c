@@ -265,9 +265,11 @@ static int fold_once(folder_t *f)
         uint64_t p = f->loops[i];
         if (p >= n - 1)
             continue;
-        node_t *l = AT(f, p);
         uint64_t len = n - 1 - p;
-        if (l->nbody != len || len > f->window)
+        if (len > f->window) /* older loops are further still (and may be emitted) */
+            break;
+        node_t *l = AT(f, p);
+        if (l->nbody != len)
             continue;
         uint64_t k = 0;
         while (k < len && l->body[k]->hash == AT(f, p + 1 + k)->hash)

@@ -289,6 +289,24 @@ static void test_no_repetition(void **state)
     free(s.ev);
 }
 
+/* one early loop, then far more than the folding window of events that never repeat: the
+ * early loop is emitted long before the end, and must not be looked at again */
+static void test_early_loop_then_noise(void **state)
+{
+    (void)state;
+    stream_t s = {0};
+    for (int i = 0; i < 10; i++)
+        halo(&s, 1000);
+    for (int i = 0; i < 5000; i++)
+        add(&s, PAS2P_CALL_Send, i % 997, i, (uint64_t)i + 1, 100, 100);
+    pas2p_rank_phases_t r;
+    assert_int_equal(analyze(&s, NULL, &r), 0);
+    check_partition(&s, &r);
+    assert_int_equal(find(&r, PAS2P_CALL_Irecv, 5)->weight, 10);
+    pas2p_rank_phases_free(&r);
+    free(s.ev);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -296,6 +314,7 @@ int main(void)
         cmocka_unit_test(test_multicall_body),   cmocka_unit_test(test_compute_similarity),
         cmocka_unit_test(test_size_tolerance),   cmocka_unit_test(test_recurring_phase),
         cmocka_unit_test(test_long_stream),      cmocka_unit_test(test_no_repetition),
+        cmocka_unit_test(test_early_loop_then_noise),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
