@@ -634,7 +634,8 @@ static int emit(folder_t *f, walker_t *w, uint64_t upto)
 {
     while (f->base < upto) {
         node_t *n = AT(f, f->base);
-        int rc = walk(w, n);
+        /* a short loop is part of the surrounding occurrence, at top level as in bodies */
+        int rc = n->count && n->nev <= w->o->inline_events ? walk_inline(w, n) : walk(w, n);
         node_free(n);
         f->base++;
         f->off++;

@@ -307,6 +307,27 @@ static void test_early_loop_then_noise(void **state)
     free(s.ev);
 }
 
+/* start-up with a short repeat ([Init, Barrier, Barrier, Bcast]) stays one occurrence */
+static void test_short_loop_top_level(void **state)
+{
+    (void)state;
+    stream_t s = {0};
+    add(&s, PAS2P_CALL_Init, -1, -1, 0, 0, 1000);
+    add(&s, PAS2P_CALL_Barrier, -1, -1, 0, 1000, 1000);
+    add(&s, PAS2P_CALL_Barrier, -1, -1, 0, 1000, 1000);
+    add(&s, PAS2P_CALL_Bcast, 0, -1, 8, 1000, 1000);
+    for (int i = 0; i < 50; i++)
+        halo(&s, 20000);
+    pas2p_rank_phases_t r;
+    assert_int_equal(analyze(&s, NULL, &r), 0);
+    check_partition(&s, &r);
+    assert_int_equal(r.nphases, 2);
+    assert_int_equal(r.phases[0].nsym, 4);
+    assert_int_equal(r.phases[0].weight, 1);
+    pas2p_rank_phases_free(&r);
+    free(s.ev);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -314,7 +335,7 @@ int main(void)
         cmocka_unit_test(test_multicall_body),   cmocka_unit_test(test_compute_similarity),
         cmocka_unit_test(test_size_tolerance),   cmocka_unit_test(test_recurring_phase),
         cmocka_unit_test(test_long_stream),      cmocka_unit_test(test_no_repetition),
-        cmocka_unit_test(test_early_loop_then_noise),
+        cmocka_unit_test(test_early_loop_then_noise), cmocka_unit_test(test_short_loop_top_level),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
