@@ -381,19 +381,23 @@ static int phase_slot_grow(walker_t *w)
     return 0;
 }
 
+/* the current occurrence is an occurrence of phase k */
+static int phase_matches(const walker_t *w, uint32_t k, double measure)
+{
+    const phase_acc_t *a = &w->ph[k];
+    return a->key == w->key && a->p.nsym == w->nsyms && similar_compute(w, a->ref, measure) &&
+           !memcmp(a->p.syms, w->syms, w->nsyms * sizeof *w->syms);
+}
+
 static int occurrence_end(walker_t *w)
 {
     if (!w->nsyms)
         return 0;
     double measure = w->use_instr ? w->instr : w->compute;
     uint32_t id = UINT32_MAX, last = UINT32_MAX;
-    if (w->last_phase < w->nph) { /* loops repeat the same occurrence: try it first */
-        phase_acc_t *lp = &w->ph[w->last_phase];
-        if (lp->key == w->key && lp->p.nsym == w->nsyms && similar_compute(w, lp->ref, measure) &&
-            !memcmp(lp->p.syms, w->syms, w->nsyms * sizeof *w->syms)) {
-            id = w->last_phase;
-            goto found;
-        }
+    if (w->last_phase < w->nph && phase_matches(w, w->last_phase, measure)) {
+        id = w->last_phase; /* loops repeat the same occurrence: try it first */
+        goto found;
     }
     if ((w->nph + 1) * 2 > w->nslots && phase_slot_grow(w))
         return -1;
@@ -402,8 +406,7 @@ static int occurrence_end(walker_t *w)
         j = (j + 1) & mask;
     for (uint32_t k = w->slots[j] ? w->slots[j] - 1 : UINT32_MAX; k != UINT32_MAX; k = w->nextv[k]) {
         last = k;
-        if (w->ph[k].p.nsym == w->nsyms && similar_compute(w, w->ph[k].ref, measure) &&
-            !memcmp(w->ph[k].p.syms, w->syms, w->nsyms * sizeof *w->syms)) {
+        if (phase_matches(w, k, measure)) {
             id = k;
             break;
         }
