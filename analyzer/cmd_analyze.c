@@ -12,17 +12,20 @@
 #include <unistd.h>
 
 #include "pas2p_analyzer.h"
+#include "pas2p_signature.h"
 
 static const char usage[] =
-    "usage: pas2p analyze TRACE_DIR [--jobs N] [--relevance F] [--compute-similarity F]\n"
-    "                     [--size-tolerance F] [--strict] [--all-ranks]\n"
+    "usage: pas2p analyze TRACE_DIR [-o SIGNATURE.xml] [--jobs N] [--relevance F]\n"
+    "                     [--compute-similarity F] [--size-tolerance F] [--strict] [--all-ranks]\n"
     "\n"
     "Finds each rank's phases (repeating sequences of MPI calls with their computation) and\n"
     "weights, the relevant phases (weight x time >= F x AET, default 0.01) and their coverage,\n"
     "and picks the representative rank (EPAS: preliminary PET closest to AET).  Prints\n"
     "`events`, `relevant phases`, `coverage`, `AET`, `PET` (base machine: relevant phases\n"
-    "plus the explicit remainder), `TFAT`, and the representative rank's phase table.\n"
+    "plus the explicit remainder), `TFAT`, and the representative rank's phase table, and\n"
+    "writes the signature (signature/FORMAT.md; default TRACE_DIR/signature.xml).\n"
     "\n"
+    "  -o SIGNATURE.xml        where to write the signature\n"
     "  --jobs N                ranks analysed in parallel (default: number of cores)\n"
     "  --compute-similarity F  occurrences are the same phase when their computation is\n"
     "                          >= F alike (default 0.85 on instruction counts; 0.5 on time\n"
@@ -151,33 +154,107 @@ static uint64_t structure_hash(const pas2p_rank_phases_t *r)
     return sum;
 }
 
-/* short description of a phase: its first calls */
-static void describe(const pas2p_rank_phases_t *r, const pas2p_phase_t *p, char *out, size_t n)
+/* the signature of the run: every rank's phases, relevance judged against AET */
+static int build_signature(const job_t *j, const pas2p_manifest_t *m, const pas2p_analysis_opts_t *o,
+                           int rep, int spmd, pas2p_signature_t *s)
 {
+    memset(s, 0, sizeof *s);
+    s->version = PAS2P_SIGNATURE_VERSION;
+    snprintf(s->command, sizeof s->command, "%s", m->command);
+    snprintf(s->counters, sizeof s->counters, "%s", m->counters[0] ? m->counters : "none");
+    snprintf(s->tracer, sizeof s->tracer, "%s", m->tracer);
     size_t len = 0;
-    out[0] = 0;
-    for (uint32_t i = 0; i < p->nsym && i < 4 && len < n; i++)
-        len += (size_t)snprintf(out + len, n - len, "%s%s", i ? " " : "",
-                                pas2p_call_name(r->symbols[p->syms[i]].call) + 4);
-    if (p->nsym > 4 && len < n)
-        snprintf(out + len, n - len, " ...");
-}
-
-static void print_table(const pas2p_rank_phases_t *r, double aet, double relevance)
-{
-    printf("\n# rank %d phases (relevant: weight x time >= %.2f %% of AET)\n", r->rank,
-           relevance * 100);
-    printf("%5s %8s %10s %12s %12s %12s %8s  %-3s %s\n", "phase", "events", "weight", "time_s",
-           "median_s", "W*time_s", "%AET", "rel", "calls");
-    for (uint32_t i = 0; i < r->nphases; i++) {
-        const pas2p_phase_t *p = &r->phases[i];
-        double wt = (double)p->weight * p->time_mean_s;
-        char d[96];
-        describe(r, p, d, sizeof d);
-        printf("%5u %8u %10llu %12.6f %12.6f %12.6f %8.2f  %-3s %s\n", p->id, p->nsym,
-               (unsigned long long)p->weight, p->time_mean_s, p->time_median_s, wt,
-               aet > 0 ? 100 * wt / aet : 0, wt >= relevance * aet ? "yes" : "", d);
+    for (int r = 0; r < m->np && len < sizeof s->hosts; r++)
+        len += (size_t)snprintf(s->hosts + len, sizeof s->hosts - len, "%s%s", r ? "," : "", m->hosts[r]);
+    s->np = (uint32_t)m->np;
+    s->aet_s = m->aet_s;
+    s->relevance = o->relevance;
+    s->compute_similarity = o->compute_similarity;
+    s->compute_similarity_time = o->compute_similarity_time;
+    s->size_tolerance = o->size_tolerance;
+    s->representative = (uint32_t)rep;
+    s->spmd = spmd;
+    s->nranks = (uint32_t)m->np;
+    s->ranks = calloc(s->nranks, sizeof *s->ranks);
+    if (!s->ranks)
+        return -1;
+    for (int r = 0; r < m->np; r++) {
+        const pas2p_rank_phases_t *R = &j->res[r];
+        pas2p_sig_rank_t *S = &s->ranks[r];
+        S->rank = (uint32_t)r;
+        S->elapsed_s = R->elapsed_s;
+        S->events = R->events;
+        s->events += R->events;
+        S->nphases = R->nphases;
+        S->phases = calloc(R->nphases ? R->nphases : 1, sizeof *S->phases);
+        if (!S->phases)
+            return -1;
+        for (uint32_t i = 0; i < R->nphases; i++) {
+            const pas2p_phase_t *p = &R->phases[i];
+            pas2p_sig_phase_t *q = &S->phases[i];
+            double wt = (double)p->weight * p->time_mean_s;
+            q->id = p->id;
+            q->weight = p->weight;
+            q->relevant = wt >= o->relevance * m->aet_s;
+            q->time_mean_s = p->time_mean_s;
+            q->time_median_s = p->time_median_s;
+            q->time_min_s = p->time_min_s;
+            q->time_max_s = p->time_max_s;
+            q->time_sd_s = p->time_sd_s;
+            q->compute_mean_s = p->compute_mean_s;
+            q->instructions_mean = p->instructions_mean;
+            q->nocc = p->nfirst < PAS2P_SIG_OCC ? p->nfirst : PAS2P_SIG_OCC;
+            memcpy(q->occ_start, p->first_start, q->nocc * sizeof *q->occ_start);
+            memcpy(q->occ_end, p->first_end, q->nocc * sizeof *q->occ_end);
+            q->nevents = p->nsym;
+            q->events = calloc(p->nsym ? p->nsym : 1, sizeof *q->events);
+            if (!q->events)
+                return -1;
+            for (uint32_t k = 0; k < p->nsym; k++) {
+                const pas2p_symbol_t *y = &R->symbols[p->syms[k]];
+                q->events[k] = (pas2p_sig_event_t){
+                    .call = y->call, .peer = y->peer, .tag = y->tag, .peer2 = y->peer2,
+                    .tag2 = y->tag2, .comm = y->comm, .aux = y->aux, .bytes = y->bytes,
+                    .rbytes = y->rbytes, .compute_s = p->pos_compute_s[k],
+                    .instructions = p->pos_instructions[k]};
+            }
+            if (r == rep) {
+                if (q->relevant)
+                    s->relevant_s += wt;
+                else
+                    s->remainder_s += wt;
+            }
+        }
+        /* communicators: each once, as its first member recorded it */
+        for (uint32_t c = 0; c < R->ncomms; c++) {
+            uint32_t k = 0;
+            while (k < s->ncomms && s->comms[k].id != R->comms[c].id)
+                k++;
+            if (k < s->ncomms)
+                continue;
+            pas2p_sig_comm_t *nc = realloc(s->comms, (s->ncomms + 1) * sizeof *nc);
+            if (!nc)
+                return -1;
+            s->comms = nc;
+            const pas2p_comm_info_t *ci = &R->comms[c];
+            pas2p_sig_comm_t *d = &s->comms[s->ncomms++];
+            *d = (pas2p_sig_comm_t){.id = ci->id, .parent = ci->parent, .call = ci->call,
+                                    .size = ci->size, .ndims = ci->ndims};
+            d->members = malloc(sizeof(int32_t) * (ci->size ? ci->size : 1));
+            d->dims = ci->ndims ? malloc(sizeof(int32_t) * ci->ndims) : NULL;
+            d->periods = ci->ndims ? malloc(sizeof(int32_t) * ci->ndims) : NULL;
+            if (!d->members || (ci->ndims && (!d->dims || !d->periods)))
+                return -1;
+            memcpy(d->members, ci->members, sizeof(int32_t) * ci->size);
+            if (ci->ndims) {
+                memcpy(d->dims, ci->dims, sizeof(int32_t) * ci->ndims);
+                memcpy(d->periods, ci->periods, sizeof(int32_t) * ci->ndims);
+            }
+        }
     }
+    s->pet_s = s->relevant_s + s->remainder_s;
+    s->coverage = m->aet_s > 0 ? s->relevant_s / m->aet_s : 0;
+    return 0;
 }
 
 int pas2p_cmd_analyze(int argc, char **argv)
@@ -187,6 +264,7 @@ int pas2p_cmd_analyze(int argc, char **argv)
     pas2p_analysis_defaults(&o);
     long jobs = 0;
     int strict = 0, all = 0;
+    const char *out_path = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -219,10 +297,8 @@ int pas2p_cmd_analyze(int argc, char **argv)
             strict = 1;
         } else if (!strcmp(a, "--all-ranks")) {
             all = 1;
-        } else if (!strcmp(a, "-o")) {
-            fprintf(stderr, "pas2p analyze: writing the signature file (-o) is not available in "
-                            "this version yet\n");
-            return 2;
+        } else if (!strcmp(a, "-o") && i + 1 < argc) {
+            out_path = argv[++i];
         } else if (a[0] == '-' || dir) {
             fprintf(stderr, "pas2p analyze: unexpected '%s' (see --help)\n", a);
             return 2;
@@ -285,40 +361,49 @@ int pas2p_cmd_analyze(int argc, char **argv)
                 rep = r;
         }
         const pas2p_rank_phases_t *R = &j.res[rep];
-        double relevant = 0, remainder = 0;
-        uint32_t nrel = 0;
-        for (uint32_t i = 0; i < R->nphases; i++) {
-            double wt = (double)R->phases[i].weight * R->phases[i].time_mean_s;
-            if (wt >= o.relevance * m.aet_s) {
-                relevant += wt;
-                nrel++;
-            } else {
-                remainder += wt;
-            }
-        }
         /* structure: the same calls in the same loops on every rank?  (peers differ by
          * rank, computation variants by noise: compare call sequences x weights) */
         int differ = 0;
         uint64_t ref = structure_hash(R);
         for (int r = 0; r < np && !differ; r++)
             differ = structure_hash(&j.res[r]) != ref;
-        double pet = relevant + remainder;
-        printf("trace = %s\nnp = %d\n", dir, np);
-        printf("events = %llu\n", (unsigned long long)events);
-        printf("representative rank = %d\n", rep);
-        printf("phases = %u\n", R->nphases);
-        printf("relevant phases = %u\n", nrel);
-        printf("coverage = %.2f %%\n", m.aet_s > 0 ? 100 * relevant / m.aet_s : 0);
-        printf("remainder = %.6f s\n", remainder);
-        printf("AET = %.6f s\n", m.aet_s);
-        printf("PET = %.6f s\n", pet);
-        printf("PETE = %+.2f %%\n", m.aet_s > 0 ? 100 * (pet - m.aet_s) / m.aet_s : 0);
-        printf("structure = %s\n", differ ? "ranks differ (per-rank phase tables below with --all-ranks)"
-                                          : "identical on all ranks (SPMD)");
-        printf("TFAT = %.6f s\n", now_s() - t0);
-        for (int r = 0; r < np; r++)
-            if (all || r == rep)
-                print_table(&j.res[r], m.aet_s, o.relevance);
+        pas2p_signature_t sig;
+        char sigpath[PATH_MAX];
+        if (out_path)
+            snprintf(sigpath, sizeof sigpath, "%s", out_path);
+        else
+            snprintf(sigpath, sizeof sigpath, "%s/signature.xml", dir);
+        if (build_signature(&j, &m, &o, rep, !differ, &sig)) {
+            fprintf(stderr, "pas2p analyze: out of memory\n");
+            rc = 1;
+        } else {
+            uint32_t nrel = 0;
+            for (uint32_t i = 0; i < sig.ranks[rep].nphases; i++)
+                nrel += sig.ranks[rep].phases[i].relevant;
+            printf("trace = %s\nnp = %d\n", dir, np);
+            printf("events = %llu\n", (unsigned long long)events);
+            printf("representative rank = %d\n", rep);
+            printf("phases = %u\n", R->nphases);
+            printf("relevant phases = %u\n", nrel);
+            printf("coverage = %.2f %%\n", 100 * sig.coverage);
+            printf("remainder = %.6f s\n", sig.remainder_s);
+            printf("AET = %.6f s\n", m.aet_s);
+            printf("PET = %.6f s\n", sig.pet_s);
+            printf("PETE = %+.2f %%\n", m.aet_s > 0 ? 100 * (sig.pet_s - m.aet_s) / m.aet_s : 0);
+            printf("structure = %s\n", differ ? "ranks differ (per-rank phase tables below with --all-ranks)"
+                                              : "identical on all ranks (SPMD)");
+            if (pas2p_signature_write(&sig, sigpath, err, sizeof err)) {
+                fprintf(stderr, "pas2p analyze: %s\n", err);
+                rc = 1;
+            } else {
+                printf("signature = %s\n", sigpath);
+            }
+            printf("TFAT = %.6f s\n", now_s() - t0);
+            for (int r = 0; r < np; r++)
+                if (all || r == rep)
+                    pas2p_signature_print_table(&sig, (uint32_t)r, stdout);
+        }
+        pas2p_signature_free(&sig);
     }
     for (int r = 0; r < np; r++)
         pas2p_rank_phases_free(&j.res[r]);

@@ -68,6 +68,8 @@ typedef struct {
     uint64_t weight;             /* occurrences */
     double time_sum_s, time_mean_s, time_median_s, time_min_s, time_max_s, time_sd_s;
     double compute_mean_s;       /* computation per occurrence */
+    double *pos_compute_s;       /* nsym: mean computation before each call of the phase */
+    double *pos_instructions;    /* nsym: mean instructions before each call (0 if uncounted) */
     double instructions_mean;    /* per occurrence, when counted (else 0) */
     uint64_t first_start[PAS2P_PHASE_SAMPLE_OCC]; /* ordinals of the first occurrences */
     uint64_t first_end[PAS2P_PHASE_SAMPLE_OCC];   /* (one past the last event) */
@@ -82,6 +84,15 @@ typedef struct {
     uint64_t bytes, rbytes;      /* of the first event given this symbol */
 } pas2p_symbol_t;
 
+/* a communicator created during the run, as one member saw it */
+typedef struct {
+    uint32_t id, parent;         /* ids as in the trace (0 = MPI_COMM_WORLD) */
+    uint16_t call;               /* MPI_Comm_split, MPI_Cart_create, ... */
+    uint32_t size, ndims;
+    int32_t *members;            /* size world ranks, in communicator rank order */
+    int32_t *dims, *periods;     /* ndims each (Cartesian), else NULL */
+} pas2p_comm_info_t;
+
 typedef struct {
     int rank;
     uint64_t events;
@@ -91,6 +102,8 @@ typedef struct {
     uint32_t nsymbols;
     pas2p_symbol_t *symbols;
     uint64_t folded_elements;    /* top-level elements of the loop tree (diagnostic) */
+    uint32_t ncomms;             /* communicators this rank created, in creation order */
+    pas2p_comm_info_t *comms;
     char error[512];
 } pas2p_rank_phases_t;
 

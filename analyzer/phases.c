@@ -317,6 +317,7 @@ typedef struct {
     pas2p_phase_t p;
     uint64_t key;            /* symbol-sequence hash */
     double sumsq, compute_sum, instr_sum, ref;  /* ref: mean compute measure */
+    double *pos_c, *pos_i;   /* per call: compute and instruction sums */
     double samples[RESERVOIR];
     uint32_t nsamples;
 } phase_acc_t;
@@ -327,7 +328,10 @@ typedef struct {
     int use_instr;
     /* current occurrence */
     uint32_t *syms;
+    double *cs, *is;         /* per event of the occurrence: compute (s), instructions */
     uint32_t nsyms, capsyms;
+    pas2p_comm_info_t *comms;
+    uint32_t ncomms, capcomms;
     uint64_t key, start, ordinal;
     double time, compute, instr;
     /* phases */
@@ -432,7 +436,9 @@ static int occurrence_end(walker_t *w)
         a->p.id = id + 1;
         a->p.nsym = w->nsyms;
         a->p.syms = malloc(w->nsyms * sizeof *a->p.syms);
-        if (!a->p.syms)
+        a->pos_c = calloc(w->nsyms, sizeof *a->pos_c);
+        a->pos_i = calloc(w->nsyms, sizeof *a->pos_i);
+        if (!a->p.syms || !a->pos_c || !a->pos_i)
             return -1;
         memcpy(a->p.syms, w->syms, w->nsyms * sizeof *w->syms);
         a->p.time_min_s = INFINITY;
@@ -453,6 +459,10 @@ found:;
         p->nfirst++;
     }
     p->weight++;
+    for (uint32_t k = 0; k < w->nsyms; k++) {
+        a->pos_c[k] += w->cs[k];
+        a->pos_i[k] += w->is[k];
+    }
     p->time_sum_s += t;
     a->sumsq += t * t;
     a->compute_sum += w->compute;
@@ -473,6 +483,44 @@ found:;
     w->nsyms = 0;
     w->key = 0x2545f4914f6cdd1dull;
     w->time = w->compute = w->instr = 0;
+    return 0;
+}
+
+/* a communicator-creating event with its definition: keep it for the signature */
+static int add_comm(walker_t *w, const pas2p_event_view_t *v)
+{
+    const pas2p_comm_def_t *d = v->payload;
+    size_t need = sizeof *d + 4 * ((size_t)d->size + 3 * (size_t)d->ndims);
+    if (v->ev.payload < sizeof *d || need > v->ev.payload || v->ev.aux == PAS2P_COMM_NONE)
+        return 0; /* not a member, or a malformed payload: nothing to keep */
+    if (w->ncomms == w->capcomms) {
+        uint32_t cap = w->capcomms ? w->capcomms * 2 : 16;
+        pas2p_comm_info_t *c = realloc(w->comms, cap * sizeof *c);
+        if (!c)
+            return -1;
+        w->comms = c;
+        w->capcomms = cap;
+    }
+    pas2p_comm_info_t *c = &w->comms[w->ncomms];
+    const int32_t *m = (const int32_t *)(d + 1);
+    *c = (pas2p_comm_info_t){.id = v->ev.aux, .parent = v->ev.comm, .call = v->ev.call,
+                             .size = d->size, .ndims = d->ndims};
+    c->members = malloc(sizeof(int32_t) * (d->size ? d->size : 1));
+    if (!c->members)
+        return -1;
+    memcpy(c->members, m, sizeof(int32_t) * d->size);
+    if (d->ndims) {
+        c->dims = malloc(sizeof(int32_t) * d->ndims);
+        c->periods = malloc(sizeof(int32_t) * d->ndims);
+        if (!c->dims || !c->periods) {
+            free(c->dims);
+            free(c->members);
+            return -1;
+        }
+        memcpy(c->dims, m + d->size, sizeof(int32_t) * d->ndims);
+        memcpy(c->periods, m + d->size + d->ndims, sizeof(int32_t) * d->ndims);
+    }
+    w->ncomms++;
     return 0;
 }
 
@@ -497,12 +545,22 @@ static int walk_leaf(walker_t *w, uint32_t sym)
     if (w->nsyms == w->capsyms) {
         uint32_t cap = w->capsyms ? w->capsyms * 2 : 64;
         uint32_t *s = realloc(w->syms, cap * sizeof *s);
-        if (!s)
+        if (s)
+            w->syms = s;
+        double *cs = s ? realloc(w->cs, cap * sizeof *cs) : NULL;
+        if (cs)
+            w->cs = cs;
+        double *is = cs ? realloc(w->is, cap * sizeof *is) : NULL;
+        if (!is)
             return -1;
-        w->syms = s;
+        w->is = is;
         w->capsyms = cap;
     }
+    w->cs[w->nsyms] = (double)v.ev.compute_ns * 1e-9;
+    w->is[w->nsyms] = v.counters ? (double)v.counters[0] : 0;
     w->syms[w->nsyms++] = sym;
+    if (pas2p_call_class(v.ev.call) == PAS2P_CLASS_COMM && v.payload && add_comm(w, &v))
+        return -1;
     w->key = mix64(w->key ^ sym) + 0x9e37;
     int init = v.ev.call == PAS2P_CALL_Init || v.ev.call == PAS2P_CALL_Init_thread;
     double t = (double)v.ev.compute_ns * 1e-9 + (init ? 0 : (double)(v.ev.t_end - v.ev.t_start) * 1e-9);
@@ -586,6 +644,10 @@ static void merge_variants(walker_t *w, double share)
         b->sumsq += a->sumsq;
         b->compute_sum += a->compute_sum;
         b->instr_sum += a->instr_sum;
+        for (uint32_t k = 0; k < a->p.nsym; k++) {
+            b->pos_c[k] += a->pos_c[k];
+            b->pos_i[k] += a->pos_i[k];
+        }
         if (a->p.time_min_s < b->p.time_min_s)
             b->p.time_min_s = a->p.time_min_s;
         if (a->p.time_max_s > b->p.time_max_s)
@@ -610,7 +672,10 @@ static void merge_variants(walker_t *w, double share)
             b->p.first_end[at] = a->p.first_end[s];
         }
         free(a->p.syms);
+        free(a->pos_c);
+        free(a->pos_i);
         a->p.syms = NULL;
+        a->pos_c = a->pos_i = NULL;
         a->p.weight = 0; /* removed below */
     }
     uint32_t n = 0;
@@ -726,12 +791,23 @@ int pas2p_find_phases(pas2p_event_source_t a, pas2p_event_source_t b,
         goto oom;
     out->nsymbols = st.n;
     memcpy(out->symbols, st.v, st.n * sizeof *st.v);
+    out->comms = w.comms;
+    out->ncomms = w.ncomms;
+    w.comms = NULL;
+    w.ncomms = 0;
     for (uint32_t i = 0; i < w.nph; i++) {
         phase_acc_t *acc = &w.ph[i];
         pas2p_phase_t *p = &out->phases[i];
         *p = acc->p;
         acc->p.syms = NULL; /* moved */
         double n = (double)p->weight;
+        for (uint32_t k = 0; k < p->nsym; k++) { /* sums -> means, in place */
+            acc->pos_c[k] /= n;
+            acc->pos_i[k] /= n;
+        }
+        p->pos_compute_s = acc->pos_c;
+        p->pos_instructions = acc->pos_i;
+        acc->pos_c = acc->pos_i = NULL;
         p->time_mean_s = p->time_sum_s / n;
         double var = acc->sumsq / n - p->time_mean_s * p->time_mean_s;
         p->time_sd_s = var > 0 ? sqrt(var) : 0;
@@ -756,9 +832,20 @@ fail:
     for (uint64_t i = f.base; i < f.top; i++)
         node_free(AT(&f, i));
 done:
-    for (uint32_t i = 0; i < w.nph; i++)
+    for (uint32_t i = 0; i < w.nph; i++) {
         free(w.ph[i].p.syms);
+        free(w.ph[i].pos_c);
+        free(w.ph[i].pos_i);
+    }
     free(w.ph);
+    free(w.cs);
+    free(w.is);
+    for (uint32_t i = 0; i < w.ncomms; i++) {
+        free(w.comms[i].members);
+        free(w.comms[i].dims);
+        free(w.comms[i].periods);
+    }
+    free(w.comms);
     free(w.nextv);
     free(w.slots);
     free(w.syms);
@@ -780,8 +867,19 @@ done:
 void pas2p_rank_phases_free(pas2p_rank_phases_t *p)
 {
     if (p->phases)
-        for (uint32_t i = 0; i < p->nphases; i++)
+        for (uint32_t i = 0; i < p->nphases; i++) {
             free(p->phases[i].syms);
+            free(p->phases[i].pos_compute_s);
+            free(p->phases[i].pos_instructions);
+        }
+    for (uint32_t i = 0; i < p->ncomms; i++) {
+        free(p->comms[i].members);
+        free(p->comms[i].dims);
+        free(p->comms[i].periods);
+    }
+    free(p->comms);
+    p->comms = NULL;
+    p->ncomms = 0;
     free(p->phases);
     free(p->symbols);
     p->phases = NULL;

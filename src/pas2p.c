@@ -1,9 +1,11 @@
 /* pas2p: the single front end.  It only dispatches; each command lives in its module
- * (tracer/: trace, dump; analyzer/: analyze).  Later modules add theirs here. */
+ * (tracer/: trace, dump; analyzer/: analyze; signature/: show).  Later modules add
+ * theirs here. */
 #include <stdio.h>
 #include <string.h>
 
 #include "pas2p_analyzer.h"
+#include "pas2p_signature.h"
 #include "pas2p_trace.h"
 #include "pas2p_version.h"
 
@@ -16,7 +18,8 @@ static const struct {
 } commands[] = {
     {"trace", pas2p_cmd_trace, "run an MPI application with libpas2p and write its trace"},
     {"dump", pas2p_cmd_dump, "print a trace: per-rank profile, or every event of one rank"},
-    {"analyze", pas2p_cmd_analyze, "find phases, weights, relevant phases and the base PET"},
+    {"analyze", pas2p_cmd_analyze, "find phases, weights, relevant phases; write the signature"},
+    {"show", pas2p_cmd_show, "print a signature's phase table"},
 };
 
 static void usage(FILE *f)

@@ -1,0 +1,90 @@
+/* pas2p signature module: the signature model and its XML file (libxml2, RelaxNG schema
+ * signature/signature.rng, validated on every read), and `pas2p show`.
+ *
+ * A signature holds what a prediction needs from the base run: the application, the
+ * thresholds used, the analysis summary (representative rank, PET, coverage, the explicit
+ * remainder), the communicators created, and per rank its phases: weight, base time
+ * statistics, the ordinals of the first occurrences (so a runtime can find them while the
+ * application runs) and the event skeleton (calls, peers, tags, communicators, bytes, mean
+ * computation and instructions before each call) to replay or simulate them.
+ * Later modules (PET, predict, replay, simulate) read it through this header. */
+#ifndef PAS2P_SIGNATURE_H
+#define PAS2P_SIGNATURE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PAS2P_SIGNATURE_VERSION 1u
+#define PAS2P_SIG_OCC 8
+
+typedef struct {
+    uint32_t call;                      /* call id (tracer/mpi_calls.tbl) */
+    int32_t peer, tag, peer2, tag2;     /* world ranks; -1 none, -2 any, -3 MPI_PROC_NULL */
+    uint32_t comm, aux;
+    uint64_t bytes, rbytes;
+    double compute_s, instructions;     /* mean, before the call */
+} pas2p_sig_event_t;
+
+typedef struct {
+    uint32_t id;
+    uint64_t weight;
+    int relevant;
+    double time_mean_s, time_median_s, time_min_s, time_max_s, time_sd_s;
+    double compute_mean_s, instructions_mean;
+    uint32_t nocc;
+    uint64_t occ_start[PAS2P_SIG_OCC], occ_end[PAS2P_SIG_OCC];
+    uint32_t nevents;
+    pas2p_sig_event_t *events;
+} pas2p_sig_phase_t;
+
+typedef struct {
+    uint32_t rank;
+    double elapsed_s;
+    uint64_t events;
+    uint32_t nphases;
+    pas2p_sig_phase_t *phases;
+} pas2p_sig_rank_t;
+
+typedef struct {
+    uint32_t id, parent, call, size, ndims;
+    int32_t *members, *dims, *periods;
+} pas2p_sig_comm_t;
+
+typedef struct {
+    uint32_t version;
+    char command[4096], counters[256], tracer[64], hosts[4096];
+    uint32_t np;
+    double aet_s;
+    double relevance, compute_similarity, compute_similarity_time, size_tolerance;
+    uint32_t representative;
+    uint64_t events;
+    double pet_s, relevant_s, remainder_s, coverage;
+    int spmd;
+    uint32_t ncomms;
+    pas2p_sig_comm_t *comms;
+    uint32_t nranks;
+    pas2p_sig_rank_t *ranks;
+} pas2p_signature_t;
+
+/* Writes/reads a signature file.  0, or -1 with a one-line reason naming the file in err.
+ * Reading refuses another version and anything the schema rejects; the network and
+ * external entities are never used. */
+int pas2p_signature_write(const pas2p_signature_t *s, const char *path, char *err, size_t errlen);
+int pas2p_signature_read(const char *path, pas2p_signature_t *s, char *err, size_t errlen);
+void pas2p_signature_free(pas2p_signature_t *s);
+
+/* The phase table of one rank (thesis Table 2.5: instructions, weight, PhaseET, W x
+ * PhaseET, % of AET), as `pas2p analyze` and `pas2p show` print it. */
+void pas2p_signature_print_table(const pas2p_signature_t *s, uint32_t rank_index, FILE *out);
+
+int pas2p_cmd_show(int argc, char **argv);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

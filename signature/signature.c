@@ -1,0 +1,563 @@
+/* The signature file: writing (xmlTextWriter), reading (validated against the RelaxNG
+ * schema embedded from signature/signature.rng), printing, and `pas2p show`. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <libxml/parser.h>
+#include <libxml/relaxng.h>
+#include <libxml/tree.h>
+#include <libxml/xmlwriter.h>
+
+#include "pas2p_signature.h"
+#include "pas2p_trace.h" /* call names */
+#include "signature_rng.h" /* generated: const char pas2p_signature_rng[] */
+
+__attribute__((format(printf, 3, 4))) static void set_err(char *err, size_t n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, n, fmt, ap);
+    va_end(ap);
+}
+
+/* libxml2 prints some errors itself (I/O): ours are the one-line messages we build */
+static void xml_quiet(void *ctx, const char *msg, ...)
+{
+    (void)ctx;
+    (void)msg;
+}
+
+/* ------------------------------------------------------------------ writing */
+#define W(call)                                                                                   \
+    do {                                                                                          \
+        if ((call) < 0)                                                                           \
+            goto fail;                                                                            \
+    } while (0)
+#define ATTR(name, ...) W(xmlTextWriterWriteFormatAttribute(w, BAD_CAST name, __VA_ARGS__))
+
+static int write_ints(xmlTextWriterPtr w, const char *name, const int32_t *v, uint32_t n)
+{
+    size_t cap = (size_t)n * 12 + 1, len = 0;
+    char *buf = malloc(cap);
+    if (!buf)
+        return -1;
+    buf[0] = 0;
+    for (uint32_t i = 0; i < n; i++)
+        len += (size_t)snprintf(buf + len, cap - len, "%s%d", i ? "," : "", v[i]);
+    int rc = xmlTextWriterWriteAttribute(w, BAD_CAST name, BAD_CAST buf);
+    free(buf);
+    return rc;
+}
+
+int pas2p_signature_write(const pas2p_signature_t *s, const char *path, char *err, size_t errlen)
+{
+    char tmp[4200]; /* written aside, then renamed: readers never see half a file */
+    snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
+    xmlSetGenericErrorFunc(NULL, xml_quiet);
+    xmlTextWriterPtr w = xmlNewTextWriterFilename(tmp, 0);
+    xmlSetGenericErrorFunc(NULL, NULL);
+    if (!w) {
+        set_err(err, errlen, "%s: cannot write: %s", path, strerror(errno ? errno : EIO));
+        return -1;
+    }
+    xmlTextWriterSetIndent(w, 1);
+    W(xmlTextWriterStartDocument(w, NULL, "UTF-8", NULL));
+    W(xmlTextWriterStartElement(w, BAD_CAST "pas2p-signature"));
+    ATTR("version", "%u", PAS2P_SIGNATURE_VERSION);
+
+    W(xmlTextWriterStartElement(w, BAD_CAST "application"));
+    W(xmlTextWriterWriteAttribute(w, BAD_CAST "command", BAD_CAST s->command));
+    ATTR("np", "%u", s->np);
+    ATTR("aet_s", "%.9g", s->aet_s);
+    W(xmlTextWriterWriteAttribute(w, BAD_CAST "counters", BAD_CAST s->counters));
+    W(xmlTextWriterWriteAttribute(w, BAD_CAST "tracer", BAD_CAST s->tracer));
+    W(xmlTextWriterWriteAttribute(w, BAD_CAST "hosts", BAD_CAST s->hosts));
+    W(xmlTextWriterEndElement(w));
+
+    W(xmlTextWriterStartElement(w, BAD_CAST "thresholds"));
+    ATTR("relevance", "%.9g", s->relevance);
+    ATTR("compute_similarity", "%.9g", s->compute_similarity);
+    ATTR("compute_similarity_time", "%.9g", s->compute_similarity_time);
+    ATTR("size_tolerance", "%.9g", s->size_tolerance);
+    W(xmlTextWriterEndElement(w));
+
+    W(xmlTextWriterStartElement(w, BAD_CAST "analysis"));
+    ATTR("representative_rank", "%u", s->representative);
+    ATTR("events", "%" PRIu64, s->events);
+    ATTR("pet_s", "%.9g", s->pet_s);
+    ATTR("relevant_s", "%.9g", s->relevant_s);
+    ATTR("remainder_s", "%.9g", s->remainder_s);
+    ATTR("coverage", "%.9g", s->coverage);
+    ATTR("structure", "%s", s->spmd ? "spmd" : "per-rank");
+    W(xmlTextWriterEndElement(w));
+
+    for (uint32_t i = 0; i < s->ncomms; i++) {
+        const pas2p_sig_comm_t *c = &s->comms[i];
+        W(xmlTextWriterStartElement(w, BAD_CAST "communicator"));
+        ATTR("id", "%u", c->id);
+        ATTR("parent", "%u", c->parent);
+        ATTR("call", "%s", pas2p_call_name(c->call) ? pas2p_call_name(c->call) : "?");
+        W(write_ints(w, "members", c->members, c->size));
+        if (c->ndims) {
+            W(write_ints(w, "dims", c->dims, c->ndims));
+            W(write_ints(w, "periods", c->periods, c->ndims));
+        }
+        W(xmlTextWriterEndElement(w));
+    }
+    for (uint32_t r = 0; r < s->nranks; r++) {
+        const pas2p_sig_rank_t *R = &s->ranks[r];
+        W(xmlTextWriterStartElement(w, BAD_CAST "rank"));
+        ATTR("id", "%u", R->rank);
+        ATTR("elapsed_s", "%.9g", R->elapsed_s);
+        ATTR("events", "%" PRIu64, R->events);
+        for (uint32_t i = 0; i < R->nphases; i++) {
+            const pas2p_sig_phase_t *p = &R->phases[i];
+            W(xmlTextWriterStartElement(w, BAD_CAST "phase"));
+            ATTR("id", "%u", p->id);
+            ATTR("weight", "%" PRIu64, p->weight);
+            ATTR("relevant", "%s", p->relevant ? "yes" : "no");
+            ATTR("time_mean_s", "%.9g", p->time_mean_s);
+            ATTR("time_median_s", "%.9g", p->time_median_s);
+            ATTR("time_min_s", "%.9g", p->time_min_s);
+            ATTR("time_max_s", "%.9g", p->time_max_s);
+            ATTR("time_sd_s", "%.9g", p->time_sd_s);
+            ATTR("compute_mean_s", "%.9g", p->compute_mean_s);
+            ATTR("instructions_mean", "%.9g", p->instructions_mean);
+            for (uint32_t k = 0; k < p->nocc; k++) {
+                W(xmlTextWriterStartElement(w, BAD_CAST "occurrence"));
+                ATTR("start", "%" PRIu64, p->occ_start[k]);
+                ATTR("end", "%" PRIu64, p->occ_end[k]);
+                W(xmlTextWriterEndElement(w));
+            }
+            for (uint32_t k = 0; k < p->nevents; k++) {
+                const pas2p_sig_event_t *e = &p->events[k];
+                W(xmlTextWriterStartElement(w, BAD_CAST "event"));
+                ATTR("call", "%s", pas2p_call_name(e->call) ? pas2p_call_name(e->call) : "?");
+                ATTR("peer", "%d", e->peer);
+                ATTR("tag", "%d", e->tag);
+                ATTR("comm", "%u", e->comm);
+                ATTR("bytes", "%" PRIu64, e->bytes);
+                ATTR("rbytes", "%" PRIu64, e->rbytes);
+                ATTR("compute_s", "%.9g", e->compute_s);
+                ATTR("instructions", "%.9g", e->instructions);
+                if (e->peer2 != -1 || e->tag2 != -1) {
+                    ATTR("peer2", "%d", e->peer2);
+                    ATTR("tag2", "%d", e->tag2);
+                }
+                if (e->aux)
+                    ATTR("aux", "%u", e->aux);
+                W(xmlTextWriterEndElement(w));
+            }
+            W(xmlTextWriterEndElement(w));
+        }
+        W(xmlTextWriterEndElement(w));
+    }
+    W(xmlTextWriterEndElement(w));
+    W(xmlTextWriterEndDocument(w));
+    xmlFreeTextWriter(w); /* flushes and closes */
+    if (rename(tmp, path)) {
+        set_err(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+        remove(tmp);
+        return -1;
+    }
+    return 0;
+fail:
+    xmlFreeTextWriter(w);
+    remove(tmp);
+    set_err(err, errlen, "%s: cannot write (disk full?)", path);
+    return -1;
+}
+
+/* ------------------------------------------------------------------ reading */
+typedef struct {
+    char msg[400];
+} xml_errors_t;
+
+static void on_xml_error(void *ctx, const xmlError *e)
+{
+    xml_errors_t *x = ctx;
+    if (x->msg[0] || !e || !e->message)
+        return; /* the first error is the one to report */
+    snprintf(x->msg, sizeof x->msg, "line %d: %s", e->line, e->message);
+    size_t n = strlen(x->msg);
+    while (n && (x->msg[n - 1] == '\n' || x->msg[n - 1] == ' '))
+        x->msg[--n] = 0;
+}
+
+static void on_xml_error_v(void *ctx, xmlErrorPtr e)
+{
+    on_xml_error(ctx, e);
+}
+
+static const char *attr(xmlNodePtr n, const char *name)
+{
+    for (xmlAttrPtr a = n->properties; a; a = a->next)
+        if (!strcmp((const char *)a->name, name) && a->children && a->children->content)
+            return (const char *)a->children->content;
+    return NULL;
+}
+
+static double attr_d(xmlNodePtr n, const char *name)
+{
+    const char *v = attr(n, name);
+    return v ? strtod(v, NULL) : 0;
+}
+
+static uint64_t attr_u(xmlNodePtr n, const char *name)
+{
+    const char *v = attr(n, name);
+    return v ? strtoull(v, NULL, 10) : 0;
+}
+
+static int32_t attr_i(xmlNodePtr n, const char *name, int32_t dflt)
+{
+    const char *v = attr(n, name);
+    return v ? (int32_t)strtol(v, NULL, 10) : dflt;
+}
+
+static void attr_s(xmlNodePtr n, const char *name, char *out, size_t len)
+{
+    const char *v = attr(n, name);
+    snprintf(out, len, "%s", v ? v : "");
+}
+
+static int32_t *parse_ints(const char *s, uint32_t *n)
+{
+    uint32_t cnt = s && *s ? 1 : 0;
+    for (const char *p = s; p && *p; p++)
+        cnt += *p == ',';
+    int32_t *v = malloc(sizeof *v * (cnt ? cnt : 1));
+    if (!v)
+        return NULL;
+    const char *p = s;
+    for (uint32_t i = 0; i < cnt; i++) {
+        char *end;
+        v[i] = (int32_t)strtol(p, &end, 10);
+        p = *end == ',' ? end + 1 : end;
+    }
+    *n = cnt;
+    return v;
+}
+
+static int is(xmlNodePtr n, const char *name)
+{
+    return n->type == XML_ELEMENT_NODE && !strcmp((const char *)n->name, name);
+}
+
+static uint32_t count_children(xmlNodePtr n, const char *name)
+{
+    uint32_t c = 0;
+    for (xmlNodePtr k = n->children; k; k = k->next)
+        c += is(k, name);
+    return c;
+}
+
+static int fill(xmlNodePtr root, pas2p_signature_t *s)
+{
+    s->version = (uint32_t)attr_u(root, "version");
+    s->ncomms = count_children(root, "communicator");
+    s->nranks = count_children(root, "rank");
+    s->comms = calloc(s->ncomms ? s->ncomms : 1, sizeof *s->comms);
+    s->ranks = calloc(s->nranks ? s->nranks : 1, sizeof *s->ranks);
+    if (!s->comms || !s->ranks)
+        return -1;
+    uint32_t ci = 0, ri = 0;
+    for (xmlNodePtr n = root->children; n; n = n->next) {
+        if (is(n, "application")) {
+            attr_s(n, "command", s->command, sizeof s->command);
+            attr_s(n, "counters", s->counters, sizeof s->counters);
+            attr_s(n, "tracer", s->tracer, sizeof s->tracer);
+            attr_s(n, "hosts", s->hosts, sizeof s->hosts);
+            s->np = (uint32_t)attr_u(n, "np");
+            s->aet_s = attr_d(n, "aet_s");
+        } else if (is(n, "thresholds")) {
+            s->relevance = attr_d(n, "relevance");
+            s->compute_similarity = attr_d(n, "compute_similarity");
+            s->compute_similarity_time = attr_d(n, "compute_similarity_time");
+            s->size_tolerance = attr_d(n, "size_tolerance");
+        } else if (is(n, "analysis")) {
+            s->representative = (uint32_t)attr_u(n, "representative_rank");
+            s->events = attr_u(n, "events");
+            s->pet_s = attr_d(n, "pet_s");
+            s->relevant_s = attr_d(n, "relevant_s");
+            s->remainder_s = attr_d(n, "remainder_s");
+            s->coverage = attr_d(n, "coverage");
+            const char *st = attr(n, "structure");
+            s->spmd = st && !strcmp(st, "spmd");
+        } else if (is(n, "communicator")) {
+            pas2p_sig_comm_t *c = &s->comms[ci++];
+            c->id = (uint32_t)attr_u(n, "id");
+            c->parent = (uint32_t)attr_u(n, "parent");
+            c->call = pas2p_call_by_name(attr(n, "call") ? attr(n, "call") : "");
+            c->members = parse_ints(attr(n, "members"), &c->size);
+            if (!c->members)
+                return -1;
+            if (attr(n, "dims")) {
+                uint32_t nd = 0, np = 0;
+                c->dims = parse_ints(attr(n, "dims"), &nd);
+                c->periods = parse_ints(attr(n, "periods"), &np);
+                if (!c->dims || !c->periods)
+                    return -1;
+                c->ndims = nd < np ? nd : np;
+            }
+        } else if (is(n, "rank")) {
+            pas2p_sig_rank_t *R = &s->ranks[ri++];
+            R->rank = (uint32_t)attr_u(n, "id");
+            R->elapsed_s = attr_d(n, "elapsed_s");
+            R->events = attr_u(n, "events");
+            R->nphases = count_children(n, "phase");
+            R->phases = calloc(R->nphases ? R->nphases : 1, sizeof *R->phases);
+            if (!R->phases)
+                return -1;
+            uint32_t pi = 0;
+            for (xmlNodePtr ph = n->children; ph; ph = ph->next) {
+                if (!is(ph, "phase"))
+                    continue;
+                pas2p_sig_phase_t *p = &R->phases[pi++];
+                p->id = (uint32_t)attr_u(ph, "id");
+                p->weight = attr_u(ph, "weight");
+                p->relevant = attr(ph, "relevant") && !strcmp(attr(ph, "relevant"), "yes");
+                p->time_mean_s = attr_d(ph, "time_mean_s");
+                p->time_median_s = attr_d(ph, "time_median_s");
+                p->time_min_s = attr_d(ph, "time_min_s");
+                p->time_max_s = attr_d(ph, "time_max_s");
+                p->time_sd_s = attr_d(ph, "time_sd_s");
+                p->compute_mean_s = attr_d(ph, "compute_mean_s");
+                p->instructions_mean = attr_d(ph, "instructions_mean");
+                p->nevents = count_children(ph, "event");
+                p->events = calloc(p->nevents ? p->nevents : 1, sizeof *p->events);
+                if (!p->events)
+                    return -1;
+                uint32_t ei = 0;
+                for (xmlNodePtr e = ph->children; e; e = e->next) {
+                    if (is(e, "occurrence") && p->nocc < PAS2P_SIG_OCC) {
+                        p->occ_start[p->nocc] = attr_u(e, "start");
+                        p->occ_end[p->nocc] = attr_u(e, "end");
+                        p->nocc++;
+                    } else if (is(e, "event")) {
+                        pas2p_sig_event_t *x = &p->events[ei++];
+                        x->call = pas2p_call_by_name(attr(e, "call") ? attr(e, "call") : "");
+                        x->peer = attr_i(e, "peer", -1);
+                        x->tag = attr_i(e, "tag", -1);
+                        x->peer2 = attr_i(e, "peer2", -1);
+                        x->tag2 = attr_i(e, "tag2", -1);
+                        x->comm = (uint32_t)attr_u(e, "comm");
+                        x->aux = (uint32_t)attr_u(e, "aux");
+                        x->bytes = attr_u(e, "bytes");
+                        x->rbytes = attr_u(e, "rbytes");
+                        x->compute_s = attr_d(e, "compute_s");
+                        x->instructions = attr_d(e, "instructions");
+                        if (!x->call)
+                            return -2; /* an MPI call this pas2p does not know */
+                    }
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+int pas2p_signature_read(const char *path, pas2p_signature_t *s, char *err, size_t errlen)
+{
+    memset(s, 0, sizeof *s);
+    xml_errors_t xe = {{0}};
+    xmlSetStructuredErrorFunc(&xe, on_xml_error_v);
+    xmlSetGenericErrorFunc(NULL, xml_quiet);
+    int rc = -1;
+    xmlRelaxNGParserCtxtPtr pc = NULL;
+    xmlRelaxNGPtr schema = NULL;
+    xmlRelaxNGValidCtxtPtr vc = NULL;
+    /* no network, no external entities or DTDs: a signature is plain data */
+    xmlDocPtr doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOBLANKS);
+    if (!doc) {
+        FILE *f = fopen(path, "r");
+        if (!f)
+            set_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        else
+            set_err(err, errlen, "%s: not XML (%s)", path, xe.msg[0] ? xe.msg : "parse error");
+        if (f)
+            fclose(f);
+        goto out;
+    }
+    xmlNodePtr root = xmlDocGetRootElement(doc);
+    if (!root || strcmp((const char *)root->name, "pas2p-signature")) {
+        set_err(err, errlen, "%s: not a pas2p signature (root element <%s>)", path,
+                root ? (const char *)root->name : "none");
+        goto out;
+    }
+    const char *ver = attr(root, "version");
+    if (!ver || strtoul(ver, NULL, 10) != PAS2P_SIGNATURE_VERSION) {
+        set_err(err, errlen, "%s: signature version %s, this pas2p reads version %u", path,
+                ver ? ver : "(none)", PAS2P_SIGNATURE_VERSION);
+        goto out;
+    }
+    pc = xmlRelaxNGNewMemParserCtxt(pas2p_signature_rng, (int)strlen(pas2p_signature_rng));
+    schema = pc ? xmlRelaxNGParse(pc) : NULL;
+    vc = schema ? xmlRelaxNGNewValidCtxt(schema) : NULL;
+    if (!vc) {
+        set_err(err, errlen, "internal error: the signature schema does not load");
+        goto out;
+    }
+    xe.msg[0] = 0;
+    xmlRelaxNGSetValidStructuredErrors(vc, on_xml_error_v, &xe);
+    if (xmlRelaxNGValidateDoc(vc, doc) != 0) {
+        set_err(err, errlen, "%s: not a valid signature (%s)", path, xe.msg[0] ? xe.msg : "schema");
+        goto out;
+    }
+    int f = fill(root, s);
+    if (f == -2) {
+        set_err(err, errlen, "%s: names an MPI call this pas2p does not know", path);
+        goto out;
+    }
+    if (f) {
+        set_err(err, errlen, "%s: out of memory", path);
+        goto out;
+    }
+    if (s->nranks == 0 || s->representative >= s->nranks) {
+        set_err(err, errlen, "%s: representative rank %u has no phase table", path, s->representative);
+        goto out;
+    }
+    rc = 0;
+out:
+    if (vc)
+        xmlRelaxNGFreeValidCtxt(vc);
+    if (schema)
+        xmlRelaxNGFree(schema);
+    if (pc)
+        xmlRelaxNGFreeParserCtxt(pc);
+    if (doc)
+        xmlFreeDoc(doc);
+    xmlSetStructuredErrorFunc(NULL, NULL);
+    xmlSetGenericErrorFunc(NULL, NULL);
+    if (rc)
+        pas2p_signature_free(s);
+    return rc;
+}
+
+void pas2p_signature_free(pas2p_signature_t *s)
+{
+    for (uint32_t i = 0; s->comms && i < s->ncomms; i++) {
+        free(s->comms[i].members);
+        free(s->comms[i].dims);
+        free(s->comms[i].periods);
+    }
+    free(s->comms);
+    for (uint32_t r = 0; s->ranks && r < s->nranks; r++) {
+        for (uint32_t i = 0; s->ranks[r].phases && i < s->ranks[r].nphases; i++)
+            free(s->ranks[r].phases[i].events);
+        free(s->ranks[r].phases);
+    }
+    free(s->ranks);
+    s->comms = NULL;
+    s->ranks = NULL;
+    s->ncomms = s->nranks = 0;
+}
+
+/* ------------------------------------------------------------------ printing */
+void pas2p_signature_print_table(const pas2p_signature_t *s, uint32_t ri, FILE *out)
+{
+    const pas2p_sig_rank_t *R = &s->ranks[ri];
+    fprintf(out, "\n# rank %u phases (relevant: weight x PhaseET >= %.2f %% of AET)\n", R->rank,
+            s->relevance * 100);
+    fprintf(out, "%5s %6s %14s %10s %12s %12s %12s %8s  %-3s %s\n", "phase", "events",
+            "instructions", "weight", "PhaseET_s", "median_s", "W*PhaseET_s", "%AET", "rel", "calls");
+    for (uint32_t i = 0; i < R->nphases; i++) {
+        const pas2p_sig_phase_t *p = &R->phases[i];
+        double wt = (double)p->weight * p->time_mean_s;
+        char calls[96];
+        size_t len = 0;
+        calls[0] = 0;
+        for (uint32_t k = 0; k < p->nevents && k < 4 && len < sizeof calls; k++) {
+            const char *nm = pas2p_call_name(p->events[k].call);
+            len += (size_t)snprintf(calls + len, sizeof calls - len, "%s%s", k ? " " : "",
+                                    nm ? nm + 4 : "?");
+        }
+        if (p->nevents > 4 && len < sizeof calls)
+            snprintf(calls + len, sizeof calls - len, " ...");
+        char ins[32];
+        if (p->instructions_mean > 0)
+            snprintf(ins, sizeof ins, "%.0f", p->instructions_mean);
+        else
+            snprintf(ins, sizeof ins, "-");
+        fprintf(out, "%5u %6u %14s %10" PRIu64 " %12.6f %12.6f %12.6f %8.2f  %-3s %s\n", p->id,
+                p->nevents, ins, p->weight, p->time_mean_s, p->time_median_s, wt,
+                s->aet_s > 0 ? 100 * wt / s->aet_s : 0, p->relevant ? "yes" : "", calls);
+    }
+}
+
+static const char show_usage[] =
+    "usage: pas2p show SIGNATURE.xml [--rank R | --all-ranks]\n"
+    "\n"
+    "Prints a signature: the application, the analysis (AET, PET, coverage, remainder) and the\n"
+    "phase table of the representative rank (or of rank R, or of every rank): phase, events,\n"
+    "instructions, weight, PhaseET, PhaseET x W, %% of AET.\n";
+
+int pas2p_cmd_show(int argc, char **argv)
+{
+    const char *path = NULL;
+    long rank = -1;
+    int all = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            printf(show_usage);
+            return 0;
+        } else if (!strcmp(argv[i], "--rank") && i + 1 < argc) {
+            char *end;
+            rank = strtol(argv[++i], &end, 10);
+            if (*end || rank < 0) {
+                fprintf(stderr, "pas2p show: --rank needs a rank number\n");
+                return 2;
+            }
+        } else if (!strcmp(argv[i], "--all-ranks")) {
+            all = 1;
+        } else if (argv[i][0] == '-' || path) {
+            fprintf(stderr, "pas2p show: unexpected '%s' (see --help)\n", argv[i]);
+            return 2;
+        } else {
+            path = argv[i];
+        }
+    }
+    if (!path) {
+        fprintf(stderr, show_usage);
+        return 2;
+    }
+    pas2p_signature_t s;
+    char err[1024];
+    if (pas2p_signature_read(path, &s, err, sizeof err)) {
+        fprintf(stderr, "pas2p show: %s\n", err);
+        return 1;
+    }
+    printf("signature = %s\ncommand = %s\nnp = %u\n", path, s.command, s.np);
+    printf("events = %" PRIu64 "\nrepresentative rank = %u\n", s.events, s.representative);
+    uint32_t nrel = 0, rep = 0;
+    for (uint32_t r = 0; r < s.nranks; r++)
+        if (s.ranks[r].rank == s.representative)
+            rep = r;
+    for (uint32_t i = 0; i < s.ranks[rep].nphases; i++)
+        nrel += s.ranks[rep].phases[i].relevant;
+    printf("relevant phases = %u\ncoverage = %.2f %%\nremainder = %.6f s\n", nrel,
+           100 * s.coverage, s.remainder_s);
+    printf("AET = %.6f s\nPET = %.6f s\n", s.aet_s, s.pet_s);
+    int rc = 0;
+    if (rank >= 0) {
+        uint32_t r = 0;
+        while (r < s.nranks && s.ranks[r].rank != (uint32_t)rank)
+            r++;
+        if (r == s.nranks) {
+            fprintf(stderr, "pas2p show: rank %ld is not in %s (np = %u)\n", rank, path, s.np);
+            rc = 2;
+        } else {
+            pas2p_signature_print_table(&s, r, stdout);
+        }
+    } else {
+        for (uint32_t r = 0; r < s.nranks; r++)
+            if (all || r == rep)
+                pas2p_signature_print_table(&s, r, stdout);
+    }
+    pas2p_signature_free(&s);
+    return rc;
+}

@@ -1,0 +1,230 @@
+/* Unit tests of the signature file: round trip, and every way a file can be wrong. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "pas2p_signature.h"
+#include "pas2p_trace.h"
+
+static char dir[64];
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof dir, "/tmp/pas2p-sig-XXXXXX");
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    return system(cmd) ? -1 : 0;
+}
+
+static void sample(pas2p_signature_t *s)
+{
+    memset(s, 0, sizeof *s);
+    s->version = PAS2P_SIGNATURE_VERSION;
+    snprintf(s->command, sizeof s->command, "mpirun -np 2 ./app \"quoted\" <&>");
+    snprintf(s->counters, sizeof s->counters, "none");
+    snprintf(s->tracer, sizeof s->tracer, "0.1.0");
+    snprintf(s->hosts, sizeof s->hosts, "a,b");
+    s->np = 2;
+    s->aet_s = 12.5;
+    s->relevance = 0.01;
+    s->compute_similarity = 0.85;
+    s->compute_similarity_time = 0.5;
+    s->size_tolerance = 0.05;
+    s->representative = 1;
+    s->events = 1234;
+    s->pet_s = 12.5;
+    s->relevant_s = 12.0;
+    s->remainder_s = 0.5;
+    s->coverage = 0.96;
+    s->spmd = 1;
+    s->ncomms = 1;
+    s->comms = calloc(1, sizeof *s->comms);
+    s->comms[0] = (pas2p_sig_comm_t){.id = 77, .parent = 0, .call = PAS2P_CALL_Cart_create,
+                                     .size = 2, .ndims = 1};
+    s->comms[0].members = malloc(2 * sizeof(int32_t));
+    s->comms[0].members[0] = 1;
+    s->comms[0].members[1] = 0;
+    s->comms[0].dims = malloc(sizeof(int32_t));
+    s->comms[0].periods = malloc(sizeof(int32_t));
+    s->comms[0].dims[0] = 2;
+    s->comms[0].periods[0] = 1;
+    s->nranks = 2;
+    s->ranks = calloc(2, sizeof *s->ranks);
+    for (uint32_t r = 0; r < 2; r++) {
+        pas2p_sig_rank_t *R = &s->ranks[r];
+        R->rank = r;
+        R->elapsed_s = 12.0 + r * 0.5;
+        R->events = 617;
+        R->nphases = 1;
+        R->phases = calloc(1, sizeof *R->phases);
+        pas2p_sig_phase_t *p = &R->phases[0];
+        p->id = 1;
+        p->weight = 100;
+        p->relevant = 1;
+        p->time_mean_s = 0.12;
+        p->time_median_s = 0.119;
+        p->time_min_s = 0.1;
+        p->time_max_s = 0.2;
+        p->time_sd_s = 0.01;
+        p->compute_mean_s = 0.11;
+        p->instructions_mean = 0;
+        p->nocc = 2;
+        p->occ_start[0] = 3;
+        p->occ_end[0] = 9;
+        p->occ_start[1] = 9;
+        p->occ_end[1] = 15;
+        p->nevents = 2;
+        p->events = calloc(2, sizeof *p->events);
+        p->events[0] = (pas2p_sig_event_t){.call = PAS2P_CALL_Sendrecv, .peer = 1 - (int)r, .tag = 5,
+                                           .peer2 = 1 - (int)r, .tag2 = 5, .comm = 77,
+                                           .bytes = 4096, .rbytes = 4096, .compute_s = 0.1};
+        p->events[1] = (pas2p_sig_event_t){.call = PAS2P_CALL_Allreduce, .peer = -1, .tag = -1,
+                                           .peer2 = -1, .tag2 = -1, .comm = 0, .bytes = 8,
+                                           .rbytes = 8, .compute_s = 0.01};
+    }
+}
+
+static void path_of(char *out, size_t n, const char *name)
+{
+    snprintf(out, n, "%s/%s", dir, name);
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void test_round_trip(void **state)
+{
+    (void)state;
+    pas2p_signature_t a, b;
+    char path[128], err[512];
+    sample(&a);
+    path_of(path, sizeof path, "sig.xml");
+    assert_int_equal(pas2p_signature_write(&a, path, err, sizeof err), 0);
+    assert_int_equal(pas2p_signature_read(path, &b, err, sizeof err), 0);
+    assert_string_equal(b.command, a.command);
+    assert_int_equal(b.np, 2);
+    assert_true(b.aet_s == 12.5 && b.coverage == 0.96 && b.remainder_s == 0.5);
+    assert_int_equal(b.representative, 1);
+    assert_int_equal(b.spmd, 1);
+    assert_int_equal(b.ncomms, 1);
+    assert_int_equal(b.comms[0].id, 77);
+    assert_int_equal(b.comms[0].call, PAS2P_CALL_Cart_create);
+    assert_int_equal(b.comms[0].members[0], 1);
+    assert_int_equal(b.comms[0].ndims, 1);
+    assert_int_equal(b.comms[0].periods[0], 1);
+    assert_int_equal(b.nranks, 2);
+    const pas2p_sig_phase_t *p = &b.ranks[1].phases[0];
+    assert_int_equal(p->weight, 100);
+    assert_int_equal(p->nocc, 2);
+    assert_int_equal(p->occ_end[1], 15);
+    assert_int_equal(p->nevents, 2);
+    assert_int_equal(p->events[0].call, PAS2P_CALL_Sendrecv);
+    assert_int_equal(p->events[0].peer, 0);
+    assert_int_equal(p->events[0].peer2, 0);
+    assert_int_equal(p->events[0].comm, 77);
+    assert_int_equal(p->events[1].peer2, -1);
+    assert_true(p->events[0].compute_s == 0.1);
+    assert_true(p->time_median_s == 0.119);
+    pas2p_signature_free(&a);
+    pas2p_signature_free(&b);
+}
+
+static void expect_refused(const char *name, const char *text, const char *needle)
+{
+    char path[128], err[512];
+    pas2p_signature_t s;
+    path_of(path, sizeof path, name);
+    if (text)
+        write_text(path, text);
+    assert_int_equal(pas2p_signature_read(path, &s, err, sizeof err), -1);
+    if (!strstr(err, needle))
+        fail_msg("error '%s' does not contain '%s'", err, needle);
+    assert_non_null(strstr(err, path)); /* names the file */
+    assert_null(strchr(err, '\n'));     /* one line */
+}
+
+static void test_refusals(void **state)
+{
+    (void)state;
+    expect_refused("missing.xml", NULL, "cannot open");
+    expect_refused("empty.xml", "", "not XML");
+    expect_refused("garbage.xml", "this is not xml <<<", "not XML");
+    expect_refused("truncated.xml", "<pas2p-signature version=\"1\"><application", "not XML");
+    expect_refused("root.xml", "<platform version=\"4.1\"/>", "not a pas2p signature");
+    expect_refused("v2.xml", "<pas2p-signature version=\"2\"/>", "signature version 2, this pas2p reads version 1");
+    expect_refused("invalid.xml", "<pas2p-signature version=\"1\"><application/></pas2p-signature>",
+                   "not a valid signature");
+    /* a valid file, then damaged: a negative weight, and an unknown call */
+    pas2p_signature_t s;
+    char path[128], err[512];
+    sample(&s);
+    path_of(path, sizeof path, "good.xml");
+    assert_int_equal(pas2p_signature_write(&s, path, err, sizeof err), 0);
+    pas2p_signature_free(&s);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "sed 's/weight=\"100\"/weight=\"-3\"/' %s/good.xml > %s/neg.xml; "
+                              "sed 's/MPI_Allreduce/MPI_Frobnicate/' %s/good.xml > %s/call.xml",
+             dir, dir, dir, dir);
+    assert_int_equal(system(cmd), 0);
+    expect_refused("neg.xml", NULL, "not a valid signature");
+    expect_refused("call.xml", NULL, "MPI call this pas2p does not know");
+}
+
+/* external entities are never fetched or expanded */
+static void test_no_external_entities(void **state)
+{
+    (void)state;
+    char path[128], secret[128], err[512], text[1024];
+    path_of(secret, sizeof secret, "secret.txt");
+    write_text(secret, "SECRET-CONTENT");
+    snprintf(text, sizeof text,
+             "<?xml version=\"1.0\"?>\n<!DOCTYPE pas2p-signature [<!ENTITY x SYSTEM \"file://%s\">]>\n"
+             "<pas2p-signature version=\"1\"><application command=\"&x;\" np=\"1\" aet_s=\"1\" "
+             "counters=\"none\" tracer=\"t\" hosts=\"h\"/></pas2p-signature>", secret);
+    path_of(path, sizeof path, "xxe.xml");
+    write_text(path, text);
+    pas2p_signature_t s;
+    assert_int_equal(pas2p_signature_read(path, &s, err, sizeof err), -1);
+    assert_null(strstr(err, "SECRET-CONTENT"));
+}
+
+static void test_write_errors(void **state)
+{
+    (void)state;
+    pas2p_signature_t s;
+    char err[512];
+    sample(&s);
+    assert_int_equal(pas2p_signature_write(&s, "/proc/no/such/dir/sig.xml", err, sizeof err), -1);
+    assert_non_null(strstr(err, "/proc/no/such/dir/sig.xml"));
+    pas2p_signature_free(&s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_no_external_entities),
+        cmocka_unit_test(test_write_errors),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
