@@ -186,6 +186,9 @@ static void on_xml_error(void *ctx, const xmlError *e)
     size_t n = strlen(x->msg);
     while (n && (x->msg[n - 1] == '\n' || x->msg[n - 1] == ' '))
         x->msg[--n] = 0;
+    for (char *c = x->msg; *c; c++) /* libxml2 messages may span lines: ours are one line */
+        if (*c == '\n' || *c == '\r')
+            *c = ' ';
 }
 
 static void on_xml_error_v(void *ctx, xmlErrorPtr e)
