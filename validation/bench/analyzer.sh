@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Analyzer benchmark (issue "Analyzer": >= 10 M events/s per core; TFAT <= 1 % of AET).
+#
+#   bash validation/bench/analyzer.sh [--build DIR] [--np N] [--apps "a b"]
+#
+# 1. Throughput: a long trace of small messages (validation/bench/pingpong, 2.5 M events),
+#    analysed with --jobs 1 (one core) and --jobs 2, 5 runs each: events per second of CPU
+#    time (median and best: this VM's CPU speed itself varies ~2x between runs), wall time,
+#    and the peak memory (streaming: it must not grow with the trace).
+# 2. TFAT against AET for each bundled application traced at validation size
+#    (validation/apps/sizes.txt), np ranks (default 2).
+# Prints Markdown.  Timings are never asserted by the tests.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+build=build np=2 apps=""
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --build) build=$2; shift ;;
+    --np) np=$2; shift ;;
+    --apps) apps=$2; shift ;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    *) echo "analyzer.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 PAS2P_QUIET=1
+pas2p=$build/bin/pas2p
+[[ -x $pas2p && -x $build/bench/pingpong ]] || { echo "build first: cmake --build $build" >&2; exit 1; }
+mpirun=(mpirun --oversubscribe --bind-to none --mca mpi_yield_when_idle 1)
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+field() { awk -v k="$1" '$0 ~ "^"k" = " {print $3}'; }
+
+echo "## Analyzer ($(date -u +%F), $(nproc) cores, commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'))"
+echo
+"$pas2p" trace -o "$tmp/pp" -- "${mpirun[@]}" -np 2 "$build/bench/pingpong" 20000 21 >/dev/null
+events=$("$pas2p" dump "$tmp/pp" | field events)
+echo "### Throughput: ping-pong trace, $events events (2 ranks)"
+echo
+echo "| jobs | CPU s median (best) | events per CPU-second median (best) | wall s median | peak RSS |"
+echo "|---|---|---|---|---|"
+for jobs in 1 2; do
+  : >"$tmp/cpu"; : >"$tmp/wall"
+  for i in 1 2 3 4 5; do
+    /usr/bin/time -f "%U %S %e %M" -o "$tmp/tm" "$pas2p" analyze "$tmp/pp" --jobs "$jobs" -o "$tmp/sig.xml" >/dev/null
+    read -r u s e rss <"$tmp/tm"
+    awk -v u="$u" -v s="$s" 'BEGIN{print u+s}' >>"$tmp/cpu"
+    echo "$e" >>"$tmp/wall"
+  done
+  c=$(median <"$tmp/cpu"); b=$(sort -g "$tmp/cpu" | head -1); w=$(median <"$tmp/wall")
+  awk -v e="$events" -v c="$c" -v b="$b" -v w="$w" -v j="$jobs" -v rss="$rss" \
+    'BEGIN{printf "| %d | %.2f (%.2f) | %.2f M (%.2f M) | %.2f | %.1f MB |\n", j, c, b, e/c/1e6, e/b/1e6, w, rss/1024}'
+done
+echo
+echo "### TFAT against AET, bundled applications at validation size (np $np)"
+echo
+echo "| app | events | AET s | TFAT s | TFAT / AET | phases | relevant | coverage | PETE |"
+echo "|---|---|---|---|---|---|---|---|---|"
+while IFS="|" read -r -u 3 app _np targs vargs; do
+  app=$(echo "$app" | xargs); vargs=$(echo "$vargs" | xargs)
+  [[ -z $app || $app == \#* ]] && continue
+  [[ -n $apps && " $apps " != *" $app "* ]] && continue
+  rm -rf "$tmp/tr"
+  "$pas2p" trace -o "$tmp/tr" -- "${mpirun[@]}" -np "$np" "$build/apps/$app" $vargs >/dev/null
+  "$pas2p" analyze "$tmp/tr" -o "$tmp/sig.xml" >"$tmp/a"
+  aet=$(field AET <"$tmp/a"); tfat=$(field TFAT <"$tmp/a")
+  printf '| %s | %s | %s | %s | %s | %s | %s | %s %% | %s %% |\n' "$app" "$(field events <"$tmp/a")" \
+    "$aet" "$tfat" "$(awk -v a="$aet" -v t="$tfat" 'BEGIN{printf "%.3f %%", t/a*100}')" \
+    "$(field phases <"$tmp/a")" "$(awk '/^relevant phases = /{print $4}' "$tmp/a")" \
+    "$(field coverage <"$tmp/a")" "$(field PETE <"$tmp/a")"
+done 3< validation/apps/sizes.txt
