@@ -133,6 +133,7 @@ typedef struct node {
     uint64_t hash;           /* structure: symbol, or body hashes and count */
     uint64_t count;          /* 0: a leaf (one event); else iterations of body */
     uint64_t nev;            /* events in all */
+    uint64_t per;            /* events per iteration */
     uint64_t bhash;          /* hash of the body (fixed once the loop exists) */
     uint32_t sym;
     uint32_t nbody;
@@ -161,15 +162,12 @@ static uint64_t body_hash(node_t *const *b, uint32_t n)
 static void loop_rehash(node_t *l, int created)
 {
     if (created) {
-        uint64_t per = 0;
+        l->per = 0;
         for (uint32_t i = 0; i < l->nbody; i++)
-            per += l->body[i]->nev;
-        l->nev = per; /* per iteration until multiplied below */
+            l->per += l->body[i]->nev;
         l->bhash = body_hash(l->body, l->nbody);
-        l->nev *= l->count;
-    } else {
-        l->nev += l->nev / (l->count - 1);
     }
+    l->nev = l->per * l->count;
     l->hash = mix64(l->bhash ^ mix64(l->count + 0x9e3779b97f4a7c15ull));
 }
 
@@ -559,7 +557,7 @@ static int walk_leaf(walker_t *w, uint32_t sym)
     w->cs[w->nsyms] = (double)v.ev.compute_ns * 1e-9;
     w->is[w->nsyms] = v.counters ? (double)v.counters[0] : 0;
     w->syms[w->nsyms++] = sym;
-    if (pas2p_call_class(v.ev.call) == PAS2P_CLASS_COMM && v.payload && add_comm(w, &v))
+    if (v.payload && pas2p_call_class(v.ev.call) == PAS2P_CLASS_COMM && add_comm(w, &v))
         return -1;
     w->key = mix64(w->key ^ sym) + 0x9e37;
     int init = v.ev.call == PAS2P_CALL_Init || v.ev.call == PAS2P_CALL_Init_thread;

@@ -30,6 +30,7 @@ struct pas2p_rank_reader {
     uint64_t count;
     int eof;
     pas2p_codec_t codec;
+    unsigned char known_call[256]; /* call ids of the table: checked per record, inline */
     uint64_t counters[PAS2P_MAX_COUNTERS];
     unsigned char *pay;     /* payload copy, aligned for the payload structs */
     size_t paycap;
@@ -158,6 +159,8 @@ pas2p_rank_reader_t *pas2p_rank_reader_open(const char *path, char *err, size_t 
     r->offset = r->h.header_size;
     r->codec.prev_end = 0;
     r->codec.prev_comm = PAS2P_COMM_WORLD;
+    for (unsigned c = 1; c < 256; c++)
+        r->known_call[c] = pas2p_call_name(c) != NULL;
     return r;
 fail:
     pas2p_rank_reader_close(r);
@@ -221,7 +224,7 @@ int pas2p_rank_reader_next(pas2p_rank_reader_t *r, pas2p_event_view_t *out)
     pas2p_event_t *e = &out->ev;
     uint64_t v, dt, dur;
     unsigned call = *q++, mask = *q++, x = 0;
-    if (call == 0 || !pas2p_call_name(call) || get_varint(&q, end, &dt) || get_varint(&q, end, &dur))
+    if (!r->known_call[call] || get_varint(&q, end, &dt) || get_varint(&q, end, &dur))
         return corrupt(r);
     e->size = len;
     e->call = (uint16_t)call;
