@@ -31,6 +31,9 @@ static const char usage[] =
     "                          >= F alike (default 0.85 on instruction counts; 0.5 on time\n"
     "                          when the trace has no counters: scheduling noise)\n"
     "  --size-tolerance F      message sizes within F are alike (default 0.05)\n"
+    "  --logical MODE          also compute the logical trace: global (PAS2P's Lamport rules\n"
+    "                          across ranks) or local (each rank's order, EPAS); prints\n"
+    "                          `logical time` (its length in ticks)\n"
     "  --strict                refuse a truncated rank file instead of analysing what is there\n"
     "  --all-ranks             print every rank's phase table\n";
 
@@ -154,6 +157,43 @@ static uint64_t structure_hash(const pas2p_rank_phases_t *r)
     return sum;
 }
 
+/* length of the logical trace: one more pass over every rank file */
+static int logical_time(const char *dir, int np, int global, int strict, uint64_t *ticks,
+                        char *err, size_t errlen)
+{
+    pas2p_rank_reader_t **rd = calloc((size_t)np, sizeof *rd);
+    src_t *ss = calloc((size_t)np, sizeof *ss);
+    pas2p_event_source_t *src = calloc((size_t)np, sizeof *src);
+    int rc = -1;
+    if (!rd || !ss || !src) {
+        snprintf(err, errlen, "out of memory");
+        goto out;
+    }
+    for (int r = 0; r < np; r++) {
+        char path[PATH_MAX];
+        pas2p_rank_path(dir, r, path, sizeof path);
+        rd[r] = pas2p_rank_reader_open(path, err, errlen);
+        if (!rd[r])
+            goto out;
+        if (global && pas2p_rank_reader_header(rd[r])->thread_level == 3) {
+            snprintf(err, errlen, "rank-%05d.p2t: traced under MPI_THREAD_MULTIPLE; the global "
+                     "logical trace needs each thread's own order, which this version does not "
+                     "build (use --logical local)", r);
+            goto out;
+        }
+        ss[r] = (src_t){rd[r], strict, 0};
+        src[r] = (pas2p_event_source_t){src_next, src_error, &ss[r]};
+    }
+    rc = pas2p_logical_clock(src, np, global, NULL, NULL, ticks, err, errlen);
+out:
+    for (int r = 0; rd && r < np; r++)
+        pas2p_rank_reader_close(rd[r]);
+    free(rd);
+    free(ss);
+    free(src);
+    return rc;
+}
+
 /* the signature of the run: every rank's phases, relevance judged against AET */
 static int build_signature(const job_t *j, const pas2p_manifest_t *m, const pas2p_analysis_opts_t *o,
                            int rep, int spmd, pas2p_signature_t *s)
@@ -265,6 +305,7 @@ int pas2p_cmd_analyze(int argc, char **argv)
     long jobs = 0;
     int strict = 0, all = 0;
     const char *out_path = NULL;
+    int logical = -1; /* -1 none, 0 local, 1 global */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -291,6 +332,16 @@ int pas2p_cmd_analyze(int argc, char **argv)
         } else if (!strcmp(a, "--size-tolerance") && i + 1 < argc) {
             if (parse_fraction(argv[++i], &o.size_tolerance)) {
                 fprintf(stderr, "pas2p analyze: --size-tolerance needs a fraction in [0, 1]\n");
+                return 2;
+            }
+        } else if (!strcmp(a, "--logical") && i + 1 < argc) {
+            const char *mode = argv[++i];
+            if (!strcmp(mode, "global"))
+                logical = 1;
+            else if (!strcmp(mode, "local"))
+                logical = 0;
+            else {
+                fprintf(stderr, "pas2p analyze: --logical is 'global' or 'local', not '%s'\n", mode);
                 return 2;
             }
         } else if (!strcmp(a, "--strict")) {
@@ -392,6 +443,16 @@ int pas2p_cmd_analyze(int argc, char **argv)
             printf("PETE = %+.2f %%\n", m.aet_s > 0 ? 100 * (sig.pet_s - m.aet_s) / m.aet_s : 0);
             printf("structure = %s\n", differ ? "ranks differ (per-rank phase tables below with --all-ranks)"
                                               : "identical on all ranks (SPMD)");
+            if (logical >= 0) {
+                uint64_t ticks;
+                if (logical_time(dir, np, logical, strict, &ticks, err, sizeof err)) {
+                    fprintf(stderr, "pas2p analyze: %s\n", err);
+                    rc = 1;
+                } else {
+                    printf("logical time = %llu ticks (%s)\n", (unsigned long long)ticks,
+                           logical ? "global" : "local");
+                }
+            }
             if (pas2p_signature_write(&sig, sigpath, err, sizeof err)) {
                 fprintf(stderr, "pas2p analyze: %s\n", err);
                 rc = 1;

@@ -117,6 +117,15 @@ void pas2p_rank_phases_free(pas2p_rank_phases_t *p);
 /* Event source over a rank file (ctx = pas2p_rank_reader_t *). */
 pas2p_event_source_t pas2p_source_reader(pas2p_rank_reader_t *r);
 
+/* The logical trace (analyzer/logical.c).  global: PAS2P's Lamport rules across ranks
+ * (srcs[r] is rank r's event stream; np of them); otherwise each rank's own order (EPAS).
+ * visit(ctx, rank, ordinal, lt) is called for every event, each rank in order.  Returns 0
+ * with *max_lt, or -1 with a one-line reason (ranks waiting for each other forever means
+ * the trace is inconsistent). */
+int pas2p_logical_clock(pas2p_event_source_t *srcs, int np, int global,
+                        void (*visit)(void *ctx, int rank, uint64_t ordinal, uint64_t lt),
+                        void *ctx, uint64_t *max_lt, char *err, size_t errlen);
+
 /* `pas2p analyze` */
 int pas2p_cmd_analyze(int argc, char **argv);
 
