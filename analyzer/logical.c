@@ -260,6 +260,22 @@ static int is_init(unsigned call)
     return call >= PAS2P_CALL_Send_init && call <= PAS2P_CALL_Recv_init;
 }
 
+/* the channel a completed receive takes its message from; NULL for a completed send or
+ * a request we did not see posted.  An empty channel is returned as such. */
+static fifo_t *completed_channel(clock_t_ *c, rank_t *R, int rank, const pas2p_completion_t *d,
+                                 slot_t **posted)
+{
+    if (d->source < 0)
+        return NULL;
+    slot_t *p = tfind(&R->pending, d->post, d->index);
+    if (!p)
+        return NULL;
+    if (posted)
+        *posted = p;
+    fifo_t *f = channel(c, (uint32_t)p->v, d->source, rank, d->tag, 1);
+    return f;
+}
+
 /* the LT of R's current event: 1 assigned, 0 blocked, -1 error */
 static int step(clock_t_ *c, int rank, uint64_t *lt)
 {
@@ -365,22 +381,15 @@ static int step(clock_t_ *c, int rank, uint64_t *lt)
             n = (uint32_t)(e->payload / sizeof *d);
         /* all the messages must be there before any is taken */
         for (uint32_t i = 0; i < n; i++) {
-            if (d[i].source < 0)
-                continue;
-            slot_t *p = tfind(&R->pending, d[i].post, d[i].index);
-            if (!p)
-                continue;
-            fifo_t *f = channel(c, (uint32_t)p->v, d[i].source, rank, d[i].tag, 0);
-            if (!f || !f->n)
+            fifo_t *f = completed_channel(c, R, rank, &d[i], NULL);
+            if (f && !f->n)
                 return 0;
         }
         for (uint32_t i = 0; i < n; i++) {
-            if (d[i].source < 0)
+            slot_t *p;
+            fifo_t *f = completed_channel(c, R, rank, &d[i], &p);
+            if (!f)
                 continue;
-            slot_t *p = tfind(&R->pending, d[i].post, d[i].index);
-            if (!p)
-                continue;
-            fifo_t *f = channel(c, (uint32_t)p->v, d[i].source, rank, d[i].tag, 0);
             uint64_t s = f->lt[f->head++];
             f->n--;
             if (s + 1 > *lt)

@@ -26,12 +26,10 @@ while [[ $# -gt 0 ]]; do
   esac
   shift
 done
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 PAS2P_QUIET=1
+source validation/bench/common.sh
+need_build "$build"
 pas2p=$build/bin/pas2p
-[[ -x $pas2p && -x $build/bench/pingpong ]] || { echo "build first: cmake --build $build" >&2; exit 1; }
-mpirun=(mpirun --oversubscribe --bind-to none --mca mpi_yield_when_idle 1)
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 
 echo "## Tracer overhead ($(date -u +%F), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'))"
 echo
