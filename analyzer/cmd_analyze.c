@@ -84,6 +84,15 @@ static void analyse_rank(job_t *j, int rank)
         return;
     }
     const pas2p_file_header_t *h = pas2p_rank_reader_header(ra);
+    if (h->np != (uint32_t)j->np || h->rank != (uint32_t)rank) { /* files of another run */
+        snprintf(out->error, sizeof out->error,
+                 "rank-%05d.p2t: rank %u of a run of %u ranks, but the manifest says %d ranks",
+                 rank, h->rank, h->np, j->np);
+        j->failed[rank] = 1;
+        pas2p_rank_reader_close(ra);
+        pas2p_rank_reader_close(rb);
+        return;
+    }
     int instr = h->ncounters && !strcmp(h->counters[0], "PAPI_TOT_INS");
     src_t sa = {ra, j->strict, 0}, sb = {rb, j->strict, 0};
     pas2p_event_source_t a = {src_next, src_error, &sa}, b = {src_next, src_error, &sb};

@@ -2,6 +2,7 @@
 # damage.sh MODE SRC DST [PAS2P]: copies trace SRC to DST and damages it.
 #   truncate  cut 50 bytes off the end of rank 0's file
 #   boundary  cut rank 0's file exactly between two records (PAS2P finds where)
+#   np        the manifest claims one rank fewer than the files were written by
 #   version   set the format version of rank 0's file and of the manifest to 2
 #   missing   remove rank 2's file
 set -eu
@@ -13,6 +14,7 @@ case $mode in
   version) printf '\x02' | dd of="$f" bs=1 seek=8 conv=notrunc status=none
            sed -i 's/^version = 1$/version = 2/' "$dst/manifest" ;;
   missing) rm -f "$dst/rank-00002.p2t" ;;
+  np) n=$(awk '/^np = /{print $3}' "$dst/manifest"); sed -i "s/^np = $n\$/np = $((n - 1))/" "$dst/manifest" ;;
   boundary)
     size=$(stat -c %s "$f")
     for cut in $(seq 1 200); do
