@@ -292,12 +292,12 @@ static int step(clock_t_ *c, int rank, uint64_t *lt)
     case PAS2P_CLASS_COLLECTIVE:
         return collective(c, R, e->comm, lt);
     case PAS2P_CLASS_COMM: {
-        if (R->cur.payload && e->aux != PAS2P_COMM_NONE && call != PAS2P_CALL_Comm_free) {
-            const pas2p_comm_def_t *d = R->cur.payload;
-            slot_t *s = tput(&c->sizes, e->aux, 0);
+        pas2p_comm_view_t cv;
+        if (pas2p_event_comm_def(&R->cur, &cv)) {
+            slot_t *s = tput(&c->sizes, cv.id, 0);
             if (!s)
                 return -1;
-            s->v = d->size;
+            s->v = cv.size;
         }
         return collective(c, R, e->comm, lt);
     }
@@ -375,10 +375,8 @@ static int step(clock_t_ *c, int rank, uint64_t *lt)
         return 1;
     }
     case PAS2P_CLASS_COMPLETION: {
-        const pas2p_completion_t *d = R->cur.payload;
-        uint32_t n = d ? e->aux : 0;
-        if (d && (size_t)n * sizeof *d > e->payload)
-            n = (uint32_t)(e->payload / sizeof *d);
+        uint32_t n;
+        const pas2p_completion_t *d = pas2p_event_completions(&R->cur, &n);
         /* all the messages must be there before any is taken */
         for (uint32_t i = 0; i < n; i++) {
             fifo_t *f = completed_channel(c, R, rank, &d[i], NULL);

@@ -114,9 +114,6 @@ int pas2p_find_phases(pas2p_event_source_t a, pas2p_event_source_t b,
                       pas2p_rank_phases_t *out);
 void pas2p_rank_phases_free(pas2p_rank_phases_t *p);
 
-/* Event source over a rank file (ctx = pas2p_rank_reader_t *). */
-pas2p_event_source_t pas2p_source_reader(pas2p_rank_reader_t *r);
-
 /* The logical trace (analyzer/logical.c).  global: PAS2P's Lamport rules across ranks
  * (srcs[r] is rank r's event stream; np of them); otherwise each rank's own order (EPAS).
  * visit(ctx, rank, ordinal, lt) is called for every event, each rank in order.  Returns 0

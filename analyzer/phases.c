@@ -487,9 +487,8 @@ found:;
 /* a communicator-creating event with its definition: keep it for the signature */
 static int add_comm(walker_t *w, const pas2p_event_view_t *v)
 {
-    const pas2p_comm_def_t *d = v->payload;
-    size_t need = sizeof *d + 4 * ((size_t)d->size + 3 * (size_t)d->ndims);
-    if (v->ev.payload < sizeof *d || need > v->ev.payload || v->ev.aux == PAS2P_COMM_NONE)
+    pas2p_comm_view_t cv;
+    if (!pas2p_event_comm_def(v, &cv))
         return 0; /* not a member, or a malformed payload: nothing to keep */
     if (w->ncomms == w->capcomms) {
         uint32_t cap = w->capcomms ? w->capcomms * 2 : 16;
@@ -500,23 +499,22 @@ static int add_comm(walker_t *w, const pas2p_event_view_t *v)
         w->capcomms = cap;
     }
     pas2p_comm_info_t *c = &w->comms[w->ncomms];
-    const int32_t *m = (const int32_t *)(d + 1);
-    *c = (pas2p_comm_info_t){.id = v->ev.aux, .parent = v->ev.comm, .call = v->ev.call,
-                             .size = d->size, .ndims = d->ndims};
-    c->members = malloc(sizeof(int32_t) * (d->size ? d->size : 1));
+    *c = (pas2p_comm_info_t){.id = cv.id, .parent = v->ev.comm, .call = v->ev.call,
+                             .size = cv.size, .ndims = cv.ndims};
+    c->members = malloc(sizeof(int32_t) * (cv.size ? cv.size : 1));
     if (!c->members)
         return -1;
-    memcpy(c->members, m, sizeof(int32_t) * d->size);
-    if (d->ndims) {
-        c->dims = malloc(sizeof(int32_t) * d->ndims);
-        c->periods = malloc(sizeof(int32_t) * d->ndims);
+    memcpy(c->members, cv.members, sizeof(int32_t) * cv.size);
+    if (cv.ndims) {
+        c->dims = malloc(sizeof(int32_t) * cv.ndims);
+        c->periods = malloc(sizeof(int32_t) * cv.ndims);
         if (!c->dims || !c->periods) {
             free(c->dims);
             free(c->members);
             return -1;
         }
-        memcpy(c->dims, m + d->size, sizeof(int32_t) * d->ndims);
-        memcpy(c->periods, m + d->size + d->ndims, sizeof(int32_t) * d->ndims);
+        memcpy(c->dims, cv.dims, sizeof(int32_t) * cv.ndims);
+        memcpy(c->periods, cv.periods, sizeof(int32_t) * cv.ndims);
     }
     w->ncomms++;
     return 0;
@@ -557,7 +555,7 @@ static int walk_leaf(walker_t *w, uint32_t sym)
     w->cs[w->nsyms] = (double)v.ev.compute_ns * 1e-9;
     w->is[w->nsyms] = v.counters ? (double)v.counters[0] : 0;
     w->syms[w->nsyms++] = sym;
-    if (v.payload && pas2p_call_class(v.ev.call) == PAS2P_CLASS_COMM && add_comm(w, &v))
+    if (v.payload && add_comm(w, &v))
         return -1;
     w->key = mix64(w->key ^ sym) + 0x9e37;
     int init = v.ev.call == PAS2P_CALL_Init || v.ev.call == PAS2P_CALL_Init_thread;
@@ -883,19 +881,4 @@ void pas2p_rank_phases_free(pas2p_rank_phases_t *p)
     p->phases = NULL;
     p->symbols = NULL;
     p->nphases = p->nsymbols = 0;
-}
-
-static int reader_next(void *ctx, pas2p_event_view_t *out)
-{
-    return pas2p_rank_reader_next(ctx, out);
-}
-
-static const char *reader_error(void *ctx)
-{
-    return pas2p_rank_reader_error(ctx);
-}
-
-pas2p_event_source_t pas2p_source_reader(pas2p_rank_reader_t *r)
-{
-    return (pas2p_event_source_t){.next = reader_next, .error = reader_error, .ctx = r};
 }

@@ -61,10 +61,12 @@ static void print_details(const pas2p_event_view_t *v, int klass)
     }
     if (!v->payload)
         return;
+    pas2p_comm_view_t cv;
     if (klass == PAS2P_CLASS_COMPLETION) {
-        const pas2p_completion_t *c = v->payload;
+        uint32_t n;
+        const pas2p_completion_t *c = pas2p_event_completions(v, &n);
         printf(" done=");
-        for (uint32_t i = 0; i < e->aux && (i + 1) * sizeof *c <= e->payload; i++) {
+        for (uint32_t i = 0; i < n; i++) {
             char s[16], t[16];
             fmt_peer(s, sizeof s, c[i].source);
             fmt_tag(t, sizeof t, c[i].tag);
@@ -82,29 +84,22 @@ static void print_details(const pas2p_event_view_t *v, int klass)
         printf(" init=");
         for (uint32_t i = 0; i < e->aux && (i + 1) * 8 <= e->payload; i++)
             printf("%s%" PRIu64, i ? "," : "", o[i]);
-    } else if (klass == PAS2P_CLASS_COMM && e->payload >= sizeof(pas2p_comm_def_t)) {
-        const pas2p_comm_def_t *d = v->payload;
-        const int32_t *w = (const int32_t *)(d + 1);
-        size_t need = sizeof *d + 4 * ((size_t)d->size + 3 * (size_t)d->ndims);
+    } else if (pas2p_event_comm_def(v, &cv)) {
         char c[16];
-        fmt_comm(c, sizeof c, e->aux);
-        printf(" new=%s size=%u", c, d->size);
-        if (need > e->payload)
-            return;
-        printf(" members=");
-        for (uint32_t i = 0; i < d->size; i++)
-            printf("%s%d", i ? "," : "", w[i]);
-        if (d->ndims) {
-            const int32_t *dims = w + d->size;
+        fmt_comm(c, sizeof c, cv.id);
+        printf(" new=%s size=%u members=", c, cv.size);
+        for (uint32_t i = 0; i < cv.size; i++)
+            printf("%s%d", i ? "," : "", cv.members[i]);
+        if (cv.ndims) {
             printf(" dims=");
-            for (uint32_t i = 0; i < d->ndims; i++)
-                printf("%s%d", i ? "x" : "", dims[i]);
+            for (uint32_t i = 0; i < cv.ndims; i++)
+                printf("%s%d", i ? "x" : "", cv.dims[i]);
             printf(" periods=");
-            for (uint32_t i = 0; i < d->ndims; i++)
-                printf("%s%d", i ? "," : "", dims[d->ndims + i]);
+            for (uint32_t i = 0; i < cv.ndims; i++)
+                printf("%s%d", i ? "," : "", cv.periods[i]);
             printf(" coords=");
-            for (uint32_t i = 0; i < d->ndims; i++)
-                printf("%s%d", i ? "," : "", dims[2 * d->ndims + i]);
+            for (uint32_t i = 0; i < cv.ndims; i++)
+                printf("%s%d", i ? "," : "", cv.coords[i]);
         }
     } else if (klass == PAS2P_CLASS_COLLECTIVE && e->payload >= sizeof(pas2p_vcounts_t)) {
         const pas2p_vcounts_t *h = v->payload;

@@ -480,3 +480,34 @@ int pas2p_manifest_check_count(const pas2p_manifest_t *m, int rank, uint64_t n, 
             name, (unsigned long long)n, (unsigned long long)m->events_per_rank[rank]);
     return -1;
 }
+
+/* ------------------------------------------------------------------ payload views */
+int pas2p_event_comm_def(const pas2p_event_view_t *v, pas2p_comm_view_t *out)
+{
+    const pas2p_event_t *e = &v->ev;
+    if (pas2p_call_class(e->call) != PAS2P_CLASS_COMM || e->call == PAS2P_CALL_Comm_free ||
+        !v->payload || e->aux == PAS2P_COMM_NONE || e->payload < sizeof(pas2p_comm_def_t))
+        return 0;
+    const pas2p_comm_def_t *d = v->payload;
+    if (sizeof *d + 4 * ((size_t)d->size + 3 * (size_t)d->ndims) > e->payload)
+        return 0;
+    const int32_t *w = (const int32_t *)(d + 1);
+    *out = (pas2p_comm_view_t){.id = e->aux, .size = d->size, .ndims = d->ndims, .members = w};
+    if (d->ndims) {
+        out->dims = w + d->size;
+        out->periods = out->dims + d->ndims;
+        out->coords = out->periods + d->ndims;
+    }
+    return 1;
+}
+
+const pas2p_completion_t *pas2p_event_completions(const pas2p_event_view_t *v, uint32_t *n)
+{
+    int k = pas2p_call_class(v->ev.call);
+    *n = 0;
+    if (k != PAS2P_CLASS_COMPLETION || !v->payload)
+        return NULL;
+    size_t fit = v->ev.payload / sizeof(pas2p_completion_t);
+    *n = v->ev.aux < fit ? v->ev.aux : (uint32_t)fit;
+    return *n ? v->payload : NULL;
+}

@@ -275,7 +275,6 @@ def main():
         f.write("const char *pas2p_call_name(unsigned call);\n")
         f.write("/* Class of a known call; -1 for an id not in the table. */\n")
         f.write("int pas2p_call_class(unsigned call);\n")
-        f.write("const char *pas2p_call_class_name(int klass);\n")
         f.write("/* Call id of \"MPI_Send\" or \"Send\" (case-insensitive); 0 if unknown. */\n")
         f.write("unsigned pas2p_call_by_name(const char *name);\n\n#endif\n")
     with open(os.path.join(outdir, "pas2p_calls.c"), "w") as f:
@@ -287,15 +286,11 @@ def main():
         f.write("};\n\nstatic const signed char classes[PAS2P_CALL_LIMIT] = {\n")
         for c in calls:
             f.write(f"    [{c.enum}] = PAS2P_CLASS_{c.klass} + 1,\n")
-        f.write("};\n\nstatic const char *const class_names[PAS2P_CLASS_COUNT] = {")
-        f.write(", ".join(f'"{k.lower()}"' for k in classes))
         f.write("};\n\n")
         f.write("const char *pas2p_call_name(unsigned call)\n{\n"
                 "    return call < PAS2P_CALL_LIMIT ? names[call] : NULL;\n}\n\n")
         f.write("int pas2p_call_class(unsigned call)\n{\n"
                 "    return call < PAS2P_CALL_LIMIT ? classes[call] - 1 : -1;\n}\n\n")
-        f.write("const char *pas2p_call_class_name(int klass)\n{\n"
-                "    return klass >= 0 && klass < PAS2P_CLASS_COUNT ? class_names[klass] : \"?\";\n}\n\n")
         f.write("unsigned pas2p_call_by_name(const char *name)\n{\n"
                 "    for (unsigned i = 1; i < PAS2P_CALL_LIMIT; i++)\n"
                 "        if (names[i] && (!strcasecmp(names[i], name) || !strcasecmp(names[i] + 4, name)))\n"

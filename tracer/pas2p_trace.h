@@ -250,6 +250,22 @@ typedef struct {
 
 typedef struct pas2p_rank_reader pas2p_rank_reader_t;
 
+/* Validated views of payloads (the only place their layout is decoded). */
+typedef struct {
+    uint32_t id;                        /* the new communicator (event's aux) */
+    uint32_t size, ndims;
+    const int32_t *members;             /* size world ranks, communicator rank order */
+    const int32_t *dims, *periods, *coords; /* ndims each, NULL if not Cartesian */
+} pas2p_comm_view_t;
+
+/* A communicator-creating event this rank is a member of: 1 and *out filled; 0 if the
+ * event defines no communicator for this rank (other call, MPI_COMM_NULL, bad payload). */
+int pas2p_event_comm_def(const pas2p_event_view_t *v, pas2p_comm_view_t *out);
+
+/* The completion entries of a Wait, Test or Request_free event (*n of them, clamped to what
+ * the payload holds); NULL with *n = 0 if none. */
+const pas2p_completion_t *pas2p_event_completions(const pas2p_event_view_t *v, uint32_t *n);
+
 /* Opens a rank file.  On failure returns NULL and writes a one-line reason naming the
  * file into err (the caller prints it). */
 pas2p_rank_reader_t *pas2p_rank_reader_open(const char *path, char *err, size_t errlen);

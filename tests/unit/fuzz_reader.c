@@ -64,6 +64,7 @@ int main(int argc, char **argv)
     close(fd);
     unsigned char *buf = malloc(2 * n + 64);
     long opened = 0, clean = 0, errors = 0, events = 0;
+    volatile uint64_t sink = 0; /* keeps the payload reads */
     for (long it = 0; it < iters; it++) {
         size_t len = n;
         memcpy(buf, orig, n);
@@ -118,6 +119,18 @@ int main(int argc, char **argv)
             if (v.ev.payload && !v.payload) {
                 fprintf(stderr, "iteration %ld: payload length without payload\n", it);
                 return 1;
+            }
+            /* the payload accessors must stay inside the payload, whatever it says */
+            pas2p_comm_view_t cv;
+            uint32_t nc;
+            const pas2p_completion_t *c = pas2p_event_completions(&v, &nc);
+            for (uint32_t i = 0; i < nc; i++)
+                sink += c[i].post + (uint64_t)c[i].source;
+            if (pas2p_event_comm_def(&v, &cv)) {
+                for (uint32_t i = 0; i < cv.size; i++)
+                    sink += (uint64_t)cv.members[i];
+                for (uint32_t i = 0; i < cv.ndims; i++)
+                    sink += (uint64_t)cv.dims[i] + (uint64_t)cv.periods[i] + (uint64_t)cv.coords[i];
             }
         }
         events += k;
