@@ -16,7 +16,8 @@
 
 static const char usage[] =
     "usage: pas2p analyze TRACE_DIR [-o SIGNATURE.xml] [--jobs N] [--relevance F]\n"
-    "                     [--compute-similarity F] [--size-tolerance F] [--strict] [--all-ranks]\n"
+    "                     [--compute-similarity F] [--size-tolerance F]\n"
+    "                     [--logical global|local] [--strict] [--all-ranks]\n"
     "\n"
     "Finds each rank's phases (repeating sequences of MPI calls with their computation) and\n"
     "weights, the relevant phases (weight x time >= F x AET, default 0.01) and their coverage,\n"
@@ -40,12 +41,14 @@ static const char usage[] =
 typedef struct {
     pas2p_rank_reader_t *r;
     int strict, truncated;
+    int times_only;              /* pass B: the identity is known from pass A */
 } src_t;
 
 static int src_next(void *ctx, pas2p_event_view_t *out)
 {
     src_t *s = ctx;
-    int rc = pas2p_rank_reader_next(s->r, out);
+    int rc = s->times_only ? pas2p_rank_reader_next_times(s->r, out)
+                           : pas2p_rank_reader_next(s->r, out);
     if (rc < 0 && !s->strict) { /* analyse what is complete, and say so */
         s->truncated = 1;
         return 0;
@@ -94,7 +97,7 @@ static void analyse_rank(job_t *j, int rank)
         return;
     }
     int instr = h->ncounters && !strcmp(h->counters[0], "PAPI_TOT_INS");
-    src_t sa = {ra, j->strict, 0}, sb = {rb, j->strict, 0};
+    src_t sa = {ra, j->strict, 0, 0}, sb = {rb, j->strict, 0, 1};
     pas2p_event_source_t a = {src_next, src_error, &sa}, b = {src_next, src_error, &sb};
     if (pas2p_find_phases(a, b, j->o, instr, out)) {
         j->failed[rank] = 1;
@@ -190,7 +193,7 @@ static int logical_time(const char *dir, int np, int global, int strict, uint64_
                      "build (use --logical local)", r);
             goto out;
         }
-        ss[r] = (src_t){rd[r], strict, 0};
+        ss[r] = (src_t){rd[r], strict, 0, 0};
         src[r] = (pas2p_event_source_t){src_next, src_error, &ss[r]};
     }
     rc = pas2p_logical_clock(src, np, global, NULL, NULL, ticks, err, errlen);

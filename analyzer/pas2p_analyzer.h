@@ -8,9 +8,11 @@
  *     online into a loop tree (nested loops, bodies of several calls); elements far enough
  *     from the tail can no longer change and are handed to pass B.  Memory is bounded by the
  *     folding window, not by the number of events.
- *  B. phases: a second reader walks the events along that tree.  Every maximal run of plain
- *     events inside one iteration of a loop body (or between loops at top level) is one
- *     *occurrence*; occurrences with the same symbol sequence and similar computation
+ *  B. phases: a second reader walks the events along that tree, decoding only their
+ *     times (the identity is known from pass A).  (Handing pass A's decoded times over in
+ *     memory instead was measured slower: the buffer's cache misses cost more than the
+ *     decoding.)  Every maximal run of plain events inside one iteration of a loop body (or
+ *     between loops at top level) is one *occurrence*; occurrences with the same symbol sequence and similar computation
  *     (>= `compute_similarity`, instructions when counted, else time) are the same *phase*.
  *     Every event belongs to exactly one occurrence, so sum(weight x mean time) is the
  *     rank's time from MPI_Init's return to MPI_Finalize.
@@ -108,7 +110,8 @@ typedef struct {
 } pas2p_rank_phases_t;
 
 /* Finds the phases of one rank.  `a` and `b` must deliver the same event stream (pass A and
- * pass B: two readers of the same file).  Returns 0, or -1 with out->error set. */
+ * pass B: two readers of the same file); `b` needs only each event's call, times and
+ * counters (pas2p_rank_reader_next_times).  Returns 0, or -1 with out->error set. */
 int pas2p_find_phases(pas2p_event_source_t a, pas2p_event_source_t b,
                       const pas2p_analysis_opts_t *o, int ncounters_is_instructions,
                       pas2p_rank_phases_t *out);

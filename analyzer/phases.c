@@ -36,6 +36,7 @@ typedef struct {
     uint32_t *slots;         /* open addressing: base-key hash -> first symbol + 1 */
     uint32_t nslots;
     double tol;
+    uint32_t last[256];      /* per call id: the symbol last given, + 1 (tried first) */
 } symtab_t;
 
 static uint64_t base_hash(const pas2p_event_t *e)
@@ -83,8 +84,25 @@ static int symtab_grow_slots(symtab_t *t)
     return 0;
 }
 
+static uint32_t symbol_lookup(symtab_t *t, const pas2p_event_t *e);
+
 /* symbol id of e, a new one if needed; UINT32_MAX when out of memory */
 static uint32_t symbol_of(symtab_t *t, const pas2p_event_t *e)
+{
+    uint32_t hint = t->last[e->call & 0xff];
+    /* loops repeat their calls: the common case.  Only an exact match of the hint's first
+     * event is taken, so the answer is the lookup's (the variant created for that size) */
+    if (hint && same_base(&t->v[hint - 1], e) && t->v[hint - 1].bytes == e->bytes &&
+        t->v[hint - 1].rbytes == e->rbytes)
+        return hint - 1;
+    uint32_t id = symbol_lookup(t, e);
+    if (id != UINT32_MAX)
+        t->last[e->call & 0xff] = id + 1;
+    return id;
+}
+
+/* symbol_of without the per-call hint */
+static uint32_t symbol_lookup(symtab_t *t, const pas2p_event_t *e)
 {
     if ((t->n + 1) * 2 > t->nslots && symtab_grow_slots(t))
         return UINT32_MAX;
@@ -171,6 +189,12 @@ static void loop_rehash(node_t *l, int created)
     l->hash = mix64(l->bhash ^ mix64(l->count + 0x9e3779b97f4a7c15ull));
 }
 
+/* a loop element on the stack: where it is, and the stack top at which the elements after
+ * it are exactly one body long (the only top where case 1 of fold_once can extend it) */
+typedef struct {
+    uint64_t pos, target;
+} loop_ref_t;
+
 /* the folding stack: elements at absolute positions [base, top); position `base` is at
  * e[off] (emitting the oldest element only moves base and off; compact() moves memory) */
 typedef struct {
@@ -180,7 +204,7 @@ typedef struct {
     uint64_t *last_key;      /* hash -> last absolute position (open addressing, lossy) */
     uint64_t *last_pos;
     uint32_t nlast;
-    uint64_t *loops;         /* absolute positions of loop elements, oldest first */
+    loop_ref_t *loops;       /* loop elements, oldest first */
     size_t nloops, loopcap;
     uint32_t window;
     node_t **leaves;         /* interned leaf per symbol */
@@ -195,7 +219,7 @@ static void compact(folder_t *f)
     memmove(f->e, f->e + f->off, (f->top - f->base) * sizeof *f->e);
     f->off = 0;
     size_t k = 0;
-    while (k < f->nloops && f->loops[k] < f->base)
+    while (k < f->nloops && f->loops[k].pos < f->base)
         k++;
     memmove(f->loops, f->loops + k, (f->nloops - k) * sizeof *f->loops);
     f->nloops -= k;
@@ -220,13 +244,13 @@ static int folder_push(folder_t *f, node_t *x)
     if (x->count) {
         if (f->nloops == f->loopcap) {
             size_t c = f->loopcap ? f->loopcap * 2 : 64;
-            uint64_t *l = realloc(f->loops, c * sizeof *l);
+            loop_ref_t *l = realloc(f->loops, c * sizeof *l);
             if (!l)
                 return -1;
             f->loops = l;
             f->loopcap = c;
         }
-        f->loops[f->nloops++] = f->top - 1;
+        f->loops[f->nloops++] = (loop_ref_t){f->top - 1, f->top + x->nbody};
     }
     return 0;
 }
@@ -235,7 +259,7 @@ static int folder_push(folder_t *f, node_t *x)
 static void folder_cut(folder_t *f, uint64_t from)
 {
     f->top = from;
-    while (f->nloops && f->loops[f->nloops - 1] >= from)
+    while (f->nloops && f->loops[f->nloops - 1].pos >= from)
         f->nloops--;
 }
 
@@ -260,15 +284,13 @@ static int fold_once(folder_t *f)
     }
     /* case 1: the tail repeats the body of a recent loop element -> one more iteration */
     for (size_t i = f->nloops, tries = 0; i-- > 0 && tries < 4; tries++) {
-        uint64_t p = f->loops[i];
-        if (p >= n - 1)
+        uint64_t p = f->loops[i].pos;
+        if (p + f->window < n - 1) /* older loops are further still (and may be emitted) */
+            break;
+        if (f->loops[i].target != n)
             continue;
         uint64_t len = n - 1 - p;
-        if (len > f->window) /* older loops are further still (and may be emitted) */
-            break;
         node_t *l = AT(f, p);
-        if (l->nbody != len)
-            continue;
         uint64_t k = 0;
         while (k < len && l->body[k]->hash == AT(f, p + 1 + k)->hash)
             k++;
@@ -308,6 +330,11 @@ static int fold_once(folder_t *f)
     return folder_push(f, l) ? -1 : 1;
 }
 
+/* What pass B needs of an event (its identity is known from pass A) */
+typedef struct {
+    uint64_t compute_ns, time_ns, instr;
+} times_t;
+
 /* ------------------------------------------------------------------ pass B: phases */
 #define RESERVOIR 255
 
@@ -331,7 +358,7 @@ typedef struct {
     pas2p_comm_info_t *comms;
     uint32_t ncomms, capcomms;
     uint64_t key, start, ordinal;
-    double time, compute, instr;
+    uint64_t time_ns, compute_ns, instr; /* sums over the current occurrence (exact) */
     /* phases */
     phase_acc_t *ph;
     uint32_t nph, capph;
@@ -340,7 +367,7 @@ typedef struct {
     uint32_t nslots;
     uint32_t last_phase;     /* the phase of the previous occurrence: tried first */
     uint64_t rng;
-    double elapsed;
+    uint64_t elapsed_ns;
     uint64_t events;
     const symtab_t *symtab;
     char *err;
@@ -395,7 +422,8 @@ static int occurrence_end(walker_t *w)
 {
     if (!w->nsyms)
         return 0;
-    double measure = w->use_instr ? w->instr : w->compute;
+    double compute = (double)w->compute_ns * 1e-9, instr = (double)w->instr;
+    double measure = w->use_instr ? instr : compute;
     uint32_t id = UINT32_MAX, last = UINT32_MAX;
     if (w->last_phase < w->nph && phase_matches(w, w->last_phase, measure)) {
         id = w->last_phase; /* loops repeat the same occurrence: try it first */
@@ -449,7 +477,7 @@ static int occurrence_end(walker_t *w)
 found:;
     phase_acc_t *a = &w->ph[id];
     pas2p_phase_t *p = &a->p;
-    double t = w->time;
+    double t = (double)w->time_ns * 1e-9;
     w->last_phase = id;
     if (p->nfirst < PAS2P_PHASE_SAMPLE_OCC) {
         p->first_start[p->nfirst] = w->start;
@@ -463,8 +491,8 @@ found:;
     }
     p->time_sum_s += t;
     a->sumsq += t * t;
-    a->compute_sum += w->compute;
-    a->instr_sum += w->instr;
+    a->compute_sum += compute;
+    a->instr_sum += instr;
     a->ref += (measure - a->ref) / (double)p->weight; /* running mean of the measure */
     if (t < p->time_min_s)
         p->time_min_s = t;
@@ -474,13 +502,13 @@ found:;
         a->samples[a->nsamples++] = t;
     } else { /* reservoir sampling, deterministic */
         w->rng = w->rng * 6364136223846793005ull + 1442695040888963407ull;
-        uint64_t r = (w->rng >> 11) % p->weight;
+        uint64_t r = (uint64_t)(((unsigned __int128)(w->rng >> 11) * p->weight) >> 53); /* < weight */
         if (r < RESERVOIR)
             a->samples[r] = t;
     }
     w->nsyms = 0;
     w->key = 0x2545f4914f6cdd1dull;
-    w->time = w->compute = w->instr = 0;
+    w->time_ns = w->compute_ns = w->instr = 0;
     return 0;
 }
 
@@ -520,8 +548,8 @@ static int add_comm(walker_t *w, const pas2p_event_view_t *v)
     return 0;
 }
 
-/* consumes the next event for leaf symbol `sym` */
-static int walk_leaf(walker_t *w, uint32_t sym)
+/* the next event's times from the pass B reader (its call checked against `sym`) */
+static int read_times(walker_t *w, uint32_t sym, times_t *out)
 {
     pas2p_event_view_t v;
     int rc = w->src.next(w->src.ctx, &v);
@@ -530,14 +558,27 @@ static int walk_leaf(walker_t *w, uint32_t sym)
                                                                   : "event stream ended early in pass B");
         return -1;
     }
-    if (v.ev.call != w->symtab->v[sym].call) {
+    if (v.ev.call != w->symtab->v[sym].call || v.ordinal != w->events) {
         snprintf(w->err, w->errlen, "event %llu: pass B read %s where pass A had %s",
                  (unsigned long long)v.ordinal, pas2p_call_name(v.ev.call),
                  pas2p_call_name(w->symtab->v[sym].call));
         return -1;
     }
+    int init = v.ev.call == PAS2P_CALL_Init || v.ev.call == PAS2P_CALL_Init_thread;
+    *out = (times_t){.compute_ns = v.ev.compute_ns,
+                     .time_ns = v.ev.compute_ns + (init ? 0 : v.ev.t_end - v.ev.t_start),
+                     .instr = v.counters ? v.counters[0] : 0};
+    return 0;
+}
+
+/* consumes the next event for leaf symbol `sym` */
+static int walk_leaf(walker_t *w, uint32_t sym)
+{
+    times_t t;
+    if (read_times(w, sym, &t))
+        return -1;
     if (!w->nsyms)
-        w->start = v.ordinal;
+        w->start = w->events;
     if (w->nsyms == w->capsyms) {
         uint32_t cap = w->capsyms ? w->capsyms * 2 : 64;
         uint32_t *s = realloc(w->syms, cap * sizeof *s);
@@ -552,21 +593,16 @@ static int walk_leaf(walker_t *w, uint32_t sym)
         w->is = is;
         w->capsyms = cap;
     }
-    w->cs[w->nsyms] = (double)v.ev.compute_ns * 1e-9;
-    w->is[w->nsyms] = v.counters ? (double)v.counters[0] : 0;
+    w->cs[w->nsyms] = (double)t.compute_ns * 1e-9;
+    w->is[w->nsyms] = (double)t.instr;
     w->syms[w->nsyms++] = sym;
-    if (v.payload && add_comm(w, &v))
-        return -1;
     w->key = mix64(w->key ^ sym) + 0x9e37;
-    int init = v.ev.call == PAS2P_CALL_Init || v.ev.call == PAS2P_CALL_Init_thread;
-    double t = (double)v.ev.compute_ns * 1e-9 + (init ? 0 : (double)(v.ev.t_end - v.ev.t_start) * 1e-9);
-    w->time += t;
-    w->elapsed += t;
-    w->compute += (double)v.ev.compute_ns * 1e-9;
-    if (v.counters)
-        w->instr += (double)v.counters[0];
-    w->ordinal = v.ordinal + 1;
+    w->time_ns += t.time_ns;
+    w->elapsed_ns += t.time_ns;
+    w->compute_ns += t.compute_ns;
+    w->instr += t.instr;
     w->events++;
+    w->ordinal = w->events;
     return 0;
 }
 
@@ -753,6 +789,8 @@ int pas2p_find_phases(pas2p_event_source_t a, pas2p_event_source_t b,
         }
         if (folder_push(&f, f.leaves[s]))
             goto oom;
+        if (v.payload && add_comm(&w, &v))
+            goto oom;
         int fr;
         while ((fr = fold_once(&f)) == 1)
             ;
@@ -779,7 +817,7 @@ int pas2p_find_phases(pas2p_event_source_t a, pas2p_event_source_t b,
         merge_variants(&w, o->variant_merge);
     /* results */
     out->events = w.events;
-    out->elapsed_s = w.elapsed;
+    out->elapsed_s = (double)w.elapsed_ns * 1e-9;
     out->nphases = w.nph;
     out->phases = calloc(w.nph ? w.nph : 1, sizeof *out->phases);
     out->symbols = malloc((st.n ? st.n : 1) * sizeof *out->symbols);

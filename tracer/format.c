@@ -203,104 +203,133 @@ static int corrupt(pas2p_rank_reader_t *r)
     return -1;
 }
 
-int pas2p_rank_reader_next(pas2p_rank_reader_t *r, pas2p_event_view_t *out)
+/* one varint field into dst (any integer type); corrupt record if it runs past `end` */
+#define GET(dst)                                                                               \
+    do {                                                                                       \
+        if (end - q >= 2 && q[0] < 0x80) { /* one byte: most fields */                       \
+            (dst) = *q++;                                                                      \
+        } else if (end - q >= 2 && q[1] < 0x80) { /* two: most time deltas */                 \
+            (dst) = (uint64_t)(q[0] & 0x7f) | (uint64_t)q[1] << 7;                             \
+            q += 2;                                                                            \
+        } else {                                                                               \
+            uint64_t v_;                                                                       \
+            if (get_varint(&q, end, &v_))                                                      \
+                return corrupt(r);                                                             \
+            (dst) = v_;                                                                        \
+        }                                                                                      \
+    } while (0)
+
+/* skips one varint field */
+#define SKIP()                                                                                 \
+    do {                                                                                       \
+        if (q < end && *q < 0x80) {                                                            \
+            q++;                                                                               \
+        } else {                                                                               \
+            uint64_t v_;                                                                       \
+            if (get_varint(&q, end, &v_))                                                      \
+                return corrupt(r);                                                             \
+        }                                                                                      \
+    } while (0)
+
+/* Decodes the record at p (len bytes, all in the buffer).  The hot path of every reader:
+ * fields go to locals and the event is stored once; one-byte varints take no call.
+ * full = 0: times only (pas2p_rank_reader_next_times); a constant, so two specialisations. */
+static inline __attribute__((always_inline)) int decode(pas2p_rank_reader_t *r,
+                                                        const unsigned char *p, uint32_t len,
+                                                        pas2p_event_view_t *out, const int full)
 {
-    size_t have = fill(r, 5);
-    if (have == 0)
-        return 0;
-    const unsigned char *p = r->buf + r->pos;
-    uint32_t len = p[0];
-    if (len == 0xff) {
-        if (have < 5)
-            goto truncated;
-        memcpy(&len, p + 1, 4);
-    }
-    if (len < MIN_RECORD || len > MAX_RECORD)
-        return corrupt(r);
-    if (fill(r, len) < len)
-        goto truncated;
-    p = r->buf + r->pos;
     const unsigned char *end = p + len, *q = p + (p[0] == 0xff ? 5 : 1);
-    pas2p_event_t *e = &out->ev;
-    uint64_t v, dt, dur;
-    unsigned call = *q++, mask = *q++, x = 0;
-    if (!r->known_call[call] || get_varint(&q, end, &dt) || get_varint(&q, end, &dur))
+    uint64_t dt, dur, bytes = 0, rbytes = 0, paylen = 0, zpeer, ztag, zpeer2, ztag2;
+    int32_t peer = -1, tag = -1, peer2 = -1, tag2 = -1;
+    uint32_t comm = r->codec.prev_comm, aux = 0, thread = 0;
+    uint16_t flags = 0;
+    unsigned call = *q++, mask = *q++;
+    if (!r->known_call[call])
         return corrupt(r);
-    e->size = len;
-    e->call = (uint16_t)call;
-    e->flags = 0;
-    e->peer = e->tag = e->peer2 = e->tag2 = -1;
-    e->comm = r->codec.prev_comm;
-    e->aux = e->thread = e->payload = 0;
-    e->bytes = e->rbytes = 0;
+    GET(dt);
+    GET(dur);
     uint64_t sdt = (dt >> 1) ^ (~(dt & 1) + 1); /* zigzag-decoded, two's complement */
-    e->t_start = r->codec.prev_end + sdt;
-    e->t_end = e->t_start + dur;
-    e->compute_ns = sdt; /* unless the extension says otherwise (other threads) */
-    if (mask & PAS2P_F_PEER) {
-        if (get_varint(&q, end, &v))
-            return corrupt(r);
-        e->peer = unzigzag32(v);
-    }
-    if (mask & PAS2P_F_TAG) {
-        if (get_varint(&q, end, &v))
-            return corrupt(r);
-        e->tag = unzigzag32(v);
+    uint64_t compute = sdt;  /* unless the extension says otherwise (other threads) */
+    if (!full) {
+        if (mask & PAS2P_F_PEER)
+            SKIP();
+        if (mask & PAS2P_F_TAG)
+            SKIP();
+    } else {
+        if (mask & PAS2P_F_PEER) {
+            GET(zpeer);
+            peer = unzigzag32(zpeer);
+        }
+        if (mask & PAS2P_F_TAG) {
+            GET(ztag);
+            tag = unzigzag32(ztag);
+        }
     }
     if (mask & PAS2P_F_COMM) {
         if (end - q < 4)
             return corrupt(r);
-        memcpy(&e->comm, q, 4);
+        memcpy(&comm, q, 4);
         q += 4;
     }
-    if ((mask & PAS2P_F_BYTES) && get_varint(&q, end, &e->bytes))
-        return corrupt(r);
-    if ((mask & PAS2P_F_RBYTES) && get_varint(&q, end, &e->rbytes))
-        return corrupt(r);
-    if (mask & PAS2P_F_PEER2) {
-        if (get_varint(&q, end, &v))
-            return corrupt(r);
-        e->peer2 = unzigzag32(v);
-        if (get_varint(&q, end, &v))
-            return corrupt(r);
-        e->tag2 = unzigzag32(v);
+    if (!full) {
+        if (mask & PAS2P_F_BYTES)
+            SKIP();
+        if (mask & PAS2P_F_RBYTES)
+            SKIP();
+        if (mask & PAS2P_F_PEER2) {
+            SKIP();
+            SKIP();
+        }
+    } else {
+        if (mask & PAS2P_F_BYTES)
+            GET(bytes);
+        if (mask & PAS2P_F_RBYTES)
+            GET(rbytes);
+        if (mask & PAS2P_F_PEER2) {
+            GET(zpeer2);
+            GET(ztag2);
+            peer2 = unzigzag32(zpeer2);
+            tag2 = unzigzag32(ztag2);
+        }
     }
-    uint64_t paylen = 0;
     if (mask & PAS2P_F_EXT) {
+        uint64_t v;
         if (q >= end)
             return corrupt(r);
-        x = *q++;
+        unsigned x = *q++;
         if (x & PAS2P_X_FLAGS) {
-            if (get_varint(&q, end, &v) || v > 0xffff)
+            GET(v);
+            if (v > 0xffff)
                 return corrupt(r);
-            e->flags = (uint16_t)v;
+            flags = (uint16_t)v;
         }
         if (x & PAS2P_X_AUX) {
-            if (get_varint(&q, end, &v) || v > 0xffffffffu)
+            GET(v);
+            if (v > 0xffffffffu)
                 return corrupt(r);
-            e->aux = (uint32_t)v;
+            aux = (uint32_t)v;
         }
         if (x & PAS2P_X_THREAD) {
-            if (get_varint(&q, end, &v) || v > 0xffffffffu)
+            GET(v);
+            if (v > 0xffffffffu)
                 return corrupt(r);
-            e->thread = (uint32_t)v;
+            thread = (uint32_t)v;
         }
-        if ((x & PAS2P_X_PAYLOAD) && get_varint(&q, end, &paylen))
-            return corrupt(r);
-        if ((x & PAS2P_X_COMPUTE) && get_varint(&q, end, &e->compute_ns))
-            return corrupt(r);
+        if (x & PAS2P_X_PAYLOAD)
+            GET(paylen);
+        if (x & PAS2P_X_COMPUTE)
+            GET(compute);
     }
     out->counters = NULL;
     if (mask & PAS2P_F_COUNTERS) {
         for (uint32_t i = 0; i < r->h.ncounters; i++)
-            if (get_varint(&q, end, &r->counters[i]))
-                return corrupt(r);
+            GET(r->counters[i]);
         out->counters = r->counters;
     }
     if (paylen != (uint64_t)(end - q))
         return corrupt(r);
     out->payload = NULL;
-    if (paylen) {
+    if (paylen && full) {
         if (paylen > r->paycap) {
             unsigned char *np = realloc(r->pay, paylen);
             if (!np)
@@ -311,18 +340,66 @@ int pas2p_rank_reader_next(pas2p_rank_reader_t *r, pas2p_event_view_t *out)
         memcpy(r->pay, q, paylen);
         out->payload = r->pay;
     }
-    e->payload = (uint32_t)paylen;
-    r->codec.prev_end = e->t_end;
-    r->codec.prev_comm = e->comm;
+    uint64_t t_start = r->codec.prev_end + sdt;
+    if (!full) /* no payload copied: say so */
+        paylen = 0;
+    out->ev = (pas2p_event_t){.size = len, .call = (uint16_t)call, .flags = flags, .peer = peer,
+                              .tag = tag, .peer2 = peer2, .tag2 = tag2, .comm = comm, .aux = aux,
+                              .bytes = bytes, .rbytes = rbytes, .t_start = t_start,
+                              .t_end = t_start + dur, .compute_ns = compute, .thread = thread,
+                              .payload = (uint32_t)paylen};
+    r->codec.prev_end = t_start + dur;
+    r->codec.prev_comm = comm;
     out->ordinal = r->count++;
     r->pos += len;
     r->offset += len;
     return 1;
+}
+#undef GET
+#undef SKIP
+
+/* a record of up to this many bytes with a one-byte length is decoded without refilling */
+#define FAST_AVAIL 256
+
+static inline __attribute__((always_inline)) int reader_next(pas2p_rank_reader_t *r,
+                                                             pas2p_event_view_t *out, const int full)
+{
+    const unsigned char *p = r->buf + r->pos;
+    if (r->len - r->pos >= FAST_AVAIL && p[0] != 0xff) { /* the common case */
+        if (p[0] < MIN_RECORD)
+            return corrupt(r);
+        return decode(r, p, p[0], out, full);
+    }
+    size_t have = fill(r, 5);
+    if (have == 0)
+        return 0;
+    p = r->buf + r->pos;
+    uint32_t len = p[0];
+    if (len == 0xff) {
+        if (have < 5)
+            goto truncated;
+        memcpy(&len, p + 1, 4);
+    }
+    if (len < MIN_RECORD || len > MAX_RECORD)
+        return corrupt(r);
+    if (fill(r, len) < len)
+        goto truncated;
+    return decode(r, r->buf + r->pos, len, out, full);
 truncated:
     set_err(r->err, sizeof r->err, "%s: truncated: %llu complete events, then %zu bytes of an "
             "incomplete record", base_name(r->path), (unsigned long long)r->count,
             r->len - r->pos);
     return -1;
+}
+
+int pas2p_rank_reader_next(pas2p_rank_reader_t *r, pas2p_event_view_t *out)
+{
+    return reader_next(r, out, 1);
+}
+
+int pas2p_rank_reader_next_times(pas2p_rank_reader_t *r, pas2p_event_view_t *out)
+{
+    return reader_next(r, out, 0);
 }
 
 const char *pas2p_rank_reader_error(const pas2p_rank_reader_t *r)

@@ -273,6 +273,11 @@ const pas2p_file_header_t *pas2p_rank_reader_header(const pas2p_rank_reader_t *r
 /* Next event: 1 = one read into *out, 0 = clean end of file, -1 = the file ends in the
  * middle of a record or a record is malformed (see pas2p_rank_reader_error). */
 int pas2p_rank_reader_next(pas2p_rank_reader_t *r, pas2p_event_view_t *out);
+/* The same, for a second pass that already knows each event's identity: peers, tags and
+ * byte counts are skipped (left at their "none" values) and no payload is copied
+ * (ev.payload = 0); times, call, comm, aux, flags and counters are decoded.  A record is
+ * checked as fully as by pas2p_rank_reader_next. */
+int pas2p_rank_reader_next_times(pas2p_rank_reader_t *r, pas2p_event_view_t *out);
 const char *pas2p_rank_reader_error(const pas2p_rank_reader_t *r);
 uint64_t pas2p_rank_reader_count(const pas2p_rank_reader_t *r); /* events read so far */
 void pas2p_rank_reader_close(pas2p_rank_reader_t *r);

@@ -133,6 +133,18 @@ int main(int argc, char **argv)
                     sink += (uint64_t)cv.dims[i] + (uint64_t)cv.periods[i] + (uint64_t)cv.coords[i];
             }
         }
+        /* the times-only decoder (analyzer pass B) accepts and refuses exactly the same */
+        pas2p_rank_reader_t *t = pas2p_rank_reader_open(path, err, sizeof err);
+        long kt = 0;
+        int rt = 0;
+        while (t && (rt = pas2p_rank_reader_next_times(t, &v)) == 1)
+            kt++;
+        if (!t || kt != k || rt != rc) {
+            fprintf(stderr, "iteration %ld: times-only reader: %ld events, rc %d; full: %ld, %d\n",
+                    it, kt, t ? rt : -9, k, rc);
+            return 1;
+        }
+        pas2p_rank_reader_close(t);
         events += k;
         if (rc == 0) {
             clean++;

@@ -84,7 +84,7 @@ static int run(world_t *w, int np, int global, uint64_t *max, char *err, size_t 
     pas2p_event_source_t src[MAXR];
     for (int i = 0; i < np; i++) {
         w->r[i].pos = 0;
-        src[i] = (pas2p_event_source_t){next, NULL, &w->r[i]};
+        src[i] = (pas2p_event_source_t){.next = next, .ctx = &w->r[i]};
     }
     return pas2p_logical_clock(src, np, global, visit, w, max, err, errlen);
 }

@@ -60,7 +60,7 @@ static int cur_next(void *ctx, pas2p_event_view_t *out)
 static int analyze(const stream_t *s, const pas2p_analysis_opts_t *o, pas2p_rank_phases_t *out)
 {
     cursor_t a = {s, 0}, b = {s, 0};
-    pas2p_event_source_t sa = {cur_next, NULL, &a}, sb = {cur_next, NULL, &b};
+    pas2p_event_source_t sa = {.next = cur_next, .ctx = &a}, sb = {.next = cur_next, .ctx = &b};
     pas2p_analysis_opts_t def;
     pas2p_analysis_defaults(&def);
     return pas2p_find_phases(sa, sb, o ? o : &def, 0, out);
