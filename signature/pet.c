@@ -1,0 +1,137 @@
+/* The PET equation (pas2p_pet.h). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pas2p_pet.h"
+
+/* the prediction from one rank's table; -1 if nothing relevant was measured there */
+static int rank_pet(const pas2p_sig_rank_t *R, const double *target, pas2p_pet_t *out)
+{
+    double wb = 0, wt = 0, remainder = 0;
+    uint32_t nrel = 0;
+    for (uint32_t k = 0; k < R->nphases; k++) {
+        const pas2p_sig_phase_t *p = &R->phases[k];
+        double base = p->time_mean_s * (double)p->weight;
+        if (!p->relevant) {
+            remainder += base;
+            continue;
+        }
+        nrel++;
+        if (target && isfinite(target[k]) && target[k] >= 0) {
+            wb += base;
+            wt += target[k] * (double)p->weight;
+        }
+    }
+    if (nrel && !(wb > 0))
+        return -1;
+    out->rank = R->rank;
+    out->ratio = wb > 0 ? wt / wb : 1;
+    out->remainder_base_s = remainder;
+    out->remainder_s = remainder * out->ratio;
+    out->relevant_s = 0;
+    out->nphases = nrel;
+    out->nestimated = 0;
+    out->phases = calloc(nrel ? nrel : 1, sizeof *out->phases);
+    if (!out->phases)
+        return -2;
+    uint32_t j = 0;
+    for (uint32_t k = 0; k < R->nphases; k++) {
+        const pas2p_sig_phase_t *p = &R->phases[k];
+        if (!p->relevant)
+            continue;
+        pas2p_pet_phase_t *q = &out->phases[j++];
+        q->id = p->id;
+        q->weight = p->weight;
+        q->base_s = p->time_mean_s;
+        q->estimated = !(target && isfinite(target[k]) && target[k] >= 0);
+        q->target_s = q->estimated ? p->time_mean_s * out->ratio : target[k];
+        q->ratio = q->base_s > 0 ? q->target_s / q->base_s : NAN;
+        q->contribution_s = q->target_s * (double)p->weight;
+        out->relevant_s += q->contribution_s;
+        out->nestimated += (uint32_t)q->estimated;
+    }
+    out->pet_s = out->relevant_s + out->remainder_s;
+    return 0;
+}
+
+int pas2p_pet_compute(const pas2p_signature_t *sig, const double *const *target, double set_s,
+                      double aet_s, pas2p_pet_t *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    uint32_t rep = 0;
+    while (rep < sig->nranks && sig->ranks[rep].rank != sig->representative)
+        rep++;
+    if (rep == sig->nranks) {
+        snprintf(err, errlen, "the signature has no table for its representative rank %u",
+                 sig->representative);
+        return -1;
+    }
+    int rc;
+    if (sig->spmd || sig->nranks == 1) {
+        rc = rank_pet(&sig->ranks[rep], target[rep], out);
+    } else { /* per-rank structure: the slowest rank's prediction */
+        rc = -1;
+        for (uint32_t r = 0; r < sig->nranks; r++) {
+            pas2p_pet_t t = {0};
+            int x = rank_pet(&sig->ranks[r], target[r], &t);
+            if (x == -2) {
+                rc = -2;
+                break;
+            }
+            if (x == 0 && (rc != 0 || t.pet_s > out->pet_s)) {
+                pas2p_pet_free(out);
+                *out = t;
+                rc = 0;
+            } else {
+                pas2p_pet_free(&t);
+            }
+        }
+    }
+    if (rc == -2) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    if (rc) {
+        snprintf(err, errlen, "no relevant phase was measured on rank %u: nothing to predict from",
+                 sig->ranks[rep].rank);
+        return -1;
+    }
+    out->set_s = set_s;
+    out->aet_s = aet_s;
+    out->pete = aet_s > 0 ? (out->pet_s - aet_s) / aet_s : NAN;
+    return 0;
+}
+
+void pas2p_pet_free(pas2p_pet_t *p)
+{
+    free(p->phases);
+    p->phases = NULL;
+    p->nphases = 0;
+}
+
+void pas2p_pet_print(const pas2p_pet_t *p, FILE *out)
+{
+    fprintf(out, "PET = %.6f s\n", p->pet_s);
+    fprintf(out, "SET = %.6f s\n", p->set_s);
+    if (p->aet_s > 0) {
+        fprintf(out, "AET = %.6f s\n", p->aet_s);
+        fprintf(out, "PETE = %+.2f %%\n", p->pete * 100);
+        fprintf(out, "SET/AET = %.2f %%\n", p->set_s / p->aet_s * 100);
+    }
+    fprintf(out, "\nrank %u: %u relevant phases, target/base ratio %.4f\n", p->rank, p->nphases,
+            p->ratio);
+    fprintf(out, "%6s %10s %14s %14s %8s %14s\n", "phase", "weight", "base_s", "target_s",
+            "ratio", "W x target_s");
+    for (uint32_t i = 0; i < p->nphases; i++) {
+        const pas2p_pet_phase_t *q = &p->phases[i];
+        fprintf(out, "%6u %10llu %14.9f %14.9f %8.4f %14.6f%s\n", q->id,
+                (unsigned long long)q->weight, q->base_s, q->target_s, q->ratio,
+                q->contribution_s, q->estimated ? "  (not measured: base x ratio)" : "");
+    }
+    fprintf(out, "%6s %10s %14.6f %14.6f %8.4f %14.6f\n", "rest", "-", p->remainder_base_s,
+            p->remainder_s, p->ratio, p->remainder_s);
+    if (p->nestimated)
+        fprintf(out, "note: %u relevant phase(s) not measured on the target; estimated as base "
+                "time x the measured ratio\n", p->nestimated);
+}

@@ -1,0 +1,139 @@
+/* The PET equation on hand-made numbers (signature/pas2p_pet.h). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "pas2p_pet.h"
+
+#define EPS 1e-12
+
+/* rank with phases: (weight, mean, relevant) */
+static void set_phase(pas2p_sig_phase_t *p, uint32_t id, uint64_t w, double mean, int rel)
+{
+    memset(p, 0, sizeof *p);
+    p->id = id;
+    p->weight = w;
+    p->time_mean_s = mean;
+    p->relevant = rel;
+}
+
+/* two ranks: rank 0 = {P1 w1 0.5 s rel, P2 w100 0.01 s rel, P3 w10 0.001 s not relevant};
+ * rank 1 = {P1 w1 0.4 s rel, P2 w100 0.02 s rel} */
+typedef struct {
+    pas2p_signature_t s;
+    pas2p_sig_rank_t r[2];
+    pas2p_sig_phase_t p0[3], p1[2];
+} fix_t;
+
+static void make(fix_t *f, int spmd)
+{
+    memset(f, 0, sizeof *f);
+    set_phase(&f->p0[0], 1, 1, 0.5, 1);
+    set_phase(&f->p0[1], 2, 100, 0.01, 1);
+    set_phase(&f->p0[2], 3, 10, 0.001, 0);
+    set_phase(&f->p1[0], 1, 1, 0.4, 1);
+    set_phase(&f->p1[1], 2, 100, 0.02, 1);
+    f->r[0] = (pas2p_sig_rank_t){.rank = 0, .nphases = 3, .phases = f->p0};
+    f->r[1] = (pas2p_sig_rank_t){.rank = 1, .nphases = 2, .phases = f->p1};
+    f->s.nranks = 2;
+    f->s.ranks = f->r;
+    f->s.np = 2;
+    f->s.representative = 0;
+    f->s.spmd = spmd;
+}
+
+static void test_equation_and_remainder(void **state)
+{
+    (void)state;
+    fix_t f;
+    make(&f, 1);
+    /* target: P1 takes 1.0 s (2x), P2 0.02 s (2x) -> ratio 2 */
+    double t0[3] = {1.0, 0.02, NAN}, t1[2] = {NAN, NAN};
+    const double *t[2] = {t0, t1};
+    pas2p_pet_t p;
+    char err[256];
+    assert_int_equal(pas2p_pet_compute(&f.s, t, 0.05, 4.0, &p, err, sizeof err), 0);
+    assert_int_equal(p.rank, 0);
+    assert_int_equal(p.nphases, 2);
+    assert_int_equal(p.nestimated, 0);
+    assert_true(fabs(p.ratio - 2.0) < EPS);
+    assert_true(fabs(p.relevant_s - (1.0 + 100 * 0.02)) < EPS);
+    assert_true(fabs(p.remainder_base_s - 0.01) < EPS);
+    assert_true(fabs(p.remainder_s - 0.02) < EPS); /* scaled by the same ratio */
+    assert_true(fabs(p.pet_s - 3.02) < EPS);
+    assert_true(fabs(p.pete - (3.02 - 4.0) / 4.0) < EPS);
+    assert_true(fabs(p.set_s - 0.05) < EPS);
+    assert_true(fabs(p.phases[1].contribution_s - 2.0) < EPS);
+    pas2p_pet_free(&p);
+}
+
+static void test_unmeasured_phase_is_estimated(void **state)
+{
+    (void)state;
+    fix_t f;
+    make(&f, 1);
+    double t0[3] = {NAN, 0.03, NAN}, t1[2] = {NAN, NAN}; /* only P2, ratio 3 */
+    const double *t[2] = {t0, t1};
+    pas2p_pet_t p;
+    char err[256];
+    assert_int_equal(pas2p_pet_compute(&f.s, t, 0, 0, &p, err, sizeof err), 0);
+    assert_int_equal(p.nestimated, 1);
+    assert_true(p.phases[0].estimated);
+    assert_true(fabs(p.phases[0].target_s - 1.5) < EPS);
+    assert_true(fabs(p.pet_s - (1.5 + 3.0 + 0.03)) < EPS);
+    assert_true(isnan(p.pete)); /* no AET given */
+    pas2p_pet_free(&p);
+}
+
+static void test_nothing_measured_is_an_error(void **state)
+{
+    (void)state;
+    fix_t f;
+    make(&f, 1);
+    double t0[3] = {NAN, NAN, 0.5}, t1[2] = {1, 1}; /* a non-relevant phase does not count */
+    const double *t[2] = {t0, t1};
+    pas2p_pet_t p;
+    char err[256];
+    assert_int_equal(pas2p_pet_compute(&f.s, t, 0, 0, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "rank 0"));
+}
+
+/* per-rank structure: the slowest rank predicts; a phase absent on a rank is just absent */
+static void test_per_rank_takes_the_slowest(void **state)
+{
+    (void)state;
+    fix_t f;
+    make(&f, 0);
+    double t0[3] = {0.5, 0.01, NAN}, t1[2] = {0.4, 0.05}; /* rank 1: P2 2.5x slower */
+    const double *t[2] = {t0, t1};
+    pas2p_pet_t p;
+    char err[256];
+    assert_int_equal(pas2p_pet_compute(&f.s, t, 0, 0, &p, err, sizeof err), 0);
+    assert_int_equal(p.rank, 1);
+    assert_true(fabs(p.pet_s - (0.4 + 5.0)) < EPS);
+    assert_true(fabs(p.remainder_s) < EPS);
+    pas2p_pet_free(&p);
+    /* rank 1 measured nothing: rank 0 still predicts */
+    double u1[2] = {NAN, NAN};
+    t[1] = u1;
+    assert_int_equal(pas2p_pet_compute(&f.s, t, 0, 0, &p, err, sizeof err), 0);
+    assert_int_equal(p.rank, 0);
+    assert_true(fabs(p.pet_s - (0.5 + 1.0 + 0.01)) < EPS);
+    pas2p_pet_free(&p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_equation_and_remainder),
+        cmocka_unit_test(test_unmeasured_phase_is_estimated),
+        cmocka_unit_test(test_nothing_measured_is_an_error),
+        cmocka_unit_test(test_per_rank_takes_the_slowest),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
