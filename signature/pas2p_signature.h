@@ -83,6 +83,7 @@ void pas2p_signature_free(pas2p_signature_t *s);
 void pas2p_signature_print_table(const pas2p_signature_t *s, uint32_t rank_index, FILE *out);
 
 int pas2p_cmd_show(int argc, char **argv);
+int pas2p_cmd_predict(int argc, char **argv); /* cmd_predict.c */
 
 #ifdef __cplusplus
 }

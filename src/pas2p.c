@@ -1,5 +1,5 @@
 /* pas2p: the single front end.  It only dispatches; each command lives in its module
- * (tracer/: trace, dump; analyzer/: analyze; signature/: show).  Later modules add
+ * (tracer/: trace, dump; analyzer/: analyze; signature/: show, predict).  Later modules add
  * theirs here. */
 #include <stdio.h>
 #include <string.h>
@@ -20,6 +20,7 @@ static const struct {
     {"dump", pas2p_cmd_dump, "print a trace: per-rank profile, or every event of one rank"},
     {"analyze", pas2p_cmd_analyze, "find phases, weights, relevant phases; write the signature"},
     {"show", pas2p_cmd_show, "print a signature's phase table"},
+    {"predict", pas2p_cmd_predict, "run the application on this target under its signature: PET"},
 };
 
 static void usage(FILE *f)

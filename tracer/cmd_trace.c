@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "pas2p_launch.h"
 #include "pas2p_trace.h"
 
 static const char usage[] =
@@ -37,75 +38,6 @@ static const char usage[] =
     "Prints `trace = DIR`, `np`, `events` and `AET` when the run ends; exits with the\n"
     "application's status.\n";
 
-/* the launcher's pid, for forwarding signals (the command's only mutable static) */
-static volatile sig_atomic_t child_pid;
-
-static void forward_signal(int sig)
-{
-    if (child_pid > 0)
-        kill((pid_t)child_pid, sig);
-}
-
-static int dir_is_empty(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return -1;
-    struct dirent *e;
-    int empty = 1;
-    while ((e = readdir(d)))
-        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-            empty = 0;
-            break;
-        }
-    closedir(d);
-    return empty;
-}
-
-static int make_dirs(const char *dir)
-{
-    char tmp[PATH_MAX];
-    snprintf(tmp, sizeof tmp, "%s", dir);
-    for (char *p = tmp + 1; *p; p++)
-        if (*p == '/') {
-            *p = 0;
-            if (mkdir(tmp, 0755) && errno != EEXIST)
-                return -1;
-            *p = '/';
-        }
-    return mkdir(tmp, 0755) && errno != EEXIST ? -1 : 0;
-}
-
-/* The trace directory must be new or empty, and writable: checked before anything runs. */
-static int prepare_dir(const char *dir)
-{
-    struct stat st;
-    if (stat(dir, &st) == 0) {
-        if (!S_ISDIR(st.st_mode)) {
-            fprintf(stderr, "pas2p trace: %s exists and is not a directory\n", dir);
-            return -1;
-        }
-        if (dir_is_empty(dir) != 1) {
-            fprintf(stderr, "pas2p trace: %s is not empty; choose another -o or remove it\n", dir);
-            return -1;
-        }
-    } else if (make_dirs(dir)) {
-        fprintf(stderr, "pas2p trace: cannot create %s: %s\n", dir, strerror(errno));
-        return -1;
-    }
-    char probe[PATH_MAX];
-    snprintf(probe, sizeof probe, "%s/.pas2p-write-test", dir);
-    int fd = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0600);
-    if (fd < 0 || close(fd) || unlink(probe)) {
-        fprintf(stderr, "pas2p trace: cannot write to %s: %s\n", dir, strerror(errno));
-        if (fd >= 0)
-            unlink(probe);
-        return -1;
-    }
-    return 0;
-}
-
-/* Every named counter must be known to PAPI (countable or not on this machine). */
 static int check_counters(const char *list)
 {
     if (!strcmp(list, "none"))
@@ -131,36 +63,6 @@ static int check_counters(const char *list)
         }
     }
     return 0;
-}
-
-static int find_library(char *out, size_t len)
-{
-    const char *env = getenv("PAS2P_LIB");
-    if (env && *env) {
-        snprintf(out, len, "%s", env);
-    } else {
-        char exe[PATH_MAX];
-        ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-        if (n < 0)
-            return -1;
-        exe[n] = 0;
-        snprintf(out, len, "%s/../lib/libpas2p.so", dirname(exe));
-    }
-    char real[PATH_MAX];
-    if (!realpath(out, real) || access(real, R_OK)) {
-        fprintf(stderr, "pas2p trace: tracing library %s not found (set PAS2P_LIB)\n", out);
-        return -1;
-    }
-    snprintf(out, len, "%s", real);
-    return 0;
-}
-
-static int is_ompi_launcher(const char *arg0)
-{
-    const char *b = strrchr(arg0, '/');
-    b = b ? b + 1 : arg0;
-    return !strcmp(b, "mpirun") || !strcmp(b, "mpiexec") || !strcmp(b, "orterun") ||
-           !strncmp(b, "mpirun.", 7) || !strncmp(b, "mpiexec.", 8);
 }
 
 int pas2p_cmd_trace(int argc, char **argv)
@@ -204,9 +106,9 @@ int pas2p_cmd_trace(int argc, char **argv)
     if (counters && *counters && check_counters(counters))
         return 2;
     char lib[PATH_MAX];
-    if (find_library(lib, sizeof lib))
+    if (pas2p_find_library("pas2p trace", lib, sizeof lib))
         return 2;
-    if (prepare_dir(dir))
+    if (pas2p_prepare_dir("pas2p trace", dir))
         return 2;
     if (!realpath(dir, absdir)) {
         fprintf(stderr, "pas2p trace: %s: %s\n", dir, strerror(errno));
@@ -225,65 +127,10 @@ int pas2p_cmd_trace(int argc, char **argv)
     if (buffer)
         setenv("PAS2P_BUFFER_SIZE", buffer, 1);
 
-    char preload[PATH_MAX * 2];
-    const char *old = getenv("LD_PRELOAD");
-    /* an existing preload (a sanitizer runtime, another tool) stays first */
-    snprintf(preload, sizeof preload, "%s%s%s", old && *old ? old : "", old && *old ? ":" : "", lib);
-
-    char **args = calloc((size_t)nlaunch + 16, sizeof *args);
-    if (!args) {
-        fprintf(stderr, "pas2p trace: out of memory\n");
-        return 2;
-    }
-    int n = 0;
-    char xpre[PATH_MAX * 2 + 16];
-    args[n++] = launch[0];
-    if (is_ompi_launcher(launch[0])) {
-        snprintf(xpre, sizeof xpre, "LD_PRELOAD=%s", preload);
-        const char *xs[] = {"PAS2P_TRACE_DIR", "PAS2P_COMMAND", "PAS2P_COUNTERS",
-                            "PAS2P_BUFFER_SIZE", "PAS2P_QUIET"};
-        args[n++] = "-x";
-        args[n++] = xpre;
-        for (size_t k = 0; k < sizeof xs / sizeof *xs; k++)
-            if (getenv(xs[k])) {
-                args[n++] = "-x";
-                args[n++] = (char *)xs[k];
-            }
-    } else {
-        setenv("LD_PRELOAD", preload, 1);
-    }
-    for (int k = 1; k < nlaunch; k++)
-        args[n++] = launch[k];
-    args[n] = NULL;
-
-    fflush(stdout);
-    pid_t pid = fork();
-    if (pid < 0) {
-        fprintf(stderr, "pas2p trace: fork: %s\n", strerror(errno));
-        free(args);
-        return 2;
-    }
-    if (pid == 0) {
-        execvp(args[0], args);
-        fprintf(stderr, "pas2p trace: cannot run %s: %s\n", args[0], strerror(errno));
-        _exit(127);
-    }
-    free(args);
-    /* TERM/HUP/INT sent to us go to the launcher, which stops the ranks (they save their
-     * buffered events); then we wait for it like for a normal end */
-    child_pid = pid;
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = forward_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
-    sigaction(SIGINT, &sa, NULL);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    if (code == 127 && WIFEXITED(status))
+    static const char *const xs[] = {"PAS2P_TRACE_DIR", "PAS2P_COMMAND", "PAS2P_COUNTERS",
+                                     "PAS2P_BUFFER_SIZE", "PAS2P_QUIET"};
+    int code = pas2p_launch("pas2p trace", lib, launch, nlaunch, xs, sizeof xs / sizeof *xs);
+    if (code == 127)
         return 127;
 
     pas2p_manifest_t m;

@@ -298,6 +298,7 @@ static void req_add(pas2p_cx_t *cx, MPI_Request h, MPI_Comm comm, int recv, uint
     *r = (req_t){.h = h, .post = cx->ordinal, .init = cx->ordinal, .bytes = bytes, .comm = comm,
                  .index = 0, .call = (uint16_t)call, .recv = (uint8_t)recv,
                  .persistent = (uint8_t)persistent, .active = (uint8_t)!persistent};
+    pas2p_rt.reqs_active += !persistent;
 }
 
 static MPI_Request req_handle(void *reqs, int lang, int i)
@@ -399,6 +400,8 @@ void rec_start(pas2p_cx_t *cx, int n, void *reqs, int lang)
         if (r) {
             r->post = cx->ordinal;
             r->index = (uint32_t)i;
+            pas2p_rt.reqs_active += !r->active;
+            pas2p_rt.msg_sent += !r->recv; /* a persistent send started: one message */
             r->active = 1;
             if (i == 0) {
                 cx->ev.comm = comm_id(comm_get(r->comm));
@@ -456,6 +459,8 @@ static void complete_one(pas2p_cx_t *cx, MPI_Request h, const MPI_Status *st)
         cx->ev.rbytes += e->bytes;
     if (!r)
         return;
+    pas2p_rt.reqs_active--;
+    pas2p_rt.msg_recvd += r->recv && e->source >= 0;
     if (r->persistent)
         r->active = 0;
     else

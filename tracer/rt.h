@@ -79,6 +79,7 @@ typedef struct {
 /* process state (runtime.c) */
 struct pas2p_comm;
 struct pas2p_req;
+typedef struct pas2p_sigrun pas2p_sigrun_t; /* signature mode (sigrun.c) */
 typedef struct {
     volatile int active;                /* recording events */
     int started;                        /* MPI initialised and set up (even if not recording) */
@@ -106,6 +107,10 @@ typedef struct {
     size_t nreqs, req_cap;
     int write_failed;
     char dir[4096], path[4096 + 32];
+    /* signature mode (`pas2p predict`): events are checked and timed, not written */
+    pas2p_sigrun_t *sigrun;
+    uint64_t msg_sent, msg_recvd;       /* point-to-point messages, this rank */
+    uint64_t reqs_active;               /* non-blocking operations started, not completed */
 } pas2p_rt_t;
 
 extern pas2p_rt_t pas2p_rt;
@@ -152,6 +157,12 @@ void *pas2p_payload(pas2p_cx_t *cx, size_t bytes);   /* appends bytes to the pay
 MPI_Status *pas2p_statuses(pas2p_cx_t *cx, int n);
 MPI_Fint *pas2p_fstatuses(pas2p_cx_t *cx, int n);
 void pas2p_release_slow(pas2p_cx_t *cx);
+int pas2p_quiet(void);                              /* PAS2P_QUIET set */
+
+/* ---- sigrun.c: signature mode */
+pas2p_sigrun_t *pas2p_sig_start(const char *signature_path, const char *results_dir);
+void pas2p_sig_event(pas2p_cx_t *cx);               /* instead of writing the record */
+void pas2p_sig_finish(void);                        /* MPI_Finalize reached */
 
 extern _Thread_local pas2p_thr_t *pas2p_tls __attribute__((tls_model("initial-exec")));
 
@@ -222,6 +233,10 @@ static inline void pas2p_commit(pas2p_cx_t *cx)
 {
     pas2p_event_t *e = &cx->ev;
     pas2p_times_inline(cx);
+    if (__builtin_expect(pas2p_rt.sigrun != NULL, 0)) {
+        pas2p_sig_event(cx);
+        return;
+    }
     e->thread = cx->th->index;
     if (pas2p_rt.ncounters && !cx->counted)
         e->flags |= PAS2P_EV_NO_COUNTERS;

@@ -33,7 +33,7 @@ static char counters_note[256];
 static struct sigaction old_term, old_int;
 static int signals_installed;
 
-static int quiet(void)
+int pas2p_quiet(void)
 {
     const char *q = getenv("PAS2P_QUIET");
     return q && *q && *q != '0';
@@ -237,6 +237,14 @@ void pas2p_rt_abort(void)
 {
     if (pas2p_rt.use_lock)
         pthread_mutex_lock(&pas2p_rt.lock);
+    if (pas2p_rt.sigrun) { /* signature mode: the times, no trace */
+        __atomic_store_n(&pas2p_rt.active, 0, __ATOMIC_RELEASE);
+        pas2p_sig_finish();
+        pas2p_comms_destroy();
+        pas2p_reqs_destroy();
+        pas2p_rt.started = 0;
+        return;
+    }
     if (pas2p_rt_active())
         pas2p_flush();
     __atomic_store_n(&pas2p_rt.active, 0, __ATOMIC_RELEASE);
@@ -413,6 +421,28 @@ static void choose_dir(void)
     snprintf(pas2p_rt.dir, sizeof pas2p_rt.dir, "%s", name);
 }
 
+/* `pas2p predict`: nothing is written; sigrun.c checks and times the events */
+static void sig_mode_start(unsigned call, int lang, const char *sig)
+{
+    const char *dir = getenv("PAS2P_PREDICT_DIR");
+    pas2p_comms_init();
+    clock_init();
+    pas2p_cx_t cx_, *cx = &cx_;
+    pas2p_pre(cx, call, lang);
+    cx->t0 = pas2p_rt.tsc ? pas2p_rt.cal_tsc0 : pas2p_rt.cal_ns0;
+    pas2p_rt.sigrun = pas2p_sig_start(sig, dir && *dir ? dir : ".");
+    uint64_t t1 = pas2p_ticks();
+    pas2p_rt.t_init = pas2p_tick_ns(t1);
+    __atomic_store_n(&pas2p_rt.active, 1, __ATOMIC_RELEASE);
+    cx->th->last_end_ns = 0;
+    if (pas2p_post(cx, MPI_SUCCESS)) {
+        cx->t1 = t1;
+        rec_simple(cx, MPI_COMM_WORLD);
+        pas2p_commit(cx);
+    }
+    pas2p_release(cx);
+}
+
 void pas2p_rt_start(int rc, unsigned call, int lang)
 {
     if (rc != MPI_SUCCESS || pas2p_rt.started)
@@ -427,6 +457,11 @@ void pas2p_rt_start(int rc, unsigned call, int lang)
                                                                 : 0;
     pas2p_rt.use_lock = provided == MPI_THREAD_MULTIPLE;
     pas2p_rt.started = 1;
+    const char *sig = getenv("PAS2P_SIGNATURE");
+    if (sig && *sig) {
+        sig_mode_start(call, lang, sig);
+        return;
+    }
     choose_dir();
     snprintf(pas2p_rt.path, sizeof pas2p_rt.path, "%s/" PAS2P_RANK_FILE_FMT, pas2p_rt.dir,
              pas2p_rt.rank);
@@ -457,7 +492,7 @@ void pas2p_rt_start(int rc, unsigned call, int lang)
         counters_start();
     else
         snprintf(counters_note, sizeof counters_note, "not read under MPI_THREAD_MULTIPLE");
-    if (!pas2p_rt.ncounters && pas2p_rt.rank == 0 && !quiet())
+    if (!pas2p_rt.ncounters && pas2p_rt.rank == 0 && !pas2p_quiet())
         fprintf(stderr, "pas2p: no hardware counters (%s); tracing with time only\n", counters_note);
     pas2p_comms_init();
     clock_init();
@@ -594,6 +629,14 @@ void pas2p_rt_finish(int lang)
             pas2p_commit(cx);
         }
         pas2p_release(cx);
+    }
+    if (pas2p_rt.sigrun) { /* signature mode: the times, no trace */
+        __atomic_store_n(&pas2p_rt.active, 0, __ATOMIC_RELEASE);
+        pas2p_sig_finish();
+        pas2p_comms_destroy();
+        pas2p_reqs_destroy();
+        pas2p_rt.started = 0;
+        return;
     }
     if (pas2p_rt_active())
         pas2p_flush();

@@ -1,0 +1,253 @@
+/* `pas2p predict SIGNATURE.xml [options] -- LAUNCH...`: the real-target prediction.
+ *
+ * Runs the application on the target under its signature (libpas2p in signature mode,
+ * tracer/sigrun.c), reads each rank's phase times, and predicts with the PET module. */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "pas2p_launch.h"
+#include "pas2p_pet.h"
+#include "pas2p_signature.h"
+
+static const char usage[] =
+    "usage: pas2p predict SIGNATURE.xml [-o DIR] [--occurrences N] [--aet T] [--ignore-args]\n"
+    "                     -- LAUNCH...\n"
+    "\n"
+    "Runs the application on this (target) machine under its signature: every rank counts\n"
+    "its MPI calls, checks them against the signature's phases, times the relevant phases'\n"
+    "occurrences after the first (warm-up), and the run stops early, cleanly (exit 0), as\n"
+    "soon as every rank is done and no message is in flight at an MPI_COMM_WORLD collective.\n"
+    "Then PET = sum(PhaseET x W) + the remainder, from the target's phase times.\n"
+    "\n"
+    "  -o DIR           where the ranks' times go (default pas2p-predict-YYYYmmdd-HHMMSS)\n"
+    "  --occurrences N  occurrences timed per phase after the warm-up, median kept (default 2)\n"
+    "  --aet T          the application's measured time on this target (s): prints PETE\n"
+    "  --ignore-args    run even if the program or its arguments differ from the signature's\n"
+    "  LAUNCH           the same launch as traced, e.g. mpirun -np 4 ./app args\n"
+    "\n"
+    "Prints `PET = T s`, `SET = T s` (MPI_Init to the stop, slowest rank), `wall = T s`\n"
+    "(the whole launch), the per-phase table, and with --aet `AET` and `PETE`.  A run that\n"
+    "does not follow the signature (other np, input or binary) is stopped and reported.\n";
+
+typedef struct {
+    int status;              /* 0 none, 1 stopped, 2 completed, 3 diverged */
+    double set_s;
+    char reason[1024];
+} rank_status_t;
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* reads DIR/rank-R.times: status, SET, and the median time of each phase into t[] (NAN if
+ * not measured).  -1 if the file is missing or malformed (err says which). */
+static int read_times(const char *dir, const pas2p_sig_rank_t *R, double *t, rank_status_t *st,
+                      char *err, size_t errlen)
+{
+    char path[PATH_MAX + 32];
+    snprintf(path, sizeof path, "%.4000s/rank-%05u.times", dir, R->rank);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, errlen, "%.1500s: %s", path, strerror(errno));
+        return -1;
+    }
+    for (uint32_t k = 0; k < R->nphases; k++)
+        t[k] = NAN;
+    char line[8192];
+    int ok = fgets(line, sizeof line, f) && !strcmp(line, "pas2p-times 1\n");
+    while (ok && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = 0;
+        if (!strncmp(line, "status ", 7)) {
+            st->status = !strcmp(line + 7, "stopped") ? 1 : !strcmp(line + 7, "completed") ? 2 : 3;
+        } else if (!strncmp(line, "set_s ", 6)) {
+            st->set_s = strtod(line + 6, NULL);
+        } else if (!strncmp(line, "reason ", 7)) {
+            snprintf(st->reason, sizeof st->reason, "%.1000s", line + 7);
+        } else if (!strncmp(line, "phase ", 6)) {
+            char *p = line + 6, *end;
+            unsigned long id = strtoul(p, &end, 10);
+            double v[64];
+            int n = 0;
+            for (p = end; n < 64;) {
+                double x = strtod(p, &end);
+                if (end == p)
+                    break;
+                v[n++] = x;
+                p = end;
+            }
+            uint32_t k = 0;
+            while (k < R->nphases && R->phases[k].id != id)
+                k++;
+            if (k == R->nphases || n == 0) {
+                ok = 0;
+                break;
+            }
+            qsort(v, (size_t)n, sizeof *v, cmp_double);
+            t[k] = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+        }
+    }
+    fclose(f);
+    if (!ok || !st->status) {
+        snprintf(err, errlen, "%.1500s: malformed times file", path);
+        return -1;
+    }
+    return 0;
+}
+
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int pas2p_cmd_predict(int argc, char **argv)
+{
+    const char *sig_path = NULL, *dir = NULL;
+    long occ = 2;
+    double aet = 0;
+    int ignore_args = 0, i = 1;
+    for (; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--")) {
+            i++;
+            break;
+        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            fputs(usage, stdout);
+            return 0;
+        } else if (!strcmp(a, "-o") && i + 1 < argc) {
+            dir = argv[++i];
+        } else if (!strcmp(a, "--occurrences") && i + 1 < argc) {
+            char *end;
+            occ = strtol(argv[++i], &end, 10);
+            if (*end || occ < 1 || occ > 7) {
+                fprintf(stderr, "pas2p predict: --occurrences needs a number from 1 to 7 (the "
+                        "signature keeps 8 occurrences per phase, the first warms up)\n");
+                return 2;
+            }
+        } else if (!strcmp(a, "--aet") && i + 1 < argc) {
+            char *end;
+            aet = strtod(argv[++i], &end);
+            if (*end || !(aet > 0)) {
+                fprintf(stderr, "pas2p predict: --aet needs a time in seconds > 0\n");
+                return 2;
+            }
+        } else if (!strcmp(a, "--ignore-args")) {
+            ignore_args = 1;
+        } else if (a[0] == '-' || sig_path) {
+            fprintf(stderr, "pas2p predict: unexpected '%s' (the command goes after --; see --help)\n", a);
+            return 2;
+        } else {
+            sig_path = a;
+        }
+    }
+    if (!sig_path) {
+        fprintf(stderr, "pas2p predict: no signature (usage: pas2p predict SIG.xml -- mpirun -np N ./app)\n");
+        return 2;
+    }
+    if (i >= argc) {
+        fprintf(stderr, "pas2p predict: no command to run (usage: pas2p predict SIG.xml -- mpirun -np N ./app)\n");
+        return 2;
+    }
+    pas2p_signature_t sig;
+    char err[2048];
+    if (pas2p_signature_read(sig_path, &sig, err, sizeof err)) {
+        fprintf(stderr, "pas2p predict: %s\n", err);
+        return 2;
+    }
+    char lib[PATH_MAX], defdir[64], absdir[PATH_MAX], abssig[PATH_MAX], occs[16];
+    int rc = 2;
+    if (!dir) {
+        time_t now = time(NULL);
+        struct tm tm;
+        localtime_r(&now, &tm);
+        strftime(defdir, sizeof defdir, "pas2p-predict-%Y%m%d-%H%M%S", &tm);
+        dir = defdir;
+    }
+    if (pas2p_find_library("pas2p predict", lib, sizeof lib) ||
+        pas2p_prepare_dir("pas2p predict", dir) || !realpath(dir, absdir) ||
+        !realpath(sig_path, abssig))
+        goto out;
+    snprintf(occs, sizeof occs, "%ld", occ);
+    setenv("PAS2P_SIGNATURE", abssig, 1);
+    setenv("PAS2P_PREDICT_DIR", absdir, 1);
+    setenv("PAS2P_OCCURRENCES", occs, 1);
+    if (ignore_args)
+        setenv("PAS2P_ARGS_CHECK", "0", 1);
+    else
+        unsetenv("PAS2P_ARGS_CHECK");
+    static const char *const xs[] = {"PAS2P_SIGNATURE", "PAS2P_PREDICT_DIR", "PAS2P_OCCURRENCES",
+                                      "PAS2P_ARGS_CHECK", "PAS2P_QUIET"};
+    double w0 = mono_s();
+    int code = pas2p_launch("pas2p predict", lib, argv + i, argc - i, xs, sizeof xs / sizeof *xs);
+    double wall = mono_s() - w0;
+    if (code == 127)
+        goto out;
+
+    /* every rank's times: a divergence anywhere is the answer */
+    double **target = calloc(sig.nranks, sizeof *target);
+    rank_status_t *st = calloc(sig.nranks, sizeof *st);
+    if (!target || !st) {
+        fprintf(stderr, "pas2p predict: out of memory\n");
+        goto free_out;
+    }
+    int missing = -1, stopped = 1;
+    double set = 0;
+    for (uint32_t r = 0; r < sig.nranks; r++) {
+        const pas2p_sig_rank_t *R = &sig.ranks[r];
+        target[r] = calloc(R->nphases ? R->nphases : 1, sizeof **target);
+        if (!target[r])
+            goto free_out;
+        if (read_times(absdir, R, target[r], &st[r], err, sizeof err)) {
+            if (missing < 0)
+                missing = (int)r;
+            continue;
+        }
+        if (st[r].status == 3) {
+            fprintf(stderr, "pas2p predict: rank %u: %s\n", R->rank, st[r].reason);
+            rc = 1;
+            goto free_out;
+        }
+        stopped &= st[r].status == 1;
+        if (st[r].set_s > set)
+            set = st[r].set_s;
+    }
+    if (missing >= 0) {
+        fprintf(stderr, "pas2p predict: %s (the run failed%s, exit status %d)\n", err,
+                code ? "" : " or did not load libpas2p", code);
+        rc = code ? code : 1;
+        goto free_out;
+    }
+    pas2p_pet_t pet;
+    if (pas2p_pet_compute(&sig, (const double *const *)target, set, aet, &pet, err, sizeof err)) {
+        fprintf(stderr, "pas2p predict: %s\n", err);
+        rc = 1;
+        goto free_out;
+    }
+    printf("results = %s\n", dir);
+    printf("stop = %s\n", stopped ? "early (all ranks agreed, nothing in flight)"
+                                   : "none: ran to MPI_Finalize");
+    if (!stopped)
+        printf("note: %s\n", st[0].reason);
+    printf("wall = %.6f s\n", wall);
+    pas2p_pet_print(&pet, stdout);
+    pas2p_pet_free(&pet);
+    rc = code;
+    if (code)
+        fprintf(stderr, "pas2p predict: the launcher exited with status %d\n", code);
+free_out:
+    for (uint32_t r = 0; target && r < sig.nranks; r++)
+        free(target[r]);
+    free(target);
+    free(st);
+out:
+    pas2p_signature_free(&sig);
+    return rc;
+}

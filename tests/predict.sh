@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# predict.sh PAS2P SIG OUTDIR PROGRAM -- LAUNCH...
+# `pas2p predict` on a real job: exits 0 with PET and SET, stopped early, and leaves no
+# rank process behind (the pids the ranks wrote in their times files).
+set -u
+pas2p=$1 sig=$2 out=$3 prog=$4
+shift 5
+rm -rf "$out"
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+"$pas2p" predict "$sig" -o "$out" -- "$@" >"$log" 2>&1
+rc=$?
+cat "$log"
+[[ $rc == 0 ]] || { echo "predict.sh: exit $rc"; exit 1; }
+grep -Eq "^stop = early" "$log" || { echo "predict.sh: no early stop"; exit 1; }
+grep -Eq "^PET = [0-9.]+ s" "$log" || { echo "predict.sh: no PET"; exit 1; }
+grep -Eq "^SET = [0-9.]+ s" "$log" || { echo "predict.sh: no SET"; exit 1; }
+sleep 0.5
+for pid in $(awk '/^pid /{print $2}' "$out"/rank-*.times); do
+  if [[ -e /proc/$pid ]] && grep -q -- "$(basename "$prog")" "/proc/$pid/cmdline" 2>/dev/null; then
+    echo "predict.sh: rank process $pid ($prog) left behind"; exit 1
+  fi
+done
+n=$(ls "$out"/rank-*.times | wc -l)
+grep -l "^status stopped" "$out"/rank-*.times | wc -l | grep -qx "$n" || { echo "predict.sh: not every rank stopped"; exit 1; }
+echo "predict.sh: ok ($n ranks stopped early)"

@@ -1,0 +1,178 @@
+/* Running an MPI launch command with libpas2p in every rank (pas2p_launch.h). */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "pas2p_launch.h"
+
+/* the launcher's pid, for forwarding signals (the only mutable static of the commands) */
+static volatile sig_atomic_t child_pid;
+
+static void forward_signal(int sig)
+{
+    if (child_pid > 0)
+        kill((pid_t)child_pid, sig);
+}
+
+static int dir_is_empty(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    struct dirent *e;
+    int empty = 1;
+    while ((e = readdir(d)))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+            empty = 0;
+            break;
+        }
+    closedir(d);
+    return empty;
+}
+
+static int make_dirs(const char *dir)
+{
+    char tmp[PATH_MAX];
+    snprintf(tmp, sizeof tmp, "%s", dir);
+    for (char *p = tmp + 1; *p; p++)
+        if (*p == '/') {
+            *p = 0;
+            if (mkdir(tmp, 0755) && errno != EEXIST)
+                return -1;
+            *p = '/';
+        }
+    return mkdir(tmp, 0755) && errno != EEXIST ? -1 : 0;
+}
+
+int pas2p_prepare_dir(const char *who, const char *dir)
+{
+    struct stat st;
+    if (stat(dir, &st) == 0) {
+        if (!S_ISDIR(st.st_mode)) {
+            fprintf(stderr, "%s: %s exists and is not a directory\n", who, dir);
+            return -1;
+        }
+        if (dir_is_empty(dir) != 1) {
+            fprintf(stderr, "%s: %s is not empty; choose another -o or remove it\n", who, dir);
+            return -1;
+        }
+    } else if (make_dirs(dir)) {
+        fprintf(stderr, "%s: cannot create %s: %s\n", who, dir, strerror(errno));
+        return -1;
+    }
+    char probe[PATH_MAX];
+    snprintf(probe, sizeof probe, "%s/.pas2p-write-test", dir);
+    int fd = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    if (fd < 0 || close(fd) || unlink(probe)) {
+        fprintf(stderr, "%s: cannot write to %s: %s\n", who, dir, strerror(errno));
+        if (fd >= 0)
+            unlink(probe);
+        return -1;
+    }
+    return 0;
+}
+
+/* Every named counter must be known to PAPI (countable or not on this machine). */
+int pas2p_find_library(const char *who, char *out, size_t len)
+{
+    const char *env = getenv("PAS2P_LIB");
+    if (env && *env) {
+        snprintf(out, len, "%s", env);
+    } else {
+        char exe[PATH_MAX];
+        ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+        if (n < 0)
+            return -1;
+        exe[n] = 0;
+        snprintf(out, len, "%s/../lib/libpas2p.so", dirname(exe));
+    }
+    char real[PATH_MAX];
+    if (!realpath(out, real) || access(real, R_OK)) {
+        fprintf(stderr, "%s: library %s not found (set PAS2P_LIB)\n", who, out);
+        return -1;
+    }
+    snprintf(out, len, "%s", real);
+    return 0;
+}
+
+static int is_ompi_launcher(const char *arg0)
+{
+    const char *b = strrchr(arg0, '/');
+    b = b ? b + 1 : arg0;
+    return !strcmp(b, "mpirun") || !strcmp(b, "mpiexec") || !strcmp(b, "orterun") ||
+           !strncmp(b, "mpirun.", 7) || !strncmp(b, "mpiexec.", 8);
+}
+
+int pas2p_launch(const char *who, const char *lib, char **launch, int nlaunch,
+                 const char *const *vars, size_t nvars)
+{
+    char preload[PATH_MAX * 2];
+    const char *old = getenv("LD_PRELOAD");
+    /* an existing preload (a sanitizer runtime, another tool) stays first */
+    snprintf(preload, sizeof preload, "%s%s%s", old && *old ? old : "", old && *old ? ":" : "", lib);
+
+    char **args = calloc((size_t)nlaunch + 2 * nvars + 4, sizeof *args);
+    if (!args) {
+        fprintf(stderr, "%s: out of memory\n", who);
+        return 2;
+    }
+    int n = 0;
+    char xpre[PATH_MAX * 2 + 16];
+    args[n++] = launch[0];
+    if (is_ompi_launcher(launch[0])) {
+        snprintf(xpre, sizeof xpre, "LD_PRELOAD=%s", preload);
+        args[n++] = "-x";
+        args[n++] = xpre;
+        for (size_t k = 0; k < nvars; k++)
+            if (getenv(vars[k])) {
+                args[n++] = "-x";
+                args[n++] = (char *)vars[k];
+            }
+    } else {
+        setenv("LD_PRELOAD", preload, 1);
+    }
+    for (int k = 1; k < nlaunch; k++)
+        args[n++] = launch[k];
+    args[n] = NULL;
+
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid < 0) {
+        fprintf(stderr, "%s: fork: %s\n", who, strerror(errno));
+        free(args);
+        return 2;
+    }
+    if (pid == 0) {
+        execvp(args[0], args);
+        fprintf(stderr, "%s: cannot run %s: %s\n", who, args[0], strerror(errno));
+        _exit(127);
+    }
+    free(args);
+    /* TERM/HUP/INT sent to us go to the launcher, which stops the ranks; then we wait for
+     * it like for a normal end */
+    child_pid = pid;
+    struct sigaction sa, old_term, old_hup, old_int;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = forward_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGTERM, &sa, &old_term);
+    sigaction(SIGHUP, &sa, &old_hup);
+    sigaction(SIGINT, &sa, &old_int);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    child_pid = 0;
+    sigaction(SIGTERM, &old_term, NULL);
+    sigaction(SIGHUP, &old_hup, NULL);
+    sigaction(SIGINT, &old_int, NULL);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}

@@ -1,0 +1,26 @@
+/* Launching an MPI application with libpas2p interposed (tracer module): used by
+ * `pas2p trace` (tracing) and `pas2p predict` (signature mode).  For Open MPI's launchers
+ * (mpirun, mpiexec, orterun) the library and the settings are passed with `-x`, so remote
+ * nodes get them too; any other launcher, or a singleton ./app, gets them through the
+ * environment. */
+#ifndef PAS2P_LAUNCH_H
+#define PAS2P_LAUNCH_H
+
+#include <stddef.h>
+
+/* An output directory: created if missing; refused (one line, prefixed with `who`) if it
+ * is not a directory, not empty or not writable.  0 or -1. */
+int pas2p_prepare_dir(const char *who, const char *dir);
+
+/* libpas2p.so: $PAS2P_LIB, else ../lib/libpas2p.so next to this executable.  0, or -1
+ * after a one-line message prefixed with `who`. */
+int pas2p_find_library(const char *who, char *out, size_t len);
+
+/* Runs launch[0..nlaunch) with `lib` preloaded; the environment variables named in vars
+ * (those set) are forwarded.  SIGTERM/SIGHUP/SIGINT are passed to the launcher while it
+ * runs.  Returns its exit status (128 + signal if killed; 127: could not be run; 2: fork
+ * failed, after a message). */
+int pas2p_launch(const char *who, const char *lib, char **launch, int nlaunch,
+                 const char *const *vars, size_t nvars);
+
+#endif

@@ -1,0 +1,322 @@
+/* libpas2p in signature mode (`pas2p predict`): the application runs on the target under
+ * its signature.  Per rank:
+ *
+ *  - every intercepted call is one event, numbered as the tracer numbers them, so the
+ *    signature's occurrence ordinals (<occurrence start end>) locate the phases;
+ *  - events inside the recorded first occurrences of every phase are checked against the
+ *    phase's skeleton (call, peers, tag, communicator, bytes within the size tolerance):
+ *    the first mismatch is a divergence, reported with where it happened, and the run is
+ *    aborted (never a hang, never a PET from another program);
+ *  - the relevant phases' occurrences after the first (warm-up) are timed: end of the event
+ *    before the occurrence -> end of its last event, as the analyzer times them;
+ *  - at every blocking collective on MPI_COMM_WORLD the ranks agree (one extra allreduce on
+ *    a private duplicate of MPI_COMM_WORLD, its time excluded from the measurements)
+ *    whether every rank is done and nothing is in flight: messages sent == received over
+ *    all ranks and no request active anywhere.  Then each rank writes its times, finalises
+ *    MPI and exits 0 there: the early stop.  An application without such a point runs to
+ *    MPI_Finalize and says so.
+ *
+ * Results: PAS2P_PREDICT_DIR/rank-NNNNN.times (tracer/FORMAT.md, "signature-mode times"),
+ * read by `pas2p predict`.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pas2p_signature.h"
+#include "rt.h"
+
+typedef struct {
+    uint64_t start, end;     /* ordinals [start, end) */
+    uint32_t phase;          /* index in the rank's table */
+    int measured;
+    double t0, t1;           /* boundary values (ns, excluded time taken out); t1 < 0: open */
+} interval_t;
+
+struct pas2p_sigrun {
+    pas2p_signature_t sig;
+    const pas2p_sig_rank_t *me;
+    interval_t *iv;
+    uint32_t niv, cur;
+    uint32_t nmeasured, nclosed;
+    double tol;
+    double prev_v;           /* boundary value after the previous event */
+    uint64_t excl_ns;        /* time spent in the agreement allreduces */
+    MPI_Comm comm;           /* duplicate of MPI_COMM_WORLD for the agreement */
+    uint64_t checks;
+    char dir[4096];
+};
+
+static int cmp_iv(const void *a, const void *b)
+{
+    const interval_t *x = a, *y = b;
+    return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* writes this rank's times file; status: stopped, completed or diverged */
+static void write_times(pas2p_sigrun_t *s, const char *status, const char *why, double set_s)
+{
+    char path[4200], tmp[4300];
+    snprintf(path, sizeof path, "%s/rank-%05d.times", s->dir, pas2p_rt.rank);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        fprintf(stderr, "pas2p: rank %d: cannot write %s: %s\n", pas2p_rt.rank, tmp, strerror(errno));
+        return;
+    }
+    fprintf(f, "pas2p-times 1\nrank %d\nnp %d\npid %d\nstatus %s\nevents %llu\nset_s %.9f\n"
+            "checks %llu\n", pas2p_rt.rank, pas2p_rt.np, (int)getpid(), status,
+            (unsigned long long)pas2p_rt.nevents, set_s, (unsigned long long)s->checks);
+    if (why)
+        fprintf(f, "reason %s\n", why);
+    if (s->me)
+        for (uint32_t k = 0; k < s->me->nphases; k++) {
+            int any = 0;
+            for (uint32_t i = 0; i < s->niv; i++) {
+                const interval_t *v = &s->iv[i];
+                if (v->phase != k || !v->measured || v->t1 < 0)
+                    continue;
+                if (!any)
+                    fprintf(f, "phase %u", s->me->phases[k].id);
+                fprintf(f, " %.9f", (v->t1 - v->t0) * 1e-9);
+                any = 1;
+            }
+            if (any)
+                fputc('\n', f);
+        }
+    if (fclose(f) || rename(tmp, path))
+        fprintf(stderr, "pas2p: rank %d: cannot write %s: %s\n", pas2p_rt.rank, path, strerror(errno));
+}
+
+static double now_set_s(void)
+{
+    return (double)(pas2p_tick_ns(pas2p_ticks()) - pas2p_rt.t_init) * 1e-9;
+}
+
+/* a divergence (or a signature this run cannot follow): say where, and end the whole run */
+static void diverge(pas2p_sigrun_t *s, const char *why)
+{
+    if (!pas2p_quiet())
+        fprintf(stderr, "pas2p: rank %d: %s\n", pas2p_rt.rank, why);
+    write_times(s, "diverged", why, now_set_s());
+    PMPI_Abort(MPI_COMM_WORLD, 3);
+    _exit(3);
+}
+
+/* the command line this process runs, "argv0 arg1 ..." (from /proc/self/cmdline) */
+static void own_args(char *out, size_t len)
+{
+    out[0] = 0;
+    int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    ssize_t n = read(fd, out, len - 1);
+    close(fd);
+    if (n <= 0)
+        return;
+    out[n] = 0;
+    for (ssize_t i = 0; i < n - 1; i++)
+        if (!out[i])
+            out[i] = ' ';
+}
+
+static const char *base(const char *p, size_t n, size_t *blen)
+{
+    size_t i = n;
+    while (i > 0 && p[i - 1] != '/')
+        i--;
+    *blen = n - i;
+    return p + i;
+}
+
+/* 1 if the signature's launch command ends with this process's program (by file name) and
+ * arguments: same program, same input */
+static int args_match(const char *sig_cmd, const char *mine)
+{
+    size_t lm = strlen(mine), ls = strlen(sig_cmd);
+    const char *sp = strchr(mine, ' ');
+    size_t l0 = sp ? (size_t)(sp - mine) : lm; /* argv[0] */
+    const char *rest = mine + l0;                /* " arg1 arg2", maybe empty */
+    size_t lr = lm - l0;
+    if (ls < lr || strcmp(sig_cmd + ls - lr, rest))
+        return 0;
+    size_t e = ls - lr, b = e; /* the signature's program token ends at e */
+    while (b > 0 && sig_cmd[b - 1] != ' ')
+        b--;
+    size_t n1, n2;
+    const char *b1 = base(sig_cmd + b, e - b, &n1), *b2 = base(mine, l0, &n2);
+    return n1 == n2 && !memcmp(b1, b2, n1);
+}
+
+pas2p_sigrun_t *pas2p_sig_start(const char *sig_path, const char *dir)
+{
+    pas2p_sigrun_t *s = calloc(1, sizeof *s);
+    if (!s) {
+        fprintf(stderr, "pas2p: rank %d: out of memory\n", pas2p_rt.rank);
+        PMPI_Abort(MPI_COMM_WORLD, 3);
+        _exit(3);
+    }
+    snprintf(s->dir, sizeof s->dir, "%s", dir);
+    char err[512], why[1200];
+    if (pas2p_signature_read(sig_path, &s->sig, err, sizeof err)) {
+        snprintf(why, sizeof why, "%s", err);
+        diverge(s, why);
+    }
+    if ((int)s->sig.np != pas2p_rt.np) {
+        snprintf(why, sizeof why, "the run has %d ranks, the signature %u: it predicts only "
+                 "the run it was made from", pas2p_rt.np, s->sig.np);
+        diverge(s, why);
+    }
+    const char *check = getenv("PAS2P_ARGS_CHECK");
+    if (!check || strcmp(check, "0")) {
+        char mine[2048];
+        own_args(mine, sizeof mine);
+        if (mine[0] && !args_match(s->sig.command, mine)) {
+            snprintf(why, sizeof why, "this run's program and arguments '%.300s' are not the "
+                     "signature's ('%.300s'): another input or binary (predict --ignore-args "
+                     "to accept)", mine, s->sig.command);
+            diverge(s, why);
+        }
+    }
+    for (uint32_t r = 0; r < s->sig.nranks; r++)
+        if ((int)s->sig.ranks[r].rank == pas2p_rt.rank)
+            s->me = &s->sig.ranks[r];
+    if (!s->me) {
+        snprintf(why, sizeof why, "the signature has no phase table for rank %d", pas2p_rt.rank);
+        diverge(s, why);
+    }
+    long occ = 2;
+    const char *e = getenv("PAS2P_OCCURRENCES");
+    if (e && atol(e) > 0)
+        occ = atol(e);
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < s->me->nphases; k++)
+        n += s->me->phases[k].nocc;
+    s->iv = calloc(n ? n : 1, sizeof *s->iv);
+    if (!s->iv)
+        diverge(s, "out of memory");
+    for (uint32_t k = 0; k < s->me->nphases; k++) {
+        const pas2p_sig_phase_t *p = &s->me->phases[k];
+        for (uint32_t j = 0; j < p->nocc; j++) {
+            interval_t *v = &s->iv[s->niv++];
+            /* the first occurrence warms up when there are more */
+            int measured = p->relevant && (p->nocc == 1 ? j == 0 : j >= 1 && j <= (uint32_t)occ);
+            *v = (interval_t){.start = p->occ_start[j], .end = p->occ_end[j], .phase = k,
+                              .measured = measured, .t0 = -1, .t1 = -1};
+            s->nmeasured += (uint32_t)measured;
+        }
+    }
+    qsort(s->iv, s->niv, sizeof *s->iv, cmp_iv);
+    s->tol = s->sig.size_tolerance;
+    PMPI_Comm_dup(MPI_COMM_WORLD, &s->comm);
+    return s;
+}
+
+static int size_ok(uint64_t a, uint64_t b, double tol)
+{
+    uint64_t mx = a > b ? a : b, mn = a < b ? a : b;
+    return (double)(mx - mn) <= tol * (double)mx;
+}
+
+static void check_event(pas2p_sigrun_t *s, const interval_t *v, const pas2p_event_t *e, uint64_t i)
+{
+    const pas2p_sig_phase_t *p = &s->me->phases[v->phase];
+    const pas2p_sig_event_t *x = &p->events[i - v->start];
+    if (x->call == e->call && x->peer == e->peer && x->tag == e->tag && x->peer2 == e->peer2 &&
+        x->comm == e->comm && size_ok(x->bytes + x->rbytes, e->bytes + e->rbytes, s->tol))
+        return;
+    char why[600];
+    snprintf(why, sizeof why, "diverged from the signature at event %llu (phase %u, call %llu "
+             "of its occurrence at %llu): expected %s peer %d tag %d comm %u bytes %llu, got %s "
+             "peer %d tag %d comm %u bytes %llu",
+             (unsigned long long)i, p->id, (unsigned long long)(i - v->start),
+             (unsigned long long)v->start, pas2p_call_name(x->call), x->peer, x->tag, x->comm,
+             (unsigned long long)(x->bytes + x->rbytes), pas2p_call_name(e->call), e->peer,
+             e->tag, e->comm, (unsigned long long)(e->bytes + e->rbytes));
+    diverge(s, why);
+}
+
+static void count_messages(const pas2p_event_t *e)
+{
+    switch (e->call) {
+    case PAS2P_CALL_Send: case PAS2P_CALL_Ssend: case PAS2P_CALL_Bsend: case PAS2P_CALL_Rsend:
+    case PAS2P_CALL_Isend: case PAS2P_CALL_Issend: case PAS2P_CALL_Ibsend: case PAS2P_CALL_Irsend:
+        pas2p_rt.msg_sent += e->peer >= 0;
+        break;
+    case PAS2P_CALL_Recv:
+        pas2p_rt.msg_recvd += e->peer >= 0;
+        break;
+    case PAS2P_CALL_Sendrecv: case PAS2P_CALL_Sendrecv_replace:
+        pas2p_rt.msg_sent += e->peer >= 0;
+        pas2p_rt.msg_recvd += e->peer2 >= 0;
+        break;
+    default:
+        break;
+    }
+}
+
+/* the early stop: every rank done and nothing in flight, agreed at a world collective */
+static void maybe_stop(pas2p_sigrun_t *s)
+{
+    uint64_t t0 = pas2p_ticks();
+    uint64_t mine[4] = {s->nclosed == s->nmeasured, pas2p_rt.msg_sent, pas2p_rt.msg_recvd,
+                        pas2p_rt.reqs_active},
+             all[4];
+    PMPI_Allreduce(mine, all, 4, MPI_UINT64_T, MPI_SUM, s->comm);
+    s->checks++;
+    s->excl_ns += pas2p_tick_ns(pas2p_ticks()) - pas2p_tick_ns(t0);
+    if (all[0] != (uint64_t)pas2p_rt.np || all[1] != all[2] || all[3])
+        return;
+    write_times(s, "stopped", NULL, now_set_s());
+    PMPI_Barrier(s->comm);
+    PMPI_Comm_free(&s->comm);
+    PMPI_Finalize();
+    fflush(NULL);
+    _exit(0);
+}
+
+void pas2p_sig_event(pas2p_cx_t *cx)
+{
+    pas2p_sigrun_t *s = pas2p_rt.sigrun;
+    const pas2p_event_t *e = &cx->ev;
+    uint64_t i = pas2p_rt.nevents++;
+    double v = (double)e->t_end - (double)s->excl_ns;
+    count_messages(e);
+    while (s->cur < s->niv && s->iv[s->cur].end <= i)
+        s->cur++;
+    if (s->cur < s->niv && s->iv[s->cur].start <= i) {
+        interval_t *x = &s->iv[s->cur];
+        check_event(s, x, e, i);
+        if (i == x->start)
+            x->t0 = i == 0 ? v : s->prev_v;
+        if (i + 1 == x->end) {
+            x->t1 = v;
+            s->nclosed += (uint32_t)x->measured;
+        }
+    }
+    s->prev_v = v;
+    if (e->comm == PAS2P_COMM_WORLD && pas2p_call_class(e->call) == PAS2P_CLASS_COLLECTIVE &&
+        pas2p_call_name(e->call)[4] != 'I') /* blocking: MPI_Ibcast & co. are not a point */
+        maybe_stop(s);
+}
+
+void pas2p_sig_finish(void)
+{
+    pas2p_sigrun_t *s = pas2p_rt.sigrun;
+    if (!s)
+        return;
+    char why[200];
+    snprintf(why, sizeof why, "no safe early stop point after the measurements (%llu checks at "
+             "MPI_COMM_WORLD collectives): ran to MPI_Finalize", (unsigned long long)s->checks);
+    write_times(s, "completed", why, now_set_s());
+    if (s->comm != MPI_COMM_NULL)
+        PMPI_Comm_free(&s->comm);
+    pas2p_signature_free(&s->sig);
+    free(s->iv);
+    free(s);
+    pas2p_rt.sigrun = NULL;
+}
