@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The main job, from a fresh machine: install what is missing, build, trace a bundled
-# application (2-D stencil, 4 ranks) and show its structural profile.
+# application (conjugate gradient, 2 ranks: one per core here), analyse it into a signature, and predict it by
+# running it under the signature on this machine (AET, PET, PETE, SET).
 #   bash scripts/quickstart.sh [TRACE_DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,14 +11,14 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >build.configure.log 2>&1 
   { cat build.configure.log; exit 1; }
 cmake --build build -j"$(nproc)" >build.build.log 2>&1 || { tail -40 build.build.log; exit 1; }
 trace=${1:-quickstart-trace}
-rm -rf "$trace"
+rm -rf "$trace" "$trace-predict"
+launch=(mpirun --oversubscribe --bind-to none --mca mpi_yield_when_idle 1 -np 2 build/apps/cg 1024 300)
 run() { echo "\$ $*"; "$@"; }
-run build/bin/pas2p trace -o "$trace" -- \
-  mpirun --oversubscribe --bind-to none --mca mpi_yield_when_idle 1 -np 4 build/apps/stencil2d 2048 150
+run build/bin/pas2p trace -o "$trace" -- "${launch[@]}"
 echo
 run build/bin/pas2p dump "$trace"
 echo
-echo "# first events of rank 0:"
-build/bin/pas2p dump "$trace" --rank 0 | awk 'NR <= 12'
-echo
 run build/bin/pas2p analyze "$trace"
+echo
+aet=$(build/bin/pas2p dump "$trace" | awk '/^AET = /{print $3}')
+run build/bin/pas2p predict "$trace/signature.xml" -o "$trace-predict" --aet "$aet" -- "${launch[@]}"
