@@ -165,10 +165,7 @@ int pas2p_cmd_predict(int argc, char **argv)
     char lib[PATH_MAX], defdir[64], absdir[PATH_MAX], abssig[PATH_MAX], occs[16];
     int rc = 2;
     if (!dir) {
-        time_t now = time(NULL);
-        struct tm tm;
-        localtime_r(&now, &tm);
-        strftime(defdir, sizeof defdir, "pas2p-predict-%Y%m%d-%H%M%S", &tm);
+        pas2p_default_dir("pas2p-predict", defdir, sizeof defdir);
         dir = defdir;
     }
     if (pas2p_find_library("pas2p predict", lib, sizeof lib) ||

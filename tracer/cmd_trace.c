@@ -97,10 +97,7 @@ int pas2p_cmd_trace(int argc, char **argv)
 
     char defdir[64], absdir[PATH_MAX];
     if (!dir) {
-        time_t now = time(NULL);
-        struct tm tm;
-        localtime_r(&now, &tm);
-        strftime(defdir, sizeof defdir, "pas2p-trace-%Y%m%d-%H%M%S", &tm);
+        pas2p_default_dir("pas2p-trace", defdir, sizeof defdir);
         dir = defdir;
     }
     if (counters && *counters && check_counters(counters))

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "pas2p_launch.h"
@@ -82,6 +83,16 @@ int pas2p_prepare_dir(const char *who, const char *dir)
 }
 
 /* Every named counter must be known to PAPI (countable or not on this machine). */
+void pas2p_default_dir(const char *prefix, char *out, size_t len)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    char stamp[32];
+    localtime_r(&now, &tm);
+    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+    snprintf(out, len, "%s-%s", prefix, stamp);
+}
+
 int pas2p_find_library(const char *who, char *out, size_t len)
 {
     const char *env = getenv("PAS2P_LIB");

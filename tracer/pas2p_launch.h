@@ -12,6 +12,9 @@
  * is not a directory, not empty or not writable.  0 or -1. */
 int pas2p_prepare_dir(const char *who, const char *dir);
 
+/* PREFIX-YYYYmmdd-HHMMSS (local time): the default output directory name */
+void pas2p_default_dir(const char *prefix, char *out, size_t len);
+
 /* libpas2p.so: $PAS2P_LIB, else ../lib/libpas2p.so next to this executable.  0, or -1
  * after a one-line message prefixed with `who`. */
 int pas2p_find_library(const char *who, char *out, size_t len);

@@ -421,6 +421,19 @@ static void choose_dir(void)
     snprintf(pas2p_rt.dir, sizeof pas2p_rt.dir, "%s", name);
 }
 
+/* recording starts: the MPI_Init event, from before PMPI_Init (cx->t0) to t1 */
+static void record_init(pas2p_cx_t *cx, int rc, uint64_t t1)
+{
+    __atomic_store_n(&pas2p_rt.active, 1, __ATOMIC_RELEASE);
+    cx->th->last_end_ns = 0;
+    if (pas2p_post(cx, rc)) {
+        cx->t1 = t1;
+        rec_simple(cx, MPI_COMM_WORLD);
+        pas2p_commit(cx);
+    }
+    pas2p_release(cx);
+}
+
 /* `pas2p predict`: nothing is written; sigrun.c checks and times the events */
 static void sig_mode_start(unsigned call, int lang, const char *sig)
 {
@@ -433,14 +446,7 @@ static void sig_mode_start(unsigned call, int lang, const char *sig)
     pas2p_rt.sigrun = pas2p_sig_start(sig, dir && *dir ? dir : ".");
     uint64_t t1 = pas2p_ticks();
     pas2p_rt.t_init = pas2p_tick_ns(t1);
-    __atomic_store_n(&pas2p_rt.active, 1, __ATOMIC_RELEASE);
-    cx->th->last_end_ns = 0;
-    if (pas2p_post(cx, MPI_SUCCESS)) {
-        cx->t1 = t1;
-        rec_simple(cx, MPI_COMM_WORLD);
-        pas2p_commit(cx);
-    }
-    pas2p_release(cx);
+    record_init(cx, MPI_SUCCESS, t1);
 }
 
 void pas2p_rt_start(int rc, unsigned call, int lang)
@@ -530,14 +536,7 @@ void pas2p_rt_start(int rc, unsigned call, int lang)
     sigaction(SIGINT, &sa, &old_int);
     signals_installed = 1;
 
-    __atomic_store_n(&pas2p_rt.active, 1, __ATOMIC_RELEASE);
-    cx->th->last_end_ns = 0;
-    if (pas2p_post(cx, rc)) {
-        cx->t1 = t1;
-        rec_simple(cx, MPI_COMM_WORLD);
-        pas2p_commit(cx);
-    }
-    pas2p_release(cx);
+    record_init(cx, rc, t1);
 }
 
 static const char *level_name(int l)
