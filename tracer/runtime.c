@@ -237,15 +237,7 @@ void pas2p_rt_abort(void)
 {
     if (pas2p_rt.use_lock)
         pthread_mutex_lock(&pas2p_rt.lock);
-    if (pas2p_rt.sigrun) { /* signature mode: the times, no trace */
-        __atomic_store_n(&pas2p_rt.active, 0, __ATOMIC_RELEASE);
-        pas2p_sig_finish();
-        pas2p_comms_destroy();
-        pas2p_reqs_destroy();
-        pas2p_rt.started = 0;
-        return;
-    }
-    if (pas2p_rt_active())
+    if (pas2p_rt_active() && !pas2p_rt.sigrun) /* signature mode writes no trace */
         pas2p_flush();
     __atomic_store_n(&pas2p_rt.active, 0, __ATOMIC_RELEASE);
     if (pas2p_rt.use_lock)
