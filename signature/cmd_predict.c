@@ -31,12 +31,14 @@ static const char usage[] =
     "  LAUNCH           the same launch as traced, e.g. mpirun -np 4 ./app args\n"
     "\n"
     "Prints `PET = T s`, `SET = T s` (MPI_Init to the stop, slowest rank), `wall = T s`\n"
-    "(the whole launch), the per-phase table, and with --aet `AET` and `PETE`.  A run that\n"
-    "does not follow the signature (other np, input or binary) is stopped and reported.\n";
+    "(the whole launch), the per-phase table, and with --aet `AET` and `PETE`; writes them to\n"
+    "DIR/prediction.xml (`pas2p show` prints it).  A run that does not follow the signature\n"
+    "(other np, input or binary) is stopped and reported.\n";
 
 typedef struct {
     int status;              /* 0 none, 1 stopped, 2 completed, 3 diverged */
     double set_s;
+    unsigned long long events, done_at; /* done_at: event after which all was measured */
     char reason[1024];
 } rank_status_t;
 
@@ -68,6 +70,10 @@ static int read_times(const char *dir, const pas2p_sig_rank_t *R, double *t, ran
             st->status = !strcmp(line + 7, "stopped") ? 1 : !strcmp(line + 7, "completed") ? 2 : 3;
         } else if (!strncmp(line, "set_s ", 6)) {
             st->set_s = strtod(line + 6, NULL);
+        } else if (!strncmp(line, "events ", 7)) {
+            st->events = strtoull(line + 7, NULL, 10);
+        } else if (!strncmp(line, "done_at ", 8)) {
+            st->done_at = strtoull(line + 8, NULL, 10);
         } else if (!strncmp(line, "reason ", 7)) {
             snprintf(st->reason, sizeof st->reason, "%.1000s", line + 7);
         } else if (!strncmp(line, "phase ", 6)) {
@@ -222,20 +228,48 @@ int pas2p_cmd_predict(int argc, char **argv)
         rc = code ? code : 1;
         goto free_out;
     }
-    pas2p_pet_t pet;
-    if (pas2p_pet_compute(&sig, (const double *const *)target, set, aet, &pet, err, sizeof err)) {
+    pas2p_prediction_t res;
+    memset(&res, 0, sizeof res);
+    if (pas2p_pet_compute(&sig, (const double *const *)target, set, aet, &res.pet, err, sizeof err)) {
         fprintf(stderr, "pas2p predict: %s\n", err);
         rc = 1;
         goto free_out;
     }
+    snprintf(res.method, sizeof res.method, "predict");
+    snprintf(res.signature, sizeof res.signature, "%s", abssig);
+    snprintf(res.application, sizeof res.application, "%s", sig.command);
+    for (int k = i; k < argc; k++) {
+        size_t len = strlen(res.target);
+        snprintf(res.target + len, sizeof res.target - len, "%s%s", k > i ? " " : "", argv[k]);
+    }
+    pas2p_prediction_stamp(&res);
+    res.wall_s = wall;
+    snprintf(res.stop, sizeof res.stop, "%s", stopped ? "early (all ranks agreed, nothing in flight)"
+                                                      : "none: ran to MPI_Finalize");
+    if (!stopped) { /* the rank whose measurements ended latest says what kept the run going */
+        uint32_t late = 0;
+        double late_f = -1;
+        for (uint32_t r = 0; r < sig.nranks; r++) {
+            double f = st[r].events ? (double)st[r].done_at / (double)st[r].events : 1;
+            if (st[r].status == 2 && f > late_f) {
+                late_f = f;
+                late = r;
+            }
+        }
+        snprintf(res.note, sizeof res.note, "rank %u %.1000s", sig.ranks[late].rank, st[late].reason);
+    }
+    char xml[PATH_MAX + 32];
+    snprintf(xml, sizeof xml, "%.4000s/prediction.xml", absdir);
+    if (pas2p_prediction_write(&res, xml, err, sizeof err)) {
+        fprintf(stderr, "pas2p predict: %s\n", err);
+        pas2p_prediction_free(&res);
+        rc = 1;
+        goto free_out;
+    }
     printf("results = %s\n", dir);
-    printf("stop = %s\n", stopped ? "early (all ranks agreed, nothing in flight)"
-                                   : "none: ran to MPI_Finalize");
-    if (!stopped)
-        printf("note: %s\n", st[0].reason);
-    printf("wall = %.6f s\n", wall);
-    pas2p_pet_print(&pet, stdout);
-    pas2p_pet_free(&pet);
+    printf("prediction = %s/prediction.xml\n", dir);
+    pas2p_prediction_print(&res, stdout);
+    pas2p_prediction_free(&res);
     rc = code;
     if (code)
         fprintf(stderr, "pas2p predict: the launcher exited with status %d\n", code);

@@ -58,6 +58,35 @@ void pas2p_pet_free(pas2p_pet_t *p);
 /* Prints `PET = T s`, `SET = T s`, (`AET`, `PETE` when known) and the per-phase table. */
 void pas2p_pet_print(const pas2p_pet_t *p, FILE *out);
 
+/* ------------------------------------------------------------------ the result file
+ * Every path writes its prediction as an XML file (prediction.rng, signature/FORMAT.md)
+ * that `pas2p show` prints. */
+#define PAS2P_PREDICTION_VERSION 1u
+
+typedef struct {
+    char method[16];         /* "predict", "replay" or "simulate" */
+    char signature[4096];    /* the signature file */
+    char application[4096];  /* the application's command (from the signature) */
+    char target[4096];       /* the launch (predict, replay) or the platform (simulate) */
+    char host[256];          /* the machine pas2p ran on */
+    char date[32];           /* UTC, ISO 8601 */
+    char stop[512];          /* how the signature's execution ended */
+    char note[1024];         /* why (when it did not stop early), or empty */
+    double wall_s;           /* the whole run, launch included */
+    pas2p_pet_t pet;
+} pas2p_prediction_t;
+
+/* Fills host and date with this machine and now. */
+void pas2p_prediction_stamp(pas2p_prediction_t *p);
+/* 0, or -1 with a one-line reason naming the file. */
+int pas2p_prediction_write(const pas2p_prediction_t *p, const char *path, char *err, size_t errlen);
+/* 0; -2 when PATH is XML of another kind (e.g. a signature: try that reader); -1 otherwise;
+ * err names the file.  Validated against the schema; no network, no external entities. */
+int pas2p_prediction_read(const char *path, pas2p_prediction_t *p, char *err, size_t errlen);
+void pas2p_prediction_free(pas2p_prediction_t *p);
+/* The run's lines (method, target, stop, wall) then pas2p_pet_print. */
+void pas2p_prediction_print(const pas2p_prediction_t *p, FILE *out);
+
 #ifdef __cplusplus
 }
 #endif

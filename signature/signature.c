@@ -12,24 +12,11 @@
 #include <libxml/tree.h>
 #include <libxml/xmlwriter.h>
 
+#include "pas2p_pet.h"
 #include "pas2p_signature.h"
 #include "pas2p_trace.h" /* call names */
 #include "signature_rng.h" /* generated: const char pas2p_signature_rng[] */
-
-__attribute__((format(printf, 3, 4))) static void set_err(char *err, size_t n, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, n, fmt, ap);
-    va_end(ap);
-}
-
-/* libxml2 prints some errors itself (I/O): ours are the one-line messages we build */
-static void xml_quiet(void *ctx, const char *msg, ...)
-{
-    (void)ctx;
-    (void)msg;
-}
+#include "xmlfile.h"
 
 /* ------------------------------------------------------------------ writing */
 #define W(call)                                                                                   \
@@ -55,19 +42,11 @@ static int write_ints(xmlTextWriterPtr w, const char *name, const int32_t *v, ui
 
 int pas2p_signature_write(const pas2p_signature_t *s, const char *path, char *err, size_t errlen)
 {
-    char tmp[4200]; /* written aside, then renamed: readers never see half a file */
-    snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
-    xmlSetGenericErrorFunc(NULL, xml_quiet);
-    xmlTextWriterPtr w = xmlNewTextWriterFilename(tmp, 0);
-    xmlSetGenericErrorFunc(NULL, NULL);
-    if (!w) {
-        set_err(err, errlen, "%s: cannot write: %s", path, strerror(errno ? errno : EIO));
+    char tmp[4200];
+    xmlTextWriterPtr w = pas2p_xml_create(path, "pas2p-signature", PAS2P_SIGNATURE_VERSION, tmp,
+                                          err, errlen);
+    if (!w)
         return -1;
-    }
-    xmlTextWriterSetIndent(w, 1);
-    W(xmlTextWriterStartDocument(w, NULL, "UTF-8", NULL));
-    W(xmlTextWriterStartElement(w, BAD_CAST "pas2p-signature"));
-    ATTR("version", "%u", PAS2P_SIGNATURE_VERSION);
 
     W(xmlTextWriterStartElement(w, BAD_CAST "application"));
     W(xmlTextWriterWriteAttribute(w, BAD_CAST "command", BAD_CAST s->command));
@@ -157,77 +136,12 @@ int pas2p_signature_write(const pas2p_signature_t *s, const char *path, char *er
         W(xmlTextWriterEndElement(w));
     }
     W(xmlTextWriterEndElement(w));
-    W(xmlTextWriterEndDocument(w));
-    xmlFreeTextWriter(w); /* flushes and closes */
-    if (rename(tmp, path)) {
-        set_err(err, errlen, "%s: cannot write: %s", path, strerror(errno));
-        remove(tmp);
-        return -1;
-    }
-    return 0;
+    return pas2p_xml_commit(w, 1, tmp, path, err, errlen);
 fail:
-    xmlFreeTextWriter(w);
-    remove(tmp);
-    set_err(err, errlen, "%s: cannot write (disk full?)", path);
-    return -1;
+    return pas2p_xml_commit(w, 0, tmp, path, err, errlen);
 }
 
 /* ------------------------------------------------------------------ reading */
-typedef struct {
-    char msg[400];
-} xml_errors_t;
-
-static void on_xml_error(void *ctx, const xmlError *e)
-{
-    xml_errors_t *x = ctx;
-    if (x->msg[0] || !e || !e->message)
-        return; /* the first error is the one to report */
-    snprintf(x->msg, sizeof x->msg, "line %d: %s", e->line, e->message);
-    size_t n = strlen(x->msg);
-    while (n && (x->msg[n - 1] == '\n' || x->msg[n - 1] == ' '))
-        x->msg[--n] = 0;
-    for (char *c = x->msg; *c; c++) /* libxml2 messages may span lines: ours are one line */
-        if (*c == '\n' || *c == '\r')
-            *c = ' ';
-}
-
-static void on_xml_error_v(void *ctx, xmlErrorPtr e)
-{
-    on_xml_error(ctx, e);
-}
-
-static const char *attr(xmlNodePtr n, const char *name)
-{
-    for (xmlAttrPtr a = n->properties; a; a = a->next)
-        if (!strcmp((const char *)a->name, name) && a->children && a->children->content)
-            return (const char *)a->children->content;
-    return NULL;
-}
-
-static double attr_d(xmlNodePtr n, const char *name)
-{
-    const char *v = attr(n, name);
-    return v ? strtod(v, NULL) : 0;
-}
-
-static uint64_t attr_u(xmlNodePtr n, const char *name)
-{
-    const char *v = attr(n, name);
-    return v ? strtoull(v, NULL, 10) : 0;
-}
-
-static int32_t attr_i(xmlNodePtr n, const char *name, int32_t dflt)
-{
-    const char *v = attr(n, name);
-    return v ? (int32_t)strtol(v, NULL, 10) : dflt;
-}
-
-static void attr_s(xmlNodePtr n, const char *name, char *out, size_t len)
-{
-    const char *v = attr(n, name);
-    snprintf(out, len, "%s", v ? v : "");
-}
-
 static int32_t *parse_ints(const char *s, uint32_t *n)
 {
     uint32_t cnt = s && *s ? 1 : 0;
@@ -246,114 +160,101 @@ static int32_t *parse_ints(const char *s, uint32_t *n)
     return v;
 }
 
-static int is(xmlNodePtr n, const char *name)
-{
-    return n->type == XML_ELEMENT_NODE && !strcmp((const char *)n->name, name);
-}
-
-static uint32_t count_children(xmlNodePtr n, const char *name)
-{
-    uint32_t c = 0;
-    for (xmlNodePtr k = n->children; k; k = k->next)
-        c += is(k, name);
-    return c;
-}
-
 static int fill(xmlNodePtr root, pas2p_signature_t *s)
 {
-    s->version = (uint32_t)attr_u(root, "version");
-    s->ncomms = count_children(root, "communicator");
-    s->nranks = count_children(root, "rank");
+    s->version = (uint32_t)pas2p_xml_attr_u(root, "version");
+    s->ncomms = pas2p_xml_count(root, "communicator");
+    s->nranks = pas2p_xml_count(root, "rank");
     s->comms = calloc(s->ncomms ? s->ncomms : 1, sizeof *s->comms);
     s->ranks = calloc(s->nranks ? s->nranks : 1, sizeof *s->ranks);
     if (!s->comms || !s->ranks)
         return -1;
     uint32_t ci = 0, ri = 0;
     for (xmlNodePtr n = root->children; n; n = n->next) {
-        if (is(n, "application")) {
-            attr_s(n, "command", s->command, sizeof s->command);
-            attr_s(n, "counters", s->counters, sizeof s->counters);
-            attr_s(n, "tracer", s->tracer, sizeof s->tracer);
-            attr_s(n, "hosts", s->hosts, sizeof s->hosts);
-            s->np = (uint32_t)attr_u(n, "np");
-            s->aet_s = attr_d(n, "aet_s");
-        } else if (is(n, "thresholds")) {
-            s->relevance = attr_d(n, "relevance");
-            s->compute_similarity = attr_d(n, "compute_similarity");
-            s->compute_similarity_time = attr_d(n, "compute_similarity_time");
-            s->size_tolerance = attr_d(n, "size_tolerance");
-        } else if (is(n, "analysis")) {
-            s->representative = (uint32_t)attr_u(n, "representative_rank");
-            s->events = attr_u(n, "events");
-            s->pet_s = attr_d(n, "pet_s");
-            s->relevant_s = attr_d(n, "relevant_s");
-            s->remainder_s = attr_d(n, "remainder_s");
-            s->coverage = attr_d(n, "coverage");
-            const char *st = attr(n, "structure");
+        if (pas2p_xml_is(n, "application")) {
+            pas2p_xml_attr_s(n, "command", s->command, sizeof s->command);
+            pas2p_xml_attr_s(n, "counters", s->counters, sizeof s->counters);
+            pas2p_xml_attr_s(n, "tracer", s->tracer, sizeof s->tracer);
+            pas2p_xml_attr_s(n, "hosts", s->hosts, sizeof s->hosts);
+            s->np = (uint32_t)pas2p_xml_attr_u(n, "np");
+            s->aet_s = pas2p_xml_attr_d(n, "aet_s");
+        } else if (pas2p_xml_is(n, "thresholds")) {
+            s->relevance = pas2p_xml_attr_d(n, "relevance");
+            s->compute_similarity = pas2p_xml_attr_d(n, "compute_similarity");
+            s->compute_similarity_time = pas2p_xml_attr_d(n, "compute_similarity_time");
+            s->size_tolerance = pas2p_xml_attr_d(n, "size_tolerance");
+        } else if (pas2p_xml_is(n, "analysis")) {
+            s->representative = (uint32_t)pas2p_xml_attr_u(n, "representative_rank");
+            s->events = pas2p_xml_attr_u(n, "events");
+            s->pet_s = pas2p_xml_attr_d(n, "pet_s");
+            s->relevant_s = pas2p_xml_attr_d(n, "relevant_s");
+            s->remainder_s = pas2p_xml_attr_d(n, "remainder_s");
+            s->coverage = pas2p_xml_attr_d(n, "coverage");
+            const char *st = pas2p_xml_attr(n, "structure");
             s->spmd = st && !strcmp(st, "spmd");
-        } else if (is(n, "communicator")) {
+        } else if (pas2p_xml_is(n, "communicator")) {
             pas2p_sig_comm_t *c = &s->comms[ci++];
-            c->id = (uint32_t)attr_u(n, "id");
-            c->parent = (uint32_t)attr_u(n, "parent");
-            c->call = pas2p_call_by_name(attr(n, "call") ? attr(n, "call") : "");
-            c->members = parse_ints(attr(n, "members"), &c->size);
+            c->id = (uint32_t)pas2p_xml_attr_u(n, "id");
+            c->parent = (uint32_t)pas2p_xml_attr_u(n, "parent");
+            c->call = pas2p_call_by_name(pas2p_xml_attr(n, "call") ? pas2p_xml_attr(n, "call") : "");
+            c->members = parse_ints(pas2p_xml_attr(n, "members"), &c->size);
             if (!c->members)
                 return -1;
-            if (attr(n, "dims")) {
+            if (pas2p_xml_attr(n, "dims")) {
                 uint32_t nd = 0, np = 0;
-                c->dims = parse_ints(attr(n, "dims"), &nd);
-                c->periods = parse_ints(attr(n, "periods"), &np);
+                c->dims = parse_ints(pas2p_xml_attr(n, "dims"), &nd);
+                c->periods = parse_ints(pas2p_xml_attr(n, "periods"), &np);
                 if (!c->dims || !c->periods)
                     return -1;
                 c->ndims = nd < np ? nd : np;
             }
-        } else if (is(n, "rank")) {
+        } else if (pas2p_xml_is(n, "rank")) {
             pas2p_sig_rank_t *R = &s->ranks[ri++];
-            R->rank = (uint32_t)attr_u(n, "id");
-            R->elapsed_s = attr_d(n, "elapsed_s");
-            R->events = attr_u(n, "events");
-            R->nphases = count_children(n, "phase");
+            R->rank = (uint32_t)pas2p_xml_attr_u(n, "id");
+            R->elapsed_s = pas2p_xml_attr_d(n, "elapsed_s");
+            R->events = pas2p_xml_attr_u(n, "events");
+            R->nphases = pas2p_xml_count(n, "phase");
             R->phases = calloc(R->nphases ? R->nphases : 1, sizeof *R->phases);
             if (!R->phases)
                 return -1;
             uint32_t pi = 0;
             for (xmlNodePtr ph = n->children; ph; ph = ph->next) {
-                if (!is(ph, "phase"))
+                if (!pas2p_xml_is(ph, "phase"))
                     continue;
                 pas2p_sig_phase_t *p = &R->phases[pi++];
-                p->id = (uint32_t)attr_u(ph, "id");
-                p->weight = attr_u(ph, "weight");
-                p->relevant = attr(ph, "relevant") && !strcmp(attr(ph, "relevant"), "yes");
-                p->time_mean_s = attr_d(ph, "time_mean_s");
-                p->time_median_s = attr_d(ph, "time_median_s");
-                p->time_min_s = attr_d(ph, "time_min_s");
-                p->time_max_s = attr_d(ph, "time_max_s");
-                p->time_sd_s = attr_d(ph, "time_sd_s");
-                p->compute_mean_s = attr_d(ph, "compute_mean_s");
-                p->instructions_mean = attr_d(ph, "instructions_mean");
-                p->nevents = count_children(ph, "event");
+                p->id = (uint32_t)pas2p_xml_attr_u(ph, "id");
+                p->weight = pas2p_xml_attr_u(ph, "weight");
+                p->relevant = pas2p_xml_attr(ph, "relevant") && !strcmp(pas2p_xml_attr(ph, "relevant"), "yes");
+                p->time_mean_s = pas2p_xml_attr_d(ph, "time_mean_s");
+                p->time_median_s = pas2p_xml_attr_d(ph, "time_median_s");
+                p->time_min_s = pas2p_xml_attr_d(ph, "time_min_s");
+                p->time_max_s = pas2p_xml_attr_d(ph, "time_max_s");
+                p->time_sd_s = pas2p_xml_attr_d(ph, "time_sd_s");
+                p->compute_mean_s = pas2p_xml_attr_d(ph, "compute_mean_s");
+                p->instructions_mean = pas2p_xml_attr_d(ph, "instructions_mean");
+                p->nevents = pas2p_xml_count(ph, "event");
                 p->events = calloc(p->nevents ? p->nevents : 1, sizeof *p->events);
                 if (!p->events)
                     return -1;
                 uint32_t ei = 0;
                 for (xmlNodePtr e = ph->children; e; e = e->next) {
-                    if (is(e, "occurrence") && p->nocc < PAS2P_SIG_OCC) {
-                        p->occ_start[p->nocc] = attr_u(e, "start");
-                        p->occ_end[p->nocc] = attr_u(e, "end");
+                    if (pas2p_xml_is(e, "occurrence") && p->nocc < PAS2P_SIG_OCC) {
+                        p->occ_start[p->nocc] = pas2p_xml_attr_u(e, "start");
+                        p->occ_end[p->nocc] = pas2p_xml_attr_u(e, "end");
                         p->nocc++;
-                    } else if (is(e, "event")) {
+                    } else if (pas2p_xml_is(e, "event")) {
                         pas2p_sig_event_t *x = &p->events[ei++];
-                        x->call = pas2p_call_by_name(attr(e, "call") ? attr(e, "call") : "");
-                        x->peer = attr_i(e, "peer", -1);
-                        x->tag = attr_i(e, "tag", -1);
-                        x->peer2 = attr_i(e, "peer2", -1);
-                        x->tag2 = attr_i(e, "tag2", -1);
-                        x->comm = (uint32_t)attr_u(e, "comm");
-                        x->aux = (uint32_t)attr_u(e, "aux");
-                        x->bytes = attr_u(e, "bytes");
-                        x->rbytes = attr_u(e, "rbytes");
-                        x->compute_s = attr_d(e, "compute_s");
-                        x->instructions = attr_d(e, "instructions");
+                        x->call = pas2p_call_by_name(pas2p_xml_attr(e, "call") ? pas2p_xml_attr(e, "call") : "");
+                        x->peer = pas2p_xml_attr_i(e, "peer", -1);
+                        x->tag = pas2p_xml_attr_i(e, "tag", -1);
+                        x->peer2 = pas2p_xml_attr_i(e, "peer2", -1);
+                        x->tag2 = pas2p_xml_attr_i(e, "tag2", -1);
+                        x->comm = (uint32_t)pas2p_xml_attr_u(e, "comm");
+                        x->aux = (uint32_t)pas2p_xml_attr_u(e, "aux");
+                        x->bytes = pas2p_xml_attr_u(e, "bytes");
+                        x->rbytes = pas2p_xml_attr_u(e, "rbytes");
+                        x->compute_s = pas2p_xml_attr_d(e, "compute_s");
+                        x->instructions = pas2p_xml_attr_d(e, "instructions");
                         if (!x->call)
                             return -2; /* an MPI call this pas2p does not know */
                     }
@@ -367,75 +268,20 @@ static int fill(xmlNodePtr root, pas2p_signature_t *s)
 int pas2p_signature_read(const char *path, pas2p_signature_t *s, char *err, size_t errlen)
 {
     memset(s, 0, sizeof *s);
-    xml_errors_t xe = {{0}};
-    xmlSetStructuredErrorFunc(&xe, on_xml_error_v);
-    xmlSetGenericErrorFunc(NULL, xml_quiet);
-    int rc = -1;
-    xmlRelaxNGParserCtxtPtr pc = NULL;
-    xmlRelaxNGPtr schema = NULL;
-    xmlRelaxNGValidCtxtPtr vc = NULL;
-    /* no network, no external entities or DTDs: a signature is plain data */
-    xmlDocPtr doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOBLANKS);
-    if (!doc) {
-        FILE *f = fopen(path, "r");
-        if (!f)
-            set_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        else
-            set_err(err, errlen, "%s: not XML (%s)", path, xe.msg[0] ? xe.msg : "parse error");
-        if (f)
-            fclose(f);
-        goto out;
-    }
-    xmlNodePtr root = xmlDocGetRootElement(doc);
-    if (!root || strcmp((const char *)root->name, "pas2p-signature")) {
-        set_err(err, errlen, "%s: not a pas2p signature (root element <%s>)", path,
-                root ? (const char *)root->name : "none");
-        goto out;
-    }
-    const char *ver = attr(root, "version");
-    if (!ver || strtoul(ver, NULL, 10) != PAS2P_SIGNATURE_VERSION) {
-        set_err(err, errlen, "%s: signature version %s, this pas2p reads version %u", path,
-                ver ? ver : "(none)", PAS2P_SIGNATURE_VERSION);
-        goto out;
-    }
-    pc = xmlRelaxNGNewMemParserCtxt(pas2p_signature_rng, (int)strlen(pas2p_signature_rng));
-    schema = pc ? xmlRelaxNGParse(pc) : NULL;
-    vc = schema ? xmlRelaxNGNewValidCtxt(schema) : NULL;
-    if (!vc) {
-        set_err(err, errlen, "internal error: the signature schema does not load");
-        goto out;
-    }
-    xe.msg[0] = 0;
-    xmlRelaxNGSetValidStructuredErrors(vc, on_xml_error_v, &xe);
-    if (xmlRelaxNGValidateDoc(vc, doc) != 0) {
-        set_err(err, errlen, "%s: not a valid signature (%s)", path, xe.msg[0] ? xe.msg : "schema");
-        goto out;
-    }
-    int f = fill(root, s);
-    if (f == -2) {
-        set_err(err, errlen, "%s: names an MPI call this pas2p does not know", path);
-        goto out;
-    }
-    if (f) {
-        set_err(err, errlen, "%s: out of memory", path);
-        goto out;
-    }
-    if (s->nranks == 0 || s->representative >= s->nranks) {
-        set_err(err, errlen, "%s: representative rank %u has no phase table", path, s->representative);
-        goto out;
-    }
-    rc = 0;
-out:
-    if (vc)
-        xmlRelaxNGFreeValidCtxt(vc);
-    if (schema)
-        xmlRelaxNGFree(schema);
-    if (pc)
-        xmlRelaxNGFreeParserCtxt(pc);
-    if (doc)
-        xmlFreeDoc(doc);
-    xmlSetStructuredErrorFunc(NULL, NULL);
-    xmlSetGenericErrorFunc(NULL, NULL);
+    xmlDocPtr doc;
+    if (pas2p_xml_load(path, "signature", "pas2p-signature", PAS2P_SIGNATURE_VERSION,
+                       pas2p_signature_rng, &doc, err, errlen))
+        return -1;
+    int rc = -1, f = fill(xmlDocGetRootElement(doc), s);
+    if (f == -2)
+        pas2p_xml_err(err, errlen, "%s: names an MPI call this pas2p does not know", path);
+    else if (f)
+        pas2p_xml_err(err, errlen, "%s: out of memory", path);
+    else if (s->nranks == 0 || s->representative >= s->nranks)
+        pas2p_xml_err(err, errlen, "%s: representative rank %u has no phase table", path, s->representative);
+    else
+        rc = 0;
+    xmlFreeDoc(doc);
     if (rc)
         pas2p_signature_free(s);
     return rc;
@@ -494,10 +340,13 @@ void pas2p_signature_print_table(const pas2p_signature_t *s, uint32_t ri, FILE *
 
 static const char show_usage[] =
     "usage: pas2p show SIGNATURE.xml [--rank R | --all-ranks]\n"
+    "       pas2p show PREDICTION.xml\n"
     "\n"
     "Prints a signature: the application, the analysis (AET, PET, coverage, remainder) and the\n"
     "phase table of the representative rank (or of rank R, or of every rank): phase, events,\n"
-    "instructions, weight, PhaseET, PhaseET x W, %% of AET.\n";
+    "instructions, weight, PhaseET, PhaseET x W, %% of AET.\n"
+    "Or a prediction result (predict, replay, simulate write DIR/prediction.xml): PET, SET,\n"
+    "AET and PETE when known, how the run ended, and the per-phase table.\n";
 
 int pas2p_cmd_show(int argc, char **argv)
 {
@@ -528,9 +377,22 @@ int pas2p_cmd_show(int argc, char **argv)
         fprintf(stderr, show_usage);
         return 2;
     }
-    pas2p_signature_t s;
     char err[1024];
-    if (pas2p_signature_read(path, &s, err, sizeof err)) {
+    pas2p_prediction_t pred; /* a prediction result, or else a signature */
+    int pr = pas2p_prediction_read(path, &pred, err, sizeof err);
+    if (pr == 0) {
+        printf("prediction = %s\nsignature = %s\napplication = %s\nhost = %s\ndate = %s\n", path,
+               pred.signature, pred.application, pred.host, pred.date);
+        pas2p_prediction_print(&pred, stdout);
+        pas2p_prediction_free(&pred);
+        return 0;
+    }
+    pas2p_signature_t s;
+    if (pr == -2 && pas2p_signature_read(path, &s, err, sizeof err)) {
+        fprintf(stderr, "pas2p show: %s\n", err);
+        return 1;
+    }
+    if (pr == -1) {
         fprintf(stderr, "pas2p show: %s\n", err);
         return 1;
     }

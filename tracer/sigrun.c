@@ -48,6 +48,8 @@ struct pas2p_sigrun {
     uint64_t excl_ns;        /* time spent in the agreement allreduces */
     MPI_Comm comm;           /* duplicate of MPI_COMM_WORLD for the agreement */
     uint64_t checks;
+    uint32_t last;           /* the interval whose end completed the measurements, or niv */
+    uint64_t checks_done, checks_inflight; /* checks after that; with messages in flight */
     char dir[4096];
 };
 
@@ -73,6 +75,8 @@ static void write_times(pas2p_sigrun_t *s, const char *status, const char *why, 
             (unsigned long long)pas2p_rt.nevents, set_s, (unsigned long long)s->checks);
     if (why)
         fprintf(f, "reason %s\n", why);
+    if (s->last < s->niv)
+        fprintf(f, "done_at %llu\n", (unsigned long long)s->iv[s->last].end);
     if (s->me)
         for (uint32_t k = 0; k < s->me->nphases; k++) {
             int any = 0;
@@ -211,6 +215,7 @@ pas2p_sigrun_t *pas2p_sig_start(const char *sig_path, const char *dir)
         }
     }
     qsort(s->iv, s->niv, sizeof *s->iv, cmp_iv);
+    s->last = s->niv;
     s->tol = s->sig.size_tolerance;
     PMPI_Comm_dup(MPI_COMM_WORLD, &s->comm);
     return s;
@@ -269,8 +274,13 @@ static void maybe_stop(pas2p_sigrun_t *s)
     PMPI_Allreduce(mine, all, 4, MPI_UINT64_T, MPI_SUM, s->comm);
     s->checks++;
     s->excl_ns += pas2p_tick_ns(pas2p_ticks()) - pas2p_tick_ns(t0);
-    if (all[0] != (uint64_t)pas2p_rt.np || all[1] != all[2] || all[3])
+    s->checks_done += s->nclosed == s->nmeasured;
+    if (all[0] != (uint64_t)pas2p_rt.np)
         return;
+    if (all[1] != all[2] || all[3]) {
+        s->checks_inflight++;
+        return;
+    }
     write_times(s, "stopped", NULL, now_set_s());
     PMPI_Barrier(s->comm);
     PMPI_Comm_free(&s->comm);
@@ -296,6 +306,8 @@ void pas2p_sig_event(pas2p_cx_t *cx)
         if (i + 1 == x->end) {
             x->t1 = v;
             s->nclosed += (uint32_t)x->measured;
+            if (x->measured && s->nclosed == s->nmeasured)
+                s->last = s->cur;
         }
     }
     s->prev_v = v;
@@ -309,9 +321,25 @@ void pas2p_sig_finish(void)
     pas2p_sigrun_t *s = pas2p_rt.sigrun;
     if (!s)
         return;
-    char why[200];
-    snprintf(why, sizeof why, "no safe early stop point after the measurements (%llu checks at "
-             "MPI_COMM_WORLD collectives): ran to MPI_Finalize", (unsigned long long)s->checks);
+    char why[600];
+    if (s->last < s->niv) { /* name the measurement that came too late for a stop */
+        const interval_t *x = &s->iv[s->last];
+        const pas2p_sig_phase_t *p = &s->me->phases[x->phase];
+        snprintf(why, sizeof why, "ran to MPI_Finalize: measured by event %llu of %llu, at the end "
+                 "of phase %u (weight %llu, occurrence at events %llu-%llu); after it %llu "
+                 "MPI_COMM_WORLD blocking collectives, %llu of them with all ranks done but "
+                 "messages in flight", (unsigned long long)x->end, (unsigned long long)pas2p_rt.nevents,
+                 p->id, (unsigned long long)p->weight, (unsigned long long)x->start,
+                 (unsigned long long)x->end - 1, (unsigned long long)s->checks_done,
+                 (unsigned long long)s->checks_inflight);
+    } else if (!s->nmeasured) {
+        snprintf(why, sizeof why, "ran to MPI_Finalize: this rank has no relevant phase to "
+                 "measure, and no other rank reached a safe point");
+    } else {
+        snprintf(why, sizeof why, "ran to MPI_Finalize: %u of %u measured occurrences seen in "
+                 "%llu events (the run is shorter than the signature's)", s->nclosed,
+                 s->nmeasured, (unsigned long long)pas2p_rt.nevents);
+    }
     write_times(s, "completed", why, now_set_s());
     if (s->comm != MPI_COMM_NULL)
         PMPI_Comm_free(&s->comm);

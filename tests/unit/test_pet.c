@@ -1,10 +1,12 @@
-/* The PET equation on hand-made numbers (signature/pas2p_pet.h). */
+/* The PET equation on hand-made numbers, and the prediction result file (signature/pas2p_pet.h). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -127,6 +129,77 @@ static void test_per_rank_takes_the_slowest(void **state)
     pas2p_pet_free(&p);
 }
 
+/* the result file: written, read back equal; another version, another kind refused */
+static void test_prediction_file(void **state)
+{
+    (void)state;
+    fix_t f;
+    make(&f, 1);
+    double t0[3] = {1.0, NAN, NAN}; /* P2 not measured: estimated, flagged */
+    const double *t[2] = {t0, NULL};
+    pas2p_prediction_t a, b;
+    memset(&a, 0, sizeof a);
+    char err[512], path[64], other[80];
+    assert_int_equal(pas2p_pet_compute(&f.s, t, 0.25, 2.0, &a.pet, err, sizeof err), 0);
+    snprintf(a.method, sizeof a.method, "predict");
+    snprintf(a.signature, sizeof a.signature, "/x/sig.xml");
+    snprintf(a.application, sizeof a.application, "mpirun -np 2 ./app \"<&>\"");
+    snprintf(a.target, sizeof a.target, "mpirun -np 2 ./app");
+    snprintf(a.stop, sizeof a.stop, "none: ran to MPI_Finalize");
+    snprintf(a.note, sizeof a.note, "rank 0 ran to MPI_Finalize: phase 2");
+    a.wall_s = 3.5;
+    pas2p_prediction_stamp(&a);
+    snprintf(path, sizeof path, "/tmp/pas2p-test-pred-%d.xml", (int)getpid());
+    assert_int_equal(pas2p_prediction_write(&a, path, err, sizeof err), 0);
+    assert_int_equal(pas2p_prediction_read(path, &b, err, sizeof err), 0);
+    assert_string_equal(b.method, "predict");
+    assert_string_equal(b.application, a.application);
+    assert_string_equal(b.note, a.note);
+    assert_string_equal(b.date, a.date);
+    assert_true(fabs(b.pet.pet_s - a.pet.pet_s) < 1e-8 * a.pet.pet_s);
+    assert_true(fabs(b.pet.pete - a.pet.pete) < 1e-8);
+    assert_true(fabs(b.pet.set_s - 0.25) < 1e-12);
+    assert_int_equal(b.pet.nphases, 2);
+    assert_int_equal(b.pet.nestimated, 1);
+    assert_true(b.pet.phases[1].estimated);
+    assert_true(fabs(b.pet.phases[1].target_s - a.pet.phases[1].target_s) < 1e-15);
+    pas2p_prediction_free(&b);
+
+    /* another version: refused, naming the file and both versions */
+    snprintf(other, sizeof other, "%.64s.v9", path);
+    FILE *in = fopen(path, "r"), *out = fopen(other, "w");
+    char line[8192];
+    while (fgets(line, sizeof line, in)) {
+        char *v = strstr(line, "version=\"1\"");
+        if (v)
+            v[9] = '9';
+        fputs(line, out);
+    }
+    fclose(in);
+    fclose(out);
+    assert_int_equal(pas2p_prediction_read(other, &b, err, sizeof err), -1);
+    assert_non_null(strstr(err, "prediction version 9"));
+    assert_non_null(strstr(err, other));
+    /* another kind of XML: -2, so `pas2p show` tries the signature reader */
+    out = fopen(other, "w");
+    fputs("<?xml version=\"1.0\"?>\n<pas2p-signature version=\"1\"/>\n", out);
+    fclose(out);
+    assert_int_equal(pas2p_prediction_read(other, &b, err, sizeof err), -2);
+    /* schema-invalid: refused */
+    out = fopen(other, "w");
+    fputs("<?xml version=\"1.0\"?>\n<pas2p-prediction version=\"1\"><run method=\"guess\"/>"
+          "</pas2p-prediction>\n", out);
+    fclose(out);
+    assert_int_equal(pas2p_prediction_read(other, &b, err, sizeof err), -1);
+    assert_non_null(strstr(err, "not a valid prediction"));
+    /* an unwritable place: one line, naming it */
+    assert_int_equal(pas2p_prediction_write(&a, "/proc/nope/p.xml", err, sizeof err), -1);
+    assert_non_null(strstr(err, "/proc/nope/p.xml: cannot write"));
+    remove(path);
+    remove(other);
+    pas2p_prediction_free(&a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -134,6 +207,7 @@ int main(void)
         cmocka_unit_test(test_unmeasured_phase_is_estimated),
         cmocka_unit_test(test_nothing_measured_is_an_error),
         cmocka_unit_test(test_per_rank_takes_the_slowest),
+        cmocka_unit_test(test_prediction_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,165 @@
+/* The prediction result file (pas2p_pet.h, prediction.rng): written by every prediction
+ * path, printed by `pas2p show`. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pas2p_pet.h"
+#include "prediction_rng.h" /* generated: const char pas2p_prediction_rng[] */
+#include "xmlfile.h"
+
+void pas2p_prediction_stamp(pas2p_prediction_t *p)
+{
+    if (gethostname(p->host, sizeof p->host))
+        snprintf(p->host, sizeof p->host, "unknown");
+    p->host[sizeof p->host - 1] = 0;
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(p->date, sizeof p->date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+#define W(call)                                                                                   \
+    do {                                                                                          \
+        if ((call) < 0)                                                                           \
+            goto fail;                                                                            \
+    } while (0)
+#define STR(name, v) W(xmlTextWriterWriteAttribute(w, BAD_CAST name, BAD_CAST(v)))
+/* the schema's doubles: finite values only (a NAN never reaches the file) */
+#define REAL(name, v) W(xmlTextWriterWriteFormatAttribute(w, BAD_CAST name, "%.9g", isfinite(v) ? (v) : 0.0))
+
+int pas2p_prediction_write(const pas2p_prediction_t *p, const char *path, char *err, size_t errlen)
+{
+    char tmp[4200];
+    xmlTextWriterPtr w = pas2p_xml_create(path, "pas2p-prediction", PAS2P_PREDICTION_VERSION,
+                                          tmp, err, errlen);
+    if (!w)
+        return -1;
+    const pas2p_pet_t *t = &p->pet;
+    W(xmlTextWriterStartElement(w, BAD_CAST "run"));
+    STR("method", p->method);
+    STR("signature", p->signature);
+    STR("application", p->application);
+    STR("target", p->target);
+    STR("host", p->host);
+    STR("date", p->date);
+    REAL("wall_s", p->wall_s);
+    STR("stop", p->stop);
+    W(xmlTextWriterEndElement(w));
+    W(xmlTextWriterStartElement(w, BAD_CAST "result"));
+    W(xmlTextWriterWriteFormatAttribute(w, BAD_CAST "rank", "%u", t->rank));
+    REAL("pet_s", t->pet_s);
+    REAL("set_s", t->set_s);
+    if (t->aet_s > 0) {
+        REAL("aet_s", t->aet_s);
+        REAL("pete", t->pete);
+    }
+    REAL("ratio", t->ratio);
+    REAL("relevant_s", t->relevant_s);
+    REAL("remainder_base_s", t->remainder_base_s);
+    REAL("remainder_s", t->remainder_s);
+    for (uint32_t i = 0; i < t->nphases; i++) {
+        const pas2p_pet_phase_t *q = &t->phases[i];
+        W(xmlTextWriterStartElement(w, BAD_CAST "phase"));
+        W(xmlTextWriterWriteFormatAttribute(w, BAD_CAST "id", "%u", q->id));
+        W(xmlTextWriterWriteFormatAttribute(w, BAD_CAST "weight", "%llu",
+                                            (unsigned long long)q->weight));
+        REAL("base_s", q->base_s);
+        REAL("target_s", q->target_s);
+        if (isfinite(q->ratio))
+            REAL("ratio", q->ratio);
+        REAL("contribution_s", q->contribution_s);
+        STR("measured", q->estimated ? "no" : "yes");
+        W(xmlTextWriterEndElement(w));
+    }
+    W(xmlTextWriterEndElement(w));
+    if (p->note[0])
+        W(xmlTextWriterWriteElement(w, BAD_CAST "note", BAD_CAST p->note));
+    W(xmlTextWriterEndElement(w));
+    return pas2p_xml_commit(w, 1, tmp, path, err, errlen);
+fail:
+    return pas2p_xml_commit(w, 0, tmp, path, err, errlen);
+}
+
+int pas2p_prediction_read(const char *path, pas2p_prediction_t *p, char *err, size_t errlen)
+{
+    memset(p, 0, sizeof *p);
+    xmlDocPtr doc;
+    int rc = pas2p_xml_load(path, "prediction", "pas2p-prediction", PAS2P_PREDICTION_VERSION,
+                            pas2p_prediction_rng, &doc, err, errlen);
+    if (rc)
+        return rc;
+    pas2p_pet_t *t = &p->pet;
+    t->pete = NAN;
+    rc = 0;
+    for (xmlNodePtr n = xmlDocGetRootElement(doc)->children; n && !rc; n = n->next) {
+        if (pas2p_xml_is(n, "run")) {
+            pas2p_xml_attr_s(n, "method", p->method, sizeof p->method);
+            pas2p_xml_attr_s(n, "signature", p->signature, sizeof p->signature);
+            pas2p_xml_attr_s(n, "application", p->application, sizeof p->application);
+            pas2p_xml_attr_s(n, "target", p->target, sizeof p->target);
+            pas2p_xml_attr_s(n, "host", p->host, sizeof p->host);
+            pas2p_xml_attr_s(n, "date", p->date, sizeof p->date);
+            pas2p_xml_attr_s(n, "stop", p->stop, sizeof p->stop);
+            p->wall_s = pas2p_xml_attr_d(n, "wall_s");
+        } else if (pas2p_xml_is(n, "note")) {
+            xmlChar *c = xmlNodeGetContent(n);
+            snprintf(p->note, sizeof p->note, "%s", c ? (const char *)c : "");
+            xmlFree(c);
+        } else if (pas2p_xml_is(n, "result")) {
+            t->rank = (uint32_t)pas2p_xml_attr_u(n, "rank");
+            t->pet_s = pas2p_xml_attr_d(n, "pet_s");
+            t->set_s = pas2p_xml_attr_d(n, "set_s");
+            t->aet_s = pas2p_xml_attr_d(n, "aet_s");
+            if (pas2p_xml_attr(n, "pete"))
+                t->pete = pas2p_xml_attr_d(n, "pete");
+            t->ratio = pas2p_xml_attr_d(n, "ratio");
+            t->relevant_s = pas2p_xml_attr_d(n, "relevant_s");
+            t->remainder_base_s = pas2p_xml_attr_d(n, "remainder_base_s");
+            t->remainder_s = pas2p_xml_attr_d(n, "remainder_s");
+            uint32_t np = pas2p_xml_count(n, "phase");
+            t->phases = calloc(np ? np : 1, sizeof *t->phases);
+            if (!t->phases) {
+                pas2p_xml_err(err, errlen, "%s: out of memory", path);
+                rc = -1;
+                break;
+            }
+            for (xmlNodePtr k = n->children; k; k = k->next) {
+                if (!pas2p_xml_is(k, "phase"))
+                    continue;
+                pas2p_pet_phase_t *q = &t->phases[t->nphases++];
+                q->id = (uint32_t)pas2p_xml_attr_u(k, "id");
+                q->weight = pas2p_xml_attr_u(k, "weight");
+                q->base_s = pas2p_xml_attr_d(k, "base_s");
+                q->target_s = pas2p_xml_attr_d(k, "target_s");
+                q->ratio = pas2p_xml_attr(k, "ratio") ? pas2p_xml_attr_d(k, "ratio") : NAN;
+                q->contribution_s = pas2p_xml_attr_d(k, "contribution_s");
+                q->estimated = !strcmp(pas2p_xml_attr(k, "measured"), "no");
+                t->nestimated += (uint32_t)q->estimated;
+            }
+        }
+    }
+    xmlFreeDoc(doc);
+    if (rc)
+        pas2p_prediction_free(p);
+    return rc;
+}
+
+void pas2p_prediction_free(pas2p_prediction_t *p)
+{
+    pas2p_pet_free(&p->pet);
+}
+
+void pas2p_prediction_print(const pas2p_prediction_t *p, FILE *out)
+{
+    fprintf(out, "method = %s\n", p->method);
+    if (p->target[0])
+        fprintf(out, "target = %s\n", p->target);
+    fprintf(out, "stop = %s\n", p->stop);
+    if (p->note[0])
+        fprintf(out, "note: %s\n", p->note);
+    fprintf(out, "wall = %.6f s\n", p->wall_s);
+    pas2p_pet_print(&p->pet, out);
+}

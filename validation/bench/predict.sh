@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Real-target prediction benchmark (issue "Real-target prediction": on the base machine
+# itself, bundled SPMD applications at validation size: PETE <= 2 %, SET/AET <= 2 %, wall
+# time of the predict run <= 10 % of AET plus the launch time).
+#
+#   bash validation/bench/predict.sh [--build DIR] [--np N] [--runs R] [--apps "a b"]
+#                                    [--occurrences K]
+#
+# Per application (validation/apps/sizes.txt, validation size, np ranks, default 2):
+#  1. trace once and analyse: the signature (base = this machine);
+#  2. R times, interleaved so that both see the same machine state: a measured run (AET:
+#     MPI_Init -> MPI_Finalize, max over ranks, as the signature's AET is defined; taken
+#     from a traced run, the tracer costs < 0.1 % here: results/tracer_overhead.md) and a
+#     `pas2p predict` run (PET, SET, wall);
+#  3. PETE = (median PET - median AET) / median AET, and the spread of the per-pair PETEs.
+# Launch time = median wall of `mpirun -np N /bin/true`.  Prints Markdown.  Timings are
+# never asserted by the tests.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+build=build np=2 runs=3 apps="stencil2d cg wavefront cartsweep ftn_ring" occ=2
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --build) build=$2; shift ;;
+    --np) np=$2; shift ;;
+    --runs) runs=$2; shift ;;
+    --apps) apps=$2; shift ;;
+    --occurrences) occ=$2; shift ;;
+    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    *) echo "predict.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+source validation/bench/common.sh
+need_build "$build"
+pas2p=$build/bin/pas2p
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+now() { date +%s.%N; }
+
+: >"$tmp/l"
+for i in 1 2 3 4 5; do
+  t0=$(now); "${mpirun[@]}" -np "$np" /bin/true; t1=$(now)
+  awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}' >>"$tmp/l"
+done
+launch=$(median <"$tmp/l")
+
+echo "## Real-target prediction on the base machine ($(date -u +%F), $(nproc) cores, commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'))"
+echo
+echo "np $np, $runs interleaved AET/predict pairs per application, --occurrences $occ;" \
+     "launch time (mpirun -np $np /bin/true) $(printf '%.3f' "$launch") s."
+echo
+echo "| app | AET s median (range) | PET s median (range) | PETE | pair PETEs | SET/AET | wall s | (wall - launch)/AET | stop |"
+echo "|---|---|---|---|---|---|---|---|---|"
+while IFS="|" read -r -u 3 app _np _targs vargs; do
+  app=$(echo "$app" | xargs); vargs=$(echo "$vargs" | xargs)
+  [[ -z $app || $app == \#* ]] && continue
+  [[ " $apps " != *" $app "* ]] && continue
+  launchcmd=("${mpirun[@]}" -np "$np" "$build/apps/$app" $vargs)
+  rm -rf "$tmp/sig"
+  "$pas2p" trace -o "$tmp/sig" -- "${launchcmd[@]}" >/dev/null
+  "$pas2p" analyze "$tmp/sig" -o "$tmp/sig.xml" >/dev/null
+  : >"$tmp/aet"; : >"$tmp/pet"; : >"$tmp/set"; : >"$tmp/wall"; : >"$tmp/pair"; stops=""
+  for ((i = 0; i < runs; i++)); do
+    rm -rf "$tmp/a" "$tmp/p"
+    "$pas2p" trace -o "$tmp/a" -- "${launchcmd[@]}" >/dev/null
+    aet=$("$pas2p" dump "$tmp/a" | field AET)
+    "$pas2p" predict "$tmp/sig.xml" --occurrences "$occ" -o "$tmp/p" -- "${launchcmd[@]}" >"$tmp/out" 2>&1 ||
+      { echo "| $app | predict failed: $(grep -m1 'pas2p predict:' "$tmp/out") |"; continue 2; }
+    pet=$(field PET <"$tmp/out")
+    echo "$aet" >>"$tmp/aet"; echo "$pet" >>"$tmp/pet"
+    field SET <"$tmp/out" >>"$tmp/set"; field wall <"$tmp/out" >>"$tmp/wall"
+    awk -v p="$pet" -v a="$aet" 'BEGIN{printf "%+.1f\n", (p-a)/a*100}' >>"$tmp/pair"
+    grep -q "^stop = early" "$tmp/out" && stops+="e" || stops+="n"
+  done
+  a=$(median <"$tmp/aet"); p=$(median <"$tmp/pet"); s=$(median <"$tmp/set"); w=$(median <"$tmp/wall")
+  rng() { sort -g "$1" | awk 'NR==1{lo=$1} {hi=$1} END{printf "%.3f-%.3f", lo, hi}'; }
+  case $stops in *n*e*|*e*n*) stop="mixed ($stops)" ;; *e*) stop=early ;; *) stop="none (ran to Finalize)" ;; esac
+  printf '| %s %s | %.3f (%s) | %.3f (%s) | %+.2f %% | %s | %.2f %% | %.3f | %.2f %% | %s |\n' \
+    "$app" "$vargs" "$a" "$(rng "$tmp/aet")" "$p" "$(rng "$tmp/pet")" \
+    "$(awk -v p="$p" -v a="$a" 'BEGIN{print (p-a)/a*100}')" "$(paste -sd' ' "$tmp/pair")" \
+    "$(awk -v s="$s" -v a="$a" 'BEGIN{print s/a*100}')" "$w" \
+    "$(awk -v w="$w" -v l="$launch" -v a="$a" 'BEGIN{print (w-l)/a*100}')" "$stop"
+done 3< validation/apps/sizes.txt
