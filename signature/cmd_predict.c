@@ -35,78 +35,6 @@ static const char usage[] =
     "DIR/prediction.xml (`pas2p show` prints it).  A run that does not follow the signature\n"
     "(other np, input or binary) is stopped and reported.\n";
 
-typedef struct {
-    int status;              /* 0 none, 1 stopped, 2 completed, 3 diverged */
-    double set_s;
-    unsigned long long events, done_at; /* done_at: event after which all was measured */
-    char reason[1024];
-} rank_status_t;
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* reads DIR/rank-R.times: status, SET, and the median time of each phase into t[] (NAN if
- * not measured).  -1 if the file is missing or malformed (err says which). */
-static int read_times(const char *dir, const pas2p_sig_rank_t *R, double *t, rank_status_t *st,
-                      char *err, size_t errlen)
-{
-    char path[PATH_MAX + 32];
-    snprintf(path, sizeof path, "%.4000s/rank-%05u.times", dir, R->rank);
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, errlen, "%.1500s: %s", path, strerror(errno));
-        return -1;
-    }
-    for (uint32_t k = 0; k < R->nphases; k++)
-        t[k] = NAN;
-    char line[8192];
-    int ok = fgets(line, sizeof line, f) && !strcmp(line, "pas2p-times 1\n");
-    while (ok && fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\n")] = 0;
-        if (!strncmp(line, "status ", 7)) {
-            st->status = !strcmp(line + 7, "stopped") ? 1 : !strcmp(line + 7, "completed") ? 2 : 3;
-        } else if (!strncmp(line, "set_s ", 6)) {
-            st->set_s = strtod(line + 6, NULL);
-        } else if (!strncmp(line, "events ", 7)) {
-            st->events = strtoull(line + 7, NULL, 10);
-        } else if (!strncmp(line, "done_at ", 8)) {
-            st->done_at = strtoull(line + 8, NULL, 10);
-        } else if (!strncmp(line, "reason ", 7)) {
-            snprintf(st->reason, sizeof st->reason, "%.1000s", line + 7);
-        } else if (!strncmp(line, "phase ", 6)) {
-            char *p = line + 6, *end;
-            unsigned long id = strtoul(p, &end, 10);
-            double v[64];
-            int n = 0;
-            for (p = end; n < 64;) {
-                double x = strtod(p, &end);
-                if (end == p)
-                    break;
-                v[n++] = x;
-                p = end;
-            }
-            uint32_t k = 0;
-            while (k < R->nphases && R->phases[k].id != id)
-                k++;
-            if (k == R->nphases || n == 0) {
-                ok = 0;
-                break;
-            }
-            qsort(v, (size_t)n, sizeof *v, cmp_double);
-            t[k] = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-        }
-    }
-    fclose(f);
-    if (!ok || !st->status) {
-        snprintf(err, errlen, "%.1500s: malformed times file", path);
-        return -1;
-    }
-    return 0;
-}
-
 static double mono_s(void)
 {
     struct timespec ts;
@@ -196,7 +124,7 @@ int pas2p_cmd_predict(int argc, char **argv)
 
     /* every rank's times: a divergence anywhere is the answer */
     double **target = calloc(sig.nranks, sizeof *target);
-    rank_status_t *st = calloc(sig.nranks, sizeof *st);
+    pas2p_times_t *st = calloc(sig.nranks, sizeof *st);
     if (!target || !st) {
         fprintf(stderr, "pas2p predict: out of memory\n");
         goto free_out;
@@ -208,7 +136,7 @@ int pas2p_cmd_predict(int argc, char **argv)
         target[r] = calloc(R->nphases ? R->nphases : 1, sizeof **target);
         if (!target[r])
             goto free_out;
-        if (read_times(absdir, R, target[r], &st[r], err, sizeof err)) {
+        if (pas2p_times_read(absdir, R, target[r], &st[r], err, sizeof err)) {
             if (missing < 0)
                 missing = (int)r;
             continue;

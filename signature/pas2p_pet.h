@@ -58,6 +58,23 @@ void pas2p_pet_free(pas2p_pet_t *p);
 /* Prints `PET = T s`, `SET = T s`, (`AET`, `PETE` when known) and the per-phase table. */
 void pas2p_pet_print(const pas2p_pet_t *p, FILE *out);
 
+/* ------------------------------------------------------------------ target phase times
+ * Every path measures the target as "times files", one per rank (tracer/FORMAT.md,
+ * "Signature-mode times"): written by the signature runtime (predict) and by the action
+ * replayer (replay, simulate). */
+typedef struct {
+    int status;              /* 1 stopped (early), 2 completed, 3 diverged */
+    double set_s;            /* MPI_Init (or the replay's start) to the stop */
+    unsigned long long events, done_at; /* done_at: event after which all was measured */
+    char reason[1024];
+} pas2p_times_t;
+
+/* Reads DIR/rank-NNNNN.times of rank R->rank: status, SET, and the median of each phase's
+ * timed occurrences into t[k] (k: index in R->phases; NAN if not measured).  0, or -1 if
+ * the file is missing or malformed (err names it). */
+int pas2p_times_read(const char *dir, const pas2p_sig_rank_t *R, double *t, pas2p_times_t *st,
+                     char *err, size_t errlen);
+
 /* ------------------------------------------------------------------ the result file
  * Every path writes its prediction as an XML file (prediction.rng, signature/FORMAT.md)
  * that `pas2p show` prints. */

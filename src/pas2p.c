@@ -1,11 +1,12 @@
 /* pas2p: the single front end.  It only dispatches; each command lives in its module
- * (tracer/: trace, dump; analyzer/: analyze; signature/: show, predict).  Later modules add
- * theirs here. */
+ * (tracer/: trace, dump; analyzer/: analyze; signature/: show, predict; simbackend/:
+ * simulate). */
 #include <stdio.h>
 #include <string.h>
 
 #include "pas2p_analyzer.h"
 #include "pas2p_signature.h"
+#include "pas2p_sim.h"
 #include "pas2p_trace.h"
 #include "pas2p_version.h"
 
@@ -21,6 +22,7 @@ static const struct {
     {"analyze", pas2p_cmd_analyze, "find phases, weights, relevant phases; write the signature"},
     {"show", pas2p_cmd_show, "print a signature's phase table"},
     {"predict", pas2p_cmd_predict, "run the application on this target under its signature: PET"},
+    {"simulate", pas2p_cmd_simulate, "replay the signature's phases in SimGrid on a platform: PET"},
 };
 
 static void usage(FILE *f)

@@ -1,0 +1,472 @@
+/* Signature phases and whole traces as replay actions (pas2p_sim.h, ACTIONS.md). */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pas2p_calls.h"
+#include "pas2p_sim.h"
+#include "pas2p_trace.h"
+
+/* ------------------------------------------------------------------ one event */
+
+static const char *name(uint32_t call)
+{
+    const char *n = pas2p_call_name(call);
+    return n ? n : "an unknown call";
+}
+
+/* Writes the actions of one event (its computation, then the call).  0, or -1 naming the
+ * call when the replayer has no way to express it. */
+static int write_event(FILE *f, const pas2p_sig_event_t *e, char *err, size_t errlen)
+{
+    if (e->compute_s > 0)
+        fprintf(f, "compute %.9g\n", e->compute_s);
+    unsigned long long b = (unsigned long long)e->bytes, rb = (unsigned long long)e->rbytes;
+    switch (e->call) {
+    case PAS2P_CALL_Init: case PAS2P_CALL_Init_thread: case PAS2P_CALL_Finalize:
+    case PAS2P_CALL_Abort: case PAS2P_CALL_Iprobe: case PAS2P_CALL_Request_free:
+    case PAS2P_CALL_Comm_dup: case PAS2P_CALL_Comm_split: case PAS2P_CALL_Comm_create:
+    case PAS2P_CALL_Comm_free: case PAS2P_CALL_Cart_create: case PAS2P_CALL_Cart_sub:
+    case PAS2P_CALL_Comm_split_type: case PAS2P_CALL_Comm_dup_with_info:
+        return 0; /* the replayer runs its own Init/Finalize and builds every communicator
+                     up front; a probe that does not block moves no data */
+    case PAS2P_CALL_Send: case PAS2P_CALL_Ssend: case PAS2P_CALL_Bsend: case PAS2P_CALL_Rsend:
+        fprintf(f, "send %d %d %llu %u\n", e->peer, e->tag, b, e->comm);
+        return 0;
+    case PAS2P_CALL_Isend: case PAS2P_CALL_Issend: case PAS2P_CALL_Ibsend: case PAS2P_CALL_Irsend:
+        fprintf(f, "isend %d %d %llu %u\n", e->peer, e->tag, b, e->comm);
+        return 0;
+    case PAS2P_CALL_Recv:
+        fprintf(f, "recv %d %d %llu %u\n", e->peer, e->tag, rb, e->comm);
+        return 0;
+    case PAS2P_CALL_Irecv:
+        fprintf(f, "irecv %d %d %llu %u\n", e->peer, e->tag, rb, e->comm);
+        return 0;
+    case PAS2P_CALL_Probe:
+        fprintf(f, "probe %d %d %u\n", e->peer, e->tag, e->comm);
+        return 0;
+    case PAS2P_CALL_Sendrecv: case PAS2P_CALL_Sendrecv_replace:
+        fprintf(f, "sendrecv %d %d %llu %d %d %llu %u\n", e->peer, e->tag, b, e->peer2, e->tag2,
+                rb, e->comm);
+        return 0;
+    case PAS2P_CALL_Wait: case PAS2P_CALL_Waitany:
+        fputs("wait 1\n", f);
+        return 0;
+    case PAS2P_CALL_Waitsome:
+        fprintf(f, "wait %u\n", e->aux ? e->aux : 1);
+        return 0;
+    case PAS2P_CALL_Waitall:
+        fputs("waitall\n", f);
+        return 0;
+    case PAS2P_CALL_Test: case PAS2P_CALL_Testany: case PAS2P_CALL_Testall: case PAS2P_CALL_Testsome:
+        fputs("test\n", f);
+        return 0;
+    case PAS2P_CALL_Barrier: case PAS2P_CALL_Ibarrier:
+        fprintf(f, "%sbarrier %u\n", e->call == PAS2P_CALL_Ibarrier ? "i" : "", e->comm);
+        return 0;
+    case PAS2P_CALL_Bcast: case PAS2P_CALL_Ibcast:
+        fprintf(f, "%sbcast %llu %d %u\n", e->call == PAS2P_CALL_Ibcast ? "i" : "", b, e->peer, e->comm);
+        return 0;
+    case PAS2P_CALL_Reduce: case PAS2P_CALL_Ireduce:
+        fprintf(f, "%sreduce %llu %d %u\n", e->call == PAS2P_CALL_Ireduce ? "i" : "", b, e->peer, e->comm);
+        return 0;
+    case PAS2P_CALL_Allreduce: case PAS2P_CALL_Iallreduce:
+        fprintf(f, "%sallreduce %llu %u\n", e->call == PAS2P_CALL_Iallreduce ? "i" : "", b, e->comm);
+        return 0;
+    case PAS2P_CALL_Gather: case PAS2P_CALL_Igather: /* bytes: what each rank sends */
+        fprintf(f, "%sgather %llu %d %u\n", e->call == PAS2P_CALL_Igather ? "i" : "", b, e->peer, e->comm);
+        return 0;
+    case PAS2P_CALL_Scatter: case PAS2P_CALL_Iscatter: /* rbytes: what each rank receives */
+        fprintf(f, "%sscatter %llu %d %u\n", e->call == PAS2P_CALL_Iscatter ? "i" : "", rb, e->peer, e->comm);
+        return 0;
+    case PAS2P_CALL_Allgather: case PAS2P_CALL_Iallgather: /* bytes: per rank */
+        fprintf(f, "%sallgather %llu %u\n", e->call == PAS2P_CALL_Iallgather ? "i" : "", b, e->comm);
+        return 0;
+    case PAS2P_CALL_Alltoall: case PAS2P_CALL_Ialltoall: /* bytes: per peer */
+        fprintf(f, "%salltoall %llu %u\n", e->call == PAS2P_CALL_Ialltoall ? "i" : "", b, e->comm);
+        return 0;
+    case PAS2P_CALL_Reduce_scatter_block: case PAS2P_CALL_Ireduce_scatter_block:
+        fprintf(f, "%sreduce_scatter %llu %u\n", e->call == PAS2P_CALL_Ireduce_scatter_block ? "i" : "",
+                b, e->comm);
+        return 0;
+    case PAS2P_CALL_Scan: case PAS2P_CALL_Exscan:
+        fprintf(f, "%s %llu %u\n", e->call == PAS2P_CALL_Scan ? "scan" : "exscan", b, e->comm);
+        return 0;
+    default:
+        /* persistent requests, v- and w-collectives (per-peer counts are not in a
+         * signature), non-blocking scans: not expressible yet */
+        snprintf(err, errlen, "%s cannot be replayed yet (no action for it)", name(e->call));
+        return -1;
+    }
+}
+
+static FILE *open_rank(const char *dir, uint32_t rank, uint32_t np, char *path, size_t plen,
+                       char *err, size_t errlen)
+{
+    snprintf(path, plen, "%.4000s/rank-%05u.act", dir, rank);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        snprintf(err, errlen, "%.4000s: cannot write: %s", path, strerror(errno));
+        return NULL;
+    }
+    fprintf(f, "pas2p-actions %u rank %u np %u\n", PAS2P_ACTIONS_VERSION, rank, np);
+    return f;
+}
+
+static int close_rank(FILE *f, const char *path, char *err, size_t errlen)
+{
+    int bad = ferror(f);
+    if (fclose(f) || bad) {
+        snprintf(err, errlen, "%.4000s: cannot write (disk full?)", path);
+        return -1;
+    }
+    return 0;
+}
+
+static void write_comm(FILE *f, uint32_t id, const int32_t *members, uint32_t size)
+{
+    fprintf(f, "comm %u ", id);
+    for (uint32_t i = 0; i < size; i++)
+        fprintf(f, "%s%d", i ? "," : "", members[i]);
+    fputc('\n', f);
+}
+
+/* ------------------------------------------------------------------ phase closure */
+
+typedef struct {
+    int32_t src, dst;   /* world ranks; src PAS2P_PEER_ANY for a receive from anyone */
+    uint32_t comm;
+    int32_t n;          /* +1 send, -1 receive */
+} msg_t;
+
+static int cmp_msg(const void *a, const void *b)
+{
+    const msg_t *x = a, *y = b;
+    if (x->dst != y->dst)
+        return x->dst < y->dst ? -1 : 1;
+    if (x->comm != y->comm)
+        return x->comm < y->comm ? -1 : 1;
+    if (x->src != y->src)
+        return x->src < y->src ? -1 : 1;
+    return 0;
+}
+
+typedef struct {
+    msg_t *m;
+    size_t n, cap;
+} msgs_t;
+
+static int push(msgs_t *v, int32_t src, int32_t dst, uint32_t comm, int32_t n)
+{
+    if (src < 0 && src != PAS2P_PEER_ANY)
+        return 0; /* MPI_PROC_NULL: no message */
+    if (dst < 0)
+        return 0;
+    if (v->n == v->cap) {
+        size_t c = v->cap ? 2 * v->cap : 256;
+        msg_t *m = realloc(v->m, c * sizeof *m);
+        if (!m)
+            return -1;
+        v->m = m;
+        v->cap = c;
+    }
+    v->m[v->n++] = (msg_t){src, dst, comm, n};
+    return 0;
+}
+
+static const pas2p_sig_phase_t *find_phase(const pas2p_sig_rank_t *R, uint32_t id)
+{
+    for (uint32_t k = 0; k < R->nphases; k++)
+        if (R->phases[k].id == id)
+            return &R->phases[k];
+    return NULL;
+}
+
+static int is_coll(uint32_t call)
+{
+    return pas2p_call_class(call) == PAS2P_CLASS_COLLECTIVE;
+}
+
+/* members of communicator `comm` (world: everyone); NULL if unknown */
+static const pas2p_sig_comm_t *find_comm(const pas2p_signature_t *s, uint32_t id)
+{
+    for (uint32_t c = 0; c < s->ncomms; c++)
+        if (s->comms[c].id == id)
+            return &s->comms[c];
+    return NULL;
+}
+
+/* Is phase `id` replayable alone?  Point-to-point messages balance per (sender, receiver,
+ * communicator); every member of a communicator makes the same collectives in order. */
+static int check_phase(const pas2p_signature_t *s, uint32_t id, char *err, size_t errlen)
+{
+    msgs_t v = {0};
+    int rc = 0;
+    for (uint32_t r = 0; r < s->nranks && !rc; r++) {
+        const pas2p_sig_phase_t *p = find_phase(&s->ranks[r], id);
+        int32_t me = (int32_t)s->ranks[r].rank;
+        for (uint32_t i = 0; p && i < p->nevents && !rc; i++) {
+            const pas2p_sig_event_t *e = &p->events[i];
+            int cls = pas2p_call_class(e->call);
+            if (cls == PAS2P_CLASS_SEND)
+                rc = push(&v, me, e->peer, e->comm, +1);
+            else if (cls == PAS2P_CLASS_RECV && e->call != PAS2P_CALL_Probe && e->call != PAS2P_CALL_Iprobe)
+                rc = push(&v, e->peer, me, e->comm, -1);
+            else if (cls == PAS2P_CLASS_SENDRECV)
+                rc = push(&v, me, e->peer, e->comm, +1) || push(&v, e->peer2, me, e->comm, -1);
+        }
+    }
+    if (rc) {
+        snprintf(err, errlen, "out of memory");
+        free(v.m);
+        return -1;
+    }
+    qsort(v.m, v.n, sizeof *v.m, cmp_msg);
+    /* per (receiver, communicator): each sender's surplus must be absorbed by that
+     * receiver's any-source receives, exactly */
+    for (size_t i = 0; i < v.n && !rc;) {
+        size_t j = i;
+        long any = 0, surplus = 0;
+        while (j < v.n && v.m[j].dst == v.m[i].dst && v.m[j].comm == v.m[i].comm) {
+            size_t k = j;
+            long sum = 0;
+            while (k < v.n && v.m[k].dst == v.m[j].dst && v.m[k].comm == v.m[j].comm &&
+                   v.m[k].src == v.m[j].src)
+                sum += v.m[k++].n;
+            if (v.m[j].src == PAS2P_PEER_ANY) {
+                any = -sum;
+            } else if (sum < 0) {
+                snprintf(err, errlen, "phase %u cannot be replayed alone: rank %d receives %ld "
+                         "message(s) from rank %d (communicator %u) that rank %d does not send in "
+                         "that phase", id, v.m[j].dst, -sum, v.m[j].src, v.m[j].comm, v.m[j].src);
+                rc = -1;
+            } else {
+                surplus += sum;
+            }
+            j = k;
+        }
+        if (!rc && surplus != any) {
+            snprintf(err, errlen, "phase %u cannot be replayed alone: rank %d is sent %ld "
+                     "message(s) more than it receives in that phase (communicator %u)", id,
+                     v.m[i].dst, surplus - any, v.m[i].comm);
+            rc = -1;
+        }
+        i = j;
+    }
+    free(v.m);
+    /* collectives: the same sequence on every member */
+    for (uint32_t r = 0; r < s->nranks && !rc; r++) {
+        const pas2p_sig_phase_t *p = find_phase(&s->ranks[r], id);
+        for (uint32_t i = 0; p && i < p->nevents && !rc; i++) {
+            const pas2p_sig_event_t *e = &p->events[i];
+            if (!is_coll(e->call))
+                continue;
+            /* the k-th collective of this rank on e->comm must be the k-th of every member */
+            uint32_t k = 0;
+            for (uint32_t j = 0; j < i; j++)
+                k += is_coll(p->events[j].call) && p->events[j].comm == e->comm;
+            const pas2p_sig_comm_t *c = find_comm(s, e->comm);
+            uint32_t nm = e->comm == PAS2P_COMM_WORLD ? s->np : e->comm == PAS2P_COMM_SELF ? 1 : c ? c->size : 0;
+            if (e->comm != PAS2P_COMM_WORLD && e->comm != PAS2P_COMM_SELF && !c) {
+                snprintf(err, errlen, "phase %u: rank %u's %s is on communicator %u, which the "
+                         "signature does not define", id, s->ranks[r].rank, name(e->call), e->comm);
+                rc = -1;
+                break;
+            }
+            for (uint32_t m = 0; m < nm && !rc; m++) {
+                uint32_t w = e->comm == PAS2P_COMM_WORLD ? m : e->comm == PAS2P_COMM_SELF
+                                                                   ? s->ranks[r].rank
+                                                                   : (uint32_t)c->members[m];
+                uint32_t q = 0;
+                while (q < s->nranks && s->ranks[q].rank != w)
+                    q++;
+                const pas2p_sig_phase_t *o = q < s->nranks ? find_phase(&s->ranks[q], id) : NULL;
+                uint32_t kk = 0, j = 0;
+                for (; o && j < o->nevents; j++)
+                    if (is_coll(o->events[j].call) && o->events[j].comm == e->comm && kk++ == k)
+                        break;
+                if (!o || j == o->nevents || o->events[j].call != e->call ||
+                    o->events[j].peer != e->peer) {
+                    snprintf(err, errlen, "phase %u cannot be replayed alone: rank %u makes %s on "
+                             "communicator %u, rank %u does not make it there in that phase", id,
+                             s->ranks[r].rank, name(e->call), e->comm, w);
+                    rc = -1;
+                }
+            }
+        }
+    }
+    return rc;
+}
+
+/* ------------------------------------------------------------------ signature */
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+int pas2p_actions_from_signature(const pas2p_signature_t *s, const char *dir, char *err,
+                                 size_t errlen)
+{
+    /* the relevant phase ids, over all ranks */
+    size_t cap = 0, n = 0;
+    for (uint32_t r = 0; r < s->nranks; r++)
+        cap += s->ranks[r].nphases;
+    uint32_t *ids = malloc((cap ? cap : 1) * sizeof *ids);
+    if (!ids) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    for (uint32_t r = 0; r < s->nranks; r++)
+        for (uint32_t k = 0; k < s->ranks[r].nphases; k++)
+            if (s->ranks[r].phases[k].relevant)
+                ids[n++] = s->ranks[r].phases[k].id;
+    qsort(ids, n, sizeof *ids, cmp_u32);
+    size_t u = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!u || ids[u - 1] != ids[i])
+            ids[u++] = ids[i];
+    int rc = 0;
+    if (s->nranks != s->np) {
+        snprintf(err, errlen, "the signature has phase tables for %u of its %u ranks", s->nranks, s->np);
+        rc = -1;
+    }
+    for (size_t i = 0; i < u && !rc; i++)
+        rc = check_phase(s, ids[i], err, errlen);
+    for (uint32_t r = 0; r < s->nranks && !rc; r++) {
+        const pas2p_sig_rank_t *R = &s->ranks[r];
+        char path[4200];
+        FILE *f = open_rank(dir, R->rank, s->np, path, sizeof path, err, errlen);
+        if (!f) {
+            rc = -1;
+            break;
+        }
+        for (uint32_t c = 0; c < s->ncomms; c++)
+            write_comm(f, s->comms[c].id, s->comms[c].members, s->comms[c].size);
+        for (size_t i = 0; i < u && !rc; i++) {
+            const pas2p_sig_phase_t *p = find_phase(R, ids[i]);
+            fprintf(f, "phase %u\n", ids[i]);
+            for (uint32_t j = 0; p && j < p->nevents && !rc; j++)
+                if (write_event(f, &p->events[j], err, errlen)) {
+                    char why[512];
+                    snprintf(why, sizeof why, "%s", err);
+                    snprintf(err, errlen, "phase %u, rank %u: %s", ids[i], R->rank, why);
+                    rc = -1;
+                }
+            fputs("end\n", f);
+        }
+        if (close_rank(f, path, err, errlen) && !rc)
+            rc = -1;
+    }
+    free(ids);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ full trace */
+
+typedef struct {
+    uint32_t id, size;
+    int32_t *members;
+} tcomm_t;
+
+int pas2p_actions_from_trace(const char *trace_dir, const char *dir, uint64_t *events, char *err,
+                             size_t errlen)
+{
+    pas2p_manifest_t m;
+    *events = 0;
+    if (pas2p_manifest_read(trace_dir, &m, err, errlen))
+        return -1;
+    tcomm_t *comms = NULL;
+    uint32_t ncomms = 0;
+    int rc = 0;
+    char path[PATH_MAX];
+    /* pass 1: every communicator any rank created (members in communicator rank order) */
+    for (int r = 0; r < m.np && !rc; r++) {
+        pas2p_rank_path(trace_dir, r, path, sizeof path);
+        pas2p_rank_reader_t *rd = pas2p_rank_reader_open(path, err, errlen);
+        if (!rd) {
+            rc = -1;
+            break;
+        }
+        pas2p_event_view_t v;
+        int k;
+        while ((k = pas2p_rank_reader_next(rd, &v)) == 1) {
+            pas2p_comm_view_t cv;
+            if (!pas2p_event_comm_def(&v, &cv))
+                continue;
+            uint32_t c = 0;
+            while (c < ncomms && comms[c].id != cv.id)
+                c++;
+            if (c < ncomms)
+                continue;
+            tcomm_t *nc = realloc(comms, (ncomms + 1) * sizeof *comms);
+            int32_t *mem = malloc((cv.size ? cv.size : 1) * sizeof *mem);
+            if (nc)
+                comms = nc;
+            if (!nc || !mem) {
+                free(mem);
+                snprintf(err, errlen, "out of memory");
+                rc = -1;
+                break;
+            }
+            memcpy(mem, cv.members, cv.size * sizeof *mem);
+            comms[ncomms++] = (tcomm_t){cv.id, cv.size, mem};
+        }
+        if (k < 0 && !rc) {
+            snprintf(err, errlen, "%s", pas2p_rank_reader_error(rd));
+            rc = -1;
+        }
+        pas2p_rank_reader_close(rd);
+    }
+    /* pass 2: every event, in order */
+    for (int r = 0; r < m.np && !rc; r++) {
+        pas2p_rank_path(trace_dir, r, path, sizeof path);
+        pas2p_rank_reader_t *rd = pas2p_rank_reader_open(path, err, errlen);
+        if (!rd) {
+            rc = -1;
+            break;
+        }
+        char apath[4200];
+        FILE *f = open_rank(dir, (uint32_t)r, (uint32_t)m.np, apath, sizeof apath, err, errlen);
+        if (!f) {
+            pas2p_rank_reader_close(rd);
+            rc = -1;
+            break;
+        }
+        for (uint32_t c = 0; c < ncomms; c++)
+            write_comm(f, comms[c].id, comms[c].members, comms[c].size);
+        pas2p_event_view_t v;
+        int k;
+        while (!rc && (k = pas2p_rank_reader_next(rd, &v)) == 1) {
+            const pas2p_event_t *e = &v.ev;
+            pas2p_sig_event_t x = {.call = e->call, .peer = e->peer, .tag = e->tag,
+                                   .peer2 = e->peer2, .tag2 = e->tag2, .comm = e->comm,
+                                   .aux = e->aux, .bytes = e->bytes, .rbytes = e->rbytes,
+                                   .compute_s = (double)e->compute_ns * 1e-9};
+            if (write_event(f, &x, err, errlen)) {
+                char why[512];
+                snprintf(why, sizeof why, "%s", err);
+                snprintf(err, errlen, "rank %d, event %llu: %s", r, (unsigned long long)v.ordinal, why);
+                rc = -1;
+            }
+            (*events)++;
+        }
+        if (!rc && k < 0) {
+            snprintf(err, errlen, "%s", pas2p_rank_reader_error(rd));
+            rc = -1;
+        }
+        if (!rc && pas2p_manifest_check_count(&m, r, pas2p_rank_reader_count(rd), err, errlen))
+            rc = -1;
+        pas2p_rank_reader_close(rd);
+        if (close_rank(f, apath, err, errlen) && !rc)
+            rc = -1;
+    }
+    for (uint32_t c = 0; c < ncomms; c++)
+        free(comms[c].members);
+    free(comms);
+    pas2p_manifest_free(&m);
+    return rc;
+}

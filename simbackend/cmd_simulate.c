@@ -1,0 +1,414 @@
+/* `pas2p simulate`: the signature (or, as the reference, the whole trace) replayed on a
+ * SimGrid platform.  Translates to actions (actions.c), maps ranks to the platform's hosts,
+ * runs the replayer under smpirun, and predicts with the PET module. */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pas2p_launch.h"
+#include "pas2p_pet.h"
+#include "pas2p_platform.h"
+#include "pas2p_sim.h"
+#include "pas2p_trace.h"
+
+static const char usage[] =
+    "usage: pas2p simulate SIGNATURE.xml --platform P.xml [options]\n"
+    "       pas2p simulate --full-trace TRACE_DIR --platform P.xml [options]\n"
+    "\n"
+    "Predicts the run on a simulated target: each relevant phase of the signature becomes\n"
+    "MPI actions per rank (simbackend/ACTIONS.md), replayed inside SimGrid SMPI on the\n"
+    "platform P.xml (one simulation for all phases; each phase replayed --reps times after\n"
+    "a barrier, the first warming up).  Computation keeps its base time on a host as fast\n"
+    "as --base-speed; the target's hosts run it at their own speed.  PET comes from the same\n"
+    "equation as `pas2p predict`.  --full-trace replays every event of a trace instead: the\n"
+    "reference a signature simulation must agree with.\n"
+    "\n"
+    "  --platform P.xml     SimGrid 4.1 platform (platforms/*.xml, or `pas2p calibrate`)\n"
+    "  --hostfile H         host of each rank, one per line (default: --map over the platform)\n"
+    "  --map block|round-robin   ranks over the platform's host cores (default block)\n"
+    "  --base-speed F       flop/s of the base machine's cores (e.g. 2.5Gf; default: the speed\n"
+    "                       of rank 0's host, i.e. the target CPU is the base CPU)\n"
+    "  --reps N             replays of each phase, the first a warm-up (default 2)\n"
+    "  --aet T              the measured time on the target (s): prints PETE\n"
+    "  --sg-cfg OPT         passed to SimGrid as --cfg=OPT (repeatable), e.g.\n"
+    "                       network/model:CM02\n"
+    "  -o DIR               results (default pas2p-simulate-YYYYmmdd-HHMMSS): actions/,\n"
+    "                       hostfile, simgrid.log, rank-*.times, prediction.xml\n"
+    "  --verbose            show SimGrid's own output\n"
+    "\n"
+    "Prints `PET = T s`, `SET = T s` (simulated time of the whole replay), `wall = T s` (the\n"
+    "simulation's real time) and the per-phase table.\n";
+
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* the replayer, next to this pas2p binary (or $PAS2P_SIMREPLAY) */
+static int find_replayer(char *out, size_t len)
+{
+    const char *env = getenv("PAS2P_SIMREPLAY");
+    if (env && *env) {
+        snprintf(out, len, "%s", env);
+    } else {
+        char exe[PATH_MAX];
+        ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+        if (n < 0)
+            return -1;
+        exe[n] = 0;
+        snprintf(out, len, "%s/pas2p-simreplay", dirname(exe));
+    }
+    if (access(out, X_OK)) {
+        fprintf(stderr, "pas2p simulate: the replayer %s is missing (build with SimGrid "
+                "installed: scripts/setup.sh; or set PAS2P_SIMREPLAY)\n", out);
+        return -1;
+    }
+    return 0;
+}
+
+/* runs argv with stdout+stderr into `log` (and to the terminal with verbose); exit code,
+ * 127 if it could not start */
+static int run_logged(char **argv, const char *log, int verbose)
+{
+    int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        fprintf(stderr, "pas2p simulate: cannot write %s: %s\n", log, strerror(errno));
+        return 127;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fd);
+        fprintf(stderr, "pas2p simulate: fork: %s\n", strerror(errno));
+        return 127;
+    }
+    if (pid == 0) {
+        if (!verbose) {
+            dup2(fd, 1);
+            dup2(fd, 2);
+        }
+        execvp(argv[0], argv);
+        fprintf(stderr, "pas2p simulate: cannot run %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    close(fd);
+    int st;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+}
+
+/* the first line of SimGrid's log that explains a failure */
+static void first_error(const char *log, char *out, size_t len)
+{
+    out[0] = 0;
+    FILE *f = fopen(log, "r");
+    if (!f)
+        return;
+    char line[2048];
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = 0;
+        if (strstr(line, "pas2p-simreplay:") || strstr(line, "/CRITICAL]") || strstr(line, "/ERROR]") ||
+            strstr(line, "Error") || strstr(line, "error") || strstr(line, "Abort")) {
+            const char *p = strstr(line, "pas2p-simreplay:");
+            snprintf(out, len, "%.1500s", p ? p : line);
+            break;
+        }
+    }
+    fclose(f);
+}
+
+int pas2p_cmd_simulate(int argc, char **argv)
+{
+    const char *sig_path = NULL, *trace = NULL, *platform = NULL, *hostfile = NULL, *dir = NULL;
+    int block = 1, verbose = 0;
+    long reps = 2;
+    double base_speed = 0, aet = 0;
+    char *cfgs[32];
+    int ncfg = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int more = i + 1 < argc;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            fputs(usage, stdout);
+            return 0;
+        } else if (!strcmp(a, "--platform") && more) {
+            platform = argv[++i];
+        } else if (!strcmp(a, "--full-trace") && more) {
+            trace = argv[++i];
+        } else if (!strcmp(a, "--hostfile") && more) {
+            hostfile = argv[++i];
+        } else if (!strcmp(a, "--map") && more) {
+            const char *m = argv[++i];
+            if (strcmp(m, "block") && strcmp(m, "round-robin")) {
+                fprintf(stderr, "pas2p simulate: --map is block or round-robin, not '%s'\n", m);
+                return 2;
+            }
+            block = !strcmp(m, "block");
+        } else if (!strcmp(a, "--base-speed") && more) {
+            base_speed = pas2p_parse_speed(argv[++i]);
+            if (!(base_speed > 0)) {
+                fprintf(stderr, "pas2p simulate: --base-speed needs a speed such as 2.5Gf, not '%s'\n", argv[i]);
+                return 2;
+            }
+        } else if (!strcmp(a, "--reps") && more) {
+            char *end;
+            reps = strtol(argv[++i], &end, 10);
+            if (*end || reps < 1 || reps > 16) {
+                fprintf(stderr, "pas2p simulate: --reps needs a number from 1 to 16\n");
+                return 2;
+            }
+        } else if (!strcmp(a, "--aet") && more) {
+            char *end;
+            aet = strtod(argv[++i], &end);
+            if (*end || !(aet > 0)) {
+                fprintf(stderr, "pas2p simulate: --aet needs a time in seconds > 0\n");
+                return 2;
+            }
+        } else if (!strcmp(a, "--sg-cfg") && more) {
+            if (ncfg == 32) {
+                fprintf(stderr, "pas2p simulate: at most 32 --sg-cfg\n");
+                return 2;
+            }
+            cfgs[ncfg++] = argv[++i];
+        } else if (!strcmp(a, "-o") && more) {
+            dir = argv[++i];
+        } else if (!strcmp(a, "--verbose")) {
+            verbose = 1;
+        } else if (a[0] == '-' || sig_path) {
+            fprintf(stderr, "pas2p simulate: unexpected '%s' (see --help)\n", a);
+            return 2;
+        } else {
+            sig_path = a;
+        }
+    }
+    if (!!sig_path == !!trace) {
+        fprintf(stderr, "pas2p simulate: give a signature or --full-trace TRACE_DIR (see --help)\n");
+        return 2;
+    }
+    if (!platform) {
+        fprintf(stderr, "pas2p simulate: no --platform (e.g. platforms/gbe-cluster.xml)\n");
+        return 2;
+    }
+    char err[4400], replayer[PATH_MAX];
+    pas2p_signature_t sig;
+    memset(&sig, 0, sizeof sig);
+    pas2p_platform_t plat;
+    memset(&plat, 0, sizeof plat);
+    uint32_t np = 0;
+    int rc = 2, *map = NULL;
+    if (sig_path) {
+        if (pas2p_signature_read(sig_path, &sig, err, sizeof err)) {
+            fprintf(stderr, "pas2p simulate: %s\n", err);
+            return 2;
+        }
+        np = sig.np;
+    } else {
+        pas2p_manifest_t m;
+        if (pas2p_manifest_read(trace, &m, err, sizeof err)) {
+            fprintf(stderr, "pas2p simulate: %s\n", err);
+            return 2;
+        }
+        np = (uint32_t)m.np;
+        pas2p_manifest_free(&m);
+    }
+    if (pas2p_platform_read(platform, &plat, err, sizeof err)) {
+        fprintf(stderr, "pas2p simulate: %s\n", err);
+        goto out;
+    }
+    if (find_replayer(replayer, sizeof replayer))
+        goto out;
+    map = calloc(np ? np : 1, sizeof *map);
+    if (!map)
+        goto out;
+    char defdir[64], absdir[PATH_MAX], path[PATH_MAX + 64], actdir[PATH_MAX + 64];
+    if (!dir) {
+        pas2p_default_dir("pas2p-simulate", defdir, sizeof defdir);
+        dir = defdir;
+    }
+    if (pas2p_prepare_dir("pas2p simulate", dir) || !realpath(dir, absdir))
+        goto out;
+
+    /* rank -> host */
+    snprintf(path, sizeof path, "%s/hostfile", absdir);
+    if (hostfile) {
+        FILE *h = fopen(hostfile, "r");
+        if (!h) {
+            fprintf(stderr, "pas2p simulate: %s: cannot open: %s\n", hostfile, strerror(errno));
+            goto out;
+        }
+        char line[512];
+        uint32_t n = 0;
+        long ln = 0;
+        while (n < np && fgets(line, sizeof line, h)) {
+            ln++;
+            line[strcspn(line, " \t\r\n")] = 0;
+            if (!line[0] || line[0] == '#')
+                continue;
+            int k = pas2p_platform_find(&plat, line);
+            if (k < 0) {
+                fprintf(stderr, "pas2p simulate: %s:%ld: unknown host '%s' (not in %s)\n", hostfile,
+                        ln, line, platform);
+                fclose(h);
+                goto out;
+            }
+            map[n++] = k;
+        }
+        fclose(h);
+        if (n < np) {
+            fprintf(stderr, "pas2p simulate: %s names %u hosts for %u ranks\n", hostfile, n, np);
+            goto out;
+        }
+    } else if (pas2p_platform_map(&plat, np, block, map, err, sizeof err)) {
+        fprintf(stderr, "pas2p simulate: %s: %s\n", platform, err);
+        goto out;
+    }
+    FILE *h = fopen(path, "w");
+    for (uint32_t r = 0; h && r < np; r++)
+        fprintf(h, "%s\n", plat.hosts[map[r]].name);
+    if (!h || fclose(h)) {
+        fprintf(stderr, "pas2p simulate: %s: cannot write\n", path);
+        goto out;
+    }
+    if (!(base_speed > 0))
+        base_speed = plat.hosts[map[0]].speed;
+
+    /* the actions */
+    snprintf(actdir, sizeof actdir, "%s/actions", absdir);
+    if (mkdir(actdir, 0755) && errno != EEXIST) {
+        fprintf(stderr, "pas2p simulate: %s: %s\n", actdir, strerror(errno));
+        goto out;
+    }
+    uint64_t events = 0;
+    int trc = sig_path ? pas2p_actions_from_signature(&sig, actdir, err, sizeof err)
+                       : pas2p_actions_from_trace(trace, actdir, &events, err, sizeof err);
+    if (trc) {
+        fprintf(stderr, "pas2p simulate: %s\n", err);
+        goto out;
+    }
+
+    /* the simulation */
+    char nps[16], repss[16], speeds[32], logp[PATH_MAX + 64];
+    snprintf(nps, sizeof nps, "%u", np);
+    snprintf(repss, sizeof repss, "%ld", sig_path ? reps : 1);
+    snprintf(speeds, sizeof speeds, "%.17g", base_speed);
+    snprintf(logp, sizeof logp, "%s/simgrid.log", absdir);
+    char *cmd[64 + 32 * 2];
+    int c = 0;
+    char cfgbuf[32][512];
+    cmd[c++] = "smpirun";
+    cmd[c++] = "-np";
+    cmd[c++] = nps;
+    cmd[c++] = "-platform";
+    cmd[c++] = (char *)platform;
+    cmd[c++] = "-hostfile";
+    cmd[c++] = path;
+    cmd[c++] = "--cfg=smpi/simulate-computation:no"; /* only the actions' flops count */
+    cmd[c++] = "--cfg=smpi/wtime:0";                 /* reading the clock costs nothing */
+    cmd[c++] = "--log=xbt_cfg.thres:warning";
+    cmd[c++] = "--log=smpi_config.thres:warning";
+    for (int k = 0; k < ncfg; k++) {
+        snprintf(cfgbuf[k], sizeof cfgbuf[k], "--cfg=%.500s", cfgs[k]);
+        cmd[c++] = cfgbuf[k];
+    }
+    cmd[c++] = replayer;
+    cmd[c++] = actdir;
+    cmd[c++] = absdir;
+    cmd[c++] = repss;
+    cmd[c++] = speeds;
+    cmd[c] = NULL;
+    if (!getenv("PAS2P_QUIET") || !*getenv("PAS2P_QUIET"))
+        fprintf(stderr, "pas2p simulate: %u ranks on %s, SimGrid replaying %s\n", np, platform,
+                sig_path ? "the signature's relevant phases" : "the whole trace");
+    double w0 = mono_s();
+    int code = run_logged(cmd, logp, verbose);
+    double wall = mono_s() - w0;
+    if (code) {
+        char why[1600];
+        first_error(logp, why, sizeof why);
+        fprintf(stderr, "pas2p simulate: SimGrid failed (exit %d)%s%s (log: %s)\n", code,
+                why[0] ? ": " : "", why, logp);
+        rc = 1;
+        goto out;
+    }
+
+    if (trace) { /* the reference: the replay's simulated time is the prediction */
+        double set = 0;
+        for (uint32_t r = 0; r < np; r++) {
+            pas2p_sig_rank_t R = {.rank = r};
+            pas2p_times_t st = {0};
+            if (pas2p_times_read(absdir, &R, NULL, &st, err, sizeof err)) {
+                fprintf(stderr, "pas2p simulate: %s\n", err);
+                rc = 1;
+                goto out;
+            }
+            if (st.set_s > set)
+                set = st.set_s;
+        }
+        printf("results = %s\nevents = %llu\nPET = %.6f s\n", dir, (unsigned long long)events, set);
+        if (aet > 0)
+            printf("AET = %.6f s\nPETE = %+.2f %%\n", aet, (set - aet) / aet * 100);
+        printf("wall = %.6f s\n", wall);
+        rc = 0;
+        goto out;
+    }
+    double **target = calloc(sig.nranks, sizeof *target);
+    double set = 0;
+    rc = 1;
+    for (uint32_t r = 0; target && r < sig.nranks; r++) {
+        pas2p_times_t st = {0};
+        target[r] = calloc(sig.ranks[r].nphases ? sig.ranks[r].nphases : 1, sizeof **target);
+        if (!target[r] || pas2p_times_read(absdir, &sig.ranks[r], target[r], &st, err, sizeof err)) {
+            fprintf(stderr, "pas2p simulate: %s\n", target[r] ? err : "out of memory");
+            goto free_target;
+        }
+        if (st.set_s > set)
+            set = st.set_s;
+    }
+    pas2p_prediction_t res;
+    memset(&res, 0, sizeof res);
+    if (!target || pas2p_pet_compute(&sig, (const double *const *)target, set, aet, &res.pet, err,
+                                     sizeof err)) {
+        fprintf(stderr, "pas2p simulate: %s\n", target ? err : "out of memory");
+        goto free_target;
+    }
+    snprintf(res.method, sizeof res.method, "simulate");
+    if (!realpath(sig_path, res.signature))
+        snprintf(res.signature, sizeof res.signature, "%s", sig_path);
+    snprintf(res.application, sizeof res.application, "%s", sig.command);
+    snprintf(res.target, sizeof res.target, "%s", platform);
+    pas2p_prediction_stamp(&res);
+    res.wall_s = wall;
+    snprintf(res.stop, sizeof res.stop, "simulated: %ld replay(s) of each relevant phase", reps);
+    snprintf(path, sizeof path, "%s/prediction.xml", absdir);
+    if (pas2p_prediction_write(&res, path, err, sizeof err)) {
+        fprintf(stderr, "pas2p simulate: %s\n", err);
+    } else {
+        printf("results = %s\nprediction = %s/prediction.xml\n", dir, dir);
+        printf("platform = %s\nbase speed = %.6g flop/s\n", platform, base_speed);
+        pas2p_prediction_print(&res, stdout);
+        rc = 0;
+    }
+    pas2p_prediction_free(&res);
+free_target:
+    for (uint32_t r = 0; target && r < sig.nranks; r++)
+        free(target[r]);
+    free(target);
+out:
+    free(map);
+    pas2p_platform_free(&plat);
+    pas2p_signature_free(&sig);
+    return rc;
+}

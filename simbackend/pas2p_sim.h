@@ -1,0 +1,49 @@
+/* pas2p simulation backend: signature phases (or a whole trace) as replay actions, and
+ * their simulated replay on a SimGrid platform.
+ *
+ * Actions (simbackend/ACTIONS.md) are one text file per rank: communicators, then either
+ * phase blocks (`phase ID` ... `end`: one occurrence of a relevant phase, its skeleton in
+ * order) or, for a full trace, every event in order.  One C program replays them,
+ * `pas2p-simreplay` (replayer.c compiled with smpicc): it issues the MPI calls itself,
+ * computation as smpi_execute_flops, and times each phase block with MPI_Wtime, which
+ * SimGrid simulates.  Its times file has the signature-mode layout (tracer/FORMAT.md), so
+ * the one PET module turns them into the prediction.
+ *
+ * Nothing is dropped silently: a call the replayer cannot express is an error naming it.
+ */
+#ifndef PAS2P_SIM_H
+#define PAS2P_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pas2p_signature.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PAS2P_ACTIONS_VERSION 1u
+
+/* Writes DIR/rank-NNNNN.act for every rank of the signature: its communicators and one
+ * phase block per relevant phase (the union over ranks, in id order; a rank without that
+ * phase gets an empty block).  Checks that each phase can be replayed on its own: in every
+ * phase, messages sent between each pair of ranks on a communicator are received there
+ * (counts; MPI_ANY_SOURCE receives count for any sender) and all members of a communicator
+ * make the same collectives in the same order.  0, or -1 with a one-line reason naming the
+ * phase, rank or call. */
+int pas2p_actions_from_signature(const pas2p_signature_t *sig, const char *dir, char *err,
+                                 size_t errlen);
+
+/* Writes DIR/rank-NNNNN.act with every event of every rank of the trace in TRACE_DIR, in
+ * order (no phase blocks): the full-trace reference.  *events receives the number of
+ * events translated.  0, or -1 with a one-line reason. */
+int pas2p_actions_from_trace(const char *trace_dir, const char *dir, uint64_t *events,
+                             char *err, size_t errlen);
+
+int pas2p_cmd_simulate(int argc, char **argv); /* cmd_simulate.c */
+
+#ifdef __cplusplus
+}
+#endif
+#endif

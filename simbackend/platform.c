@@ -1,0 +1,216 @@
+/* SimGrid platform files as pas2p needs them (pas2p_platform.h): the hosts, their cores and
+ * speeds, read with libxml2 (no network, no DTD fetch).  SimGrid itself parses the file
+ * again when it simulates; this reader only names the hosts ranks are mapped to. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+
+#include "pas2p_platform.h"
+
+double pas2p_parse_speed(const char *s)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || !(v > 0))
+        return -1;
+    static const struct {
+        const char *unit;
+        double mult;
+    } u[] = {{"f", 1}, {"kf", 1e3}, {"Mf", 1e6}, {"Gf", 1e9}, {"Tf", 1e12}, {"Pf", 1e15},
+             {"Ef", 1e18}, {"", 1}};
+    size_t len = strcspn(end, ",");
+    for (size_t i = 0; i < sizeof u / sizeof *u; i++)
+        if (strlen(u[i].unit) == len && !strncmp(end, u[i].unit, len))
+            return v * u[i].mult;
+    return -1;
+}
+
+static void quiet(void *ctx, const char *msg, ...)
+{
+    (void)ctx;
+    (void)msg;
+}
+
+static void quiet_s(void *ctx, const xmlError *e)
+{
+    (void)ctx;
+    (void)e;
+}
+
+static void quiet_sv(void *ctx, xmlErrorPtr e)
+{
+    quiet_s(ctx, e);
+}
+
+static const char *prop(xmlNodePtr n, const char *name)
+{
+    for (xmlAttrPtr a = n->properties; a; a = a->next)
+        if (!strcmp((const char *)a->name, name) && a->children && a->children->content)
+            return (const char *)a->children->content;
+    return NULL;
+}
+
+static int add_host(pas2p_platform_t *p, const char *name, double speed, int cores)
+{
+    if (p->nhosts % 64 == 0) {
+        pas2p_host_t *h = realloc(p->hosts, (p->nhosts + 64) * sizeof *h);
+        if (!h)
+            return -1;
+        p->hosts = h;
+    }
+    pas2p_host_t *h = &p->hosts[p->nhosts++];
+    snprintf(h->name, sizeof h->name, "%s", name);
+    h->speed = speed;
+    h->cores = cores > 0 ? cores : 1;
+    return 0;
+}
+
+/* <cluster prefix radical="0-15,20" suffix speed core>: hosts prefix N suffix */
+static int add_cluster(pas2p_platform_t *p, xmlNodePtr n, char *err, size_t errlen, const char *path)
+{
+    const char *pre = prop(n, "prefix"), *suf = prop(n, "suffix"), *rad = prop(n, "radical"),
+               *sp = prop(n, "speed"), *co = prop(n, "core");
+    double speed = sp ? pas2p_parse_speed(sp) : -1;
+    if (!rad || speed <= 0) {
+        snprintf(err, errlen, "%s: cluster '%s' has no radical or no valid speed", path,
+                 prop(n, "id") ? prop(n, "id") : "?");
+        return -1;
+    }
+    const char *q = rad;
+    while (*q) {
+        char *end;
+        long a = strtol(q, &end, 10), b = a;
+        if (end == q)
+            break;
+        if (*end == '-')
+            b = strtol(end + 1, &end, 10);
+        for (long k = a; k <= b; k++) {
+            char name[256];
+            snprintf(name, sizeof name, "%.120s%ld%.120s", pre ? pre : "", k, suf ? suf : "");
+            if (add_host(p, name, speed, co ? atoi(co) : 1))
+                return -1;
+        }
+        q = *end == ',' ? end + 1 : end;
+        if (*end && *end != ',')
+            break;
+    }
+    return 0;
+}
+
+static int walk(pas2p_platform_t *p, xmlNodePtr n, char *err, size_t errlen, const char *path)
+{
+    for (; n; n = n->next) {
+        if (n->type != XML_ELEMENT_NODE)
+            continue;
+        if (!strcmp((const char *)n->name, "host")) {
+            const char *id = prop(n, "id"), *sp = prop(n, "speed"), *co = prop(n, "core");
+            double speed = sp ? pas2p_parse_speed(sp) : -1;
+            if (!id || speed <= 0) {
+                snprintf(err, errlen, "%s: host '%s' has no valid speed", path, id ? id : "?");
+                return -1;
+            }
+            if (add_host(p, id, speed, co ? atoi(co) : 1))
+                return -1;
+        } else if (!strcmp((const char *)n->name, "cluster")) {
+            if (add_cluster(p, n, err, errlen, path))
+                return -1;
+        } else if (walk(p, n->children, err, errlen, path)) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int pas2p_platform_read(const char *path, pas2p_platform_t *p, char *err, size_t errlen)
+{
+    memset(p, 0, sizeof *p);
+    xmlSetGenericErrorFunc(NULL, quiet);
+    xmlSetStructuredErrorFunc(NULL, quiet_sv);
+    /* no network: the DOCTYPE's DTD is never fetched, entities are not expanded */
+    xmlDocPtr doc = xmlReadFile(path, NULL, XML_PARSE_NONET);
+    xmlSetGenericErrorFunc(NULL, NULL);
+    xmlSetStructuredErrorFunc(NULL, NULL);
+    int rc = -1;
+    if (!doc) {
+        FILE *f = fopen(path, "r");
+        if (!f)
+            snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        else
+            snprintf(err, errlen, "%s: not XML", path);
+        if (f)
+            fclose(f);
+        return -1;
+    }
+    xmlNodePtr root = xmlDocGetRootElement(doc);
+    const char *ver = root ? prop(root, "version") : NULL;
+    if (!root || strcmp((const char *)root->name, "platform")) {
+        snprintf(err, errlen, "%s: not a SimGrid platform (root element <%s>)", path,
+                 root ? (const char *)root->name : "none");
+    } else if (!ver || strcmp(ver, "4.1")) {
+        snprintf(err, errlen, "%s: SimGrid platform version %s; pas2p reads version 4.1 "
+                 "(simgrid_update_xml converts older files)", path, ver ? ver : "(none)");
+    } else if (walk(p, root->children, err, errlen, path) == 0) {
+        if (p->nhosts == 0)
+            snprintf(err, errlen, "%s: the platform has no host", path);
+        else
+            rc = 0;
+    }
+    xmlFreeDoc(doc);
+    if (rc)
+        pas2p_platform_free(p);
+    return rc;
+}
+
+void pas2p_platform_free(pas2p_platform_t *p)
+{
+    free(p->hosts);
+    p->hosts = NULL;
+    p->nhosts = 0;
+}
+
+int pas2p_platform_find(const pas2p_platform_t *p, const char *name)
+{
+    for (size_t i = 0; i < p->nhosts; i++)
+        if (!strcmp(p->hosts[i].name, name))
+            return (int)i;
+    return -1;
+}
+
+int pas2p_platform_map(const pas2p_platform_t *p, uint32_t np, int block, int *out, char *err,
+                       size_t errlen)
+{
+    uint64_t slots = 0;
+    for (size_t i = 0; i < p->nhosts; i++)
+        slots += (uint64_t)p->hosts[i].cores;
+    if (slots < np) {
+        snprintf(err, errlen, "the platform has %llu host cores for %u ranks: give a larger "
+                 "platform (or a hostfile that places several ranks on a host)",
+                 (unsigned long long)slots, np);
+        return -1;
+    }
+    int *used = calloc(p->nhosts ? p->nhosts : 1, sizeof *used);
+    if (!used) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    size_t h = 0;
+    for (uint32_t r = 0; r < np; r++) {
+        if (block) { /* fill a host's cores, then the next host */
+            while (used[h] == p->hosts[h].cores)
+                h++;
+        } else { /* one rank per host in turn, skipping full hosts */
+            while (used[h] == p->hosts[h].cores)
+                h = (h + 1) % p->nhosts;
+        }
+        out[r] = (int)h;
+        used[h]++;
+        if (!block)
+            h = (h + 1) % p->nhosts;
+    }
+    free(used);
+    return 0;
+}

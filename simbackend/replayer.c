@@ -1,0 +1,498 @@
+/* The action replayer (simbackend/ACTIONS.md): one MPI program that reads its rank's action
+ * file and issues the MPI calls itself.
+ *
+ *   pas2p-simreplay ACTIONS_DIR OUT_DIR REPS FLOPS_PER_S
+ *
+ * Built with smpicc (-DPAS2P_SIMGRID) it runs inside SimGrid: computation becomes
+ * smpi_execute_flops(seconds x FLOPS_PER_S) on the simulated host and MPI_Wtime is the
+ * simulated clock (run with smpi/simulate-computation:no, so the replayer's own work costs
+ * nothing).  Built with mpicc, computation is a busy wait of the recorded time.
+ *
+ * A phase block (`phase ID` ... `end`) is replayed REPS times, each after an MPI_Barrier
+ * on MPI_COMM_WORLD, timed from the barrier to the completion of the block's last call
+ * and of every request it started; the first of several repetitions warms up and is not
+ * reported.  Actions outside blocks (a full trace) run once, in order.  Each rank writes
+ * OUT_DIR/rank-NNNNN.times in the signature-mode layout (tracer/FORMAT.md).
+ *
+ * No global state: SimGrid runs every rank as a thread of one process.
+ */
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef PAS2P_SIMGRID
+#include <smpi/smpi.h>
+#endif
+
+enum op {
+    OP_COMPUTE, OP_SEND, OP_ISEND, OP_RECV, OP_IRECV, OP_PROBE, OP_SENDRECV, OP_WAIT,
+    OP_WAITALL, OP_TEST, OP_BARRIER, OP_BCAST, OP_REDUCE, OP_ALLREDUCE, OP_GATHER,
+    OP_SCATTER, OP_ALLGATHER, OP_ALLTOALL, OP_REDUCE_SCATTER, OP_SCAN, OP_EXSCAN,
+    OP_PHASE, OP_END
+};
+
+static const struct {
+    const char *name;
+    enum op op;
+    int nonblocking;
+} ops[] = {
+    {"compute", OP_COMPUTE, 0}, {"send", OP_SEND, 0}, {"isend", OP_ISEND, 0},
+    {"recv", OP_RECV, 0}, {"irecv", OP_IRECV, 0}, {"probe", OP_PROBE, 0},
+    {"sendrecv", OP_SENDRECV, 0}, {"wait", OP_WAIT, 0}, {"waitall", OP_WAITALL, 0},
+    {"test", OP_TEST, 0}, {"barrier", OP_BARRIER, 0}, {"ibarrier", OP_BARRIER, 1},
+    {"bcast", OP_BCAST, 0}, {"ibcast", OP_BCAST, 1}, {"reduce", OP_REDUCE, 0},
+    {"ireduce", OP_REDUCE, 1}, {"allreduce", OP_ALLREDUCE, 0}, {"iallreduce", OP_ALLREDUCE, 1},
+    {"gather", OP_GATHER, 0}, {"igather", OP_GATHER, 1}, {"scatter", OP_SCATTER, 0},
+    {"iscatter", OP_SCATTER, 1}, {"allgather", OP_ALLGATHER, 0}, {"iallgather", OP_ALLGATHER, 1},
+    {"alltoall", OP_ALLTOALL, 0}, {"ialltoall", OP_ALLTOALL, 1},
+    {"reduce_scatter", OP_REDUCE_SCATTER, 0}, {"ireduce_scatter", OP_REDUCE_SCATTER, 1},
+    {"scan", OP_SCAN, 0}, {"exscan", OP_EXSCAN, 0}, {"phase", OP_PHASE, 0}, {"end", OP_END, 0},
+};
+
+typedef struct {
+    enum op op;
+    int nb;                  /* non-blocking collective */
+    int peer, tag, peer2, tag2;
+    unsigned comm;           /* communicator id; for a phase: its id */
+    long long bytes, rbytes; /* wait: how many requests */
+    double seconds;
+} action_t;
+
+typedef struct {
+    unsigned id;
+    MPI_Comm comm;           /* MPI_COMM_NULL if this rank is not a member */
+    int size;
+    int *members;            /* world ranks, communicator rank order */
+} comm_t;
+
+typedef struct {
+    int rank, np;
+    double flops_per_s;
+    action_t *a;
+    size_t na;
+    comm_t *comms;
+    size_t ncomms;
+    MPI_Request *req;
+    size_t nreq, capreq;
+    char *sbuf, *rbuf;
+    long long events;
+} replay_t;
+
+static void die(replay_t *R, const char *fmt, const char *what, long line)
+{
+    fprintf(stderr, "pas2p-simreplay: rank %d: ", R->rank);
+    fprintf(stderr, fmt, what, line);
+    fputc('\n', stderr);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+    exit(2);
+}
+
+static void *xrealloc(replay_t *R, void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+    if (!q)
+        die(R, "%s (%ld bytes)", "out of memory", (long)n);
+    return q;
+}
+
+/* ------------------------------------------------------------------ reading */
+
+static void parse(replay_t *R, const char *dir)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%.4000s/rank-%05d.act", dir, R->rank);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        die(R, "%s: cannot open (line %ld)", path, 0);
+    char line[1 << 16];
+    long ln = 0;
+    size_t cap = 0;
+    unsigned ver = 0, frank = 0, fnp = 0;
+    if (!fgets(line, sizeof line, f) ||
+        sscanf(line, "pas2p-actions %u rank %u np %u", &ver, &frank, &fnp) != 3 || ver != 1)
+        die(R, "%s: not a pas2p action file version 1 (line %ld)", path, 1);
+    if ((int)frank != R->rank || (int)fnp != R->np)
+        die(R, "%s: written for another rank or np (line %ld): check the launch's -np", path, 1);
+    ln = 1;
+    while (fgets(line, sizeof line, f)) {
+        ln++;
+        char word[32];
+        int off = 0;
+        if (line[0] == '#' || line[0] == '\n' || sscanf(line, "%31s%n", word, &off) != 1)
+            continue;
+        const char *p = line + off;
+        if (!strcmp(word, "comm")) {
+            comm_t c = {0};
+            const char *q = p;
+            char *end;
+            c.id = (unsigned)strtoul(q, &end, 10);
+            q = end;
+            int n = 1;
+            for (const char *s = q; *s; s++)
+                n += *s == ',';
+            c.members = xrealloc(R, NULL, (size_t)n * sizeof *c.members);
+            c.size = 0;
+            while (*q && *q != '\n') {
+                long v = strtol(q, &end, 10);
+                if (end == q)
+                    break;
+                c.members[c.size++] = (int)v;
+                q = *end == ',' ? end + 1 : end;
+            }
+            R->comms = xrealloc(R, R->comms, (R->ncomms + 1) * sizeof *R->comms);
+            R->comms[R->ncomms++] = c;
+            continue;
+        }
+        size_t k = 0;
+        while (k < sizeof ops / sizeof *ops && strcmp(ops[k].name, word))
+            k++;
+        if (k == sizeof ops / sizeof *ops)
+            die(R, "unknown action '%s' at line %ld", word, ln);
+        if (R->na == cap) {
+            cap = cap ? 2 * cap : 1024;
+            R->a = xrealloc(R, R->a, cap * sizeof *R->a);
+        }
+        action_t *a = &R->a[R->na++];
+        memset(a, 0, sizeof *a);
+        a->op = ops[k].op;
+        a->nb = ops[k].nonblocking;
+        int n = 0, want = 0;
+        switch (a->op) {
+        case OP_COMPUTE: want = 1; n = sscanf(p, "%lf", &a->seconds); break;
+        case OP_SEND: case OP_ISEND: case OP_RECV: case OP_IRECV:
+            want = 4; n = sscanf(p, "%d %d %lld %u", &a->peer, &a->tag, &a->bytes, &a->comm); break;
+        case OP_PROBE: want = 3; n = sscanf(p, "%d %d %u", &a->peer, &a->tag, &a->comm); break;
+        case OP_SENDRECV:
+            want = 7;
+            n = sscanf(p, "%d %d %lld %d %d %lld %u", &a->peer, &a->tag, &a->bytes, &a->peer2,
+                       &a->tag2, &a->rbytes, &a->comm);
+            break;
+        case OP_WAIT: want = 1; n = sscanf(p, "%lld", &a->bytes); break;
+        case OP_BARRIER: want = 1; n = sscanf(p, "%u", &a->comm); break;
+        case OP_BCAST: case OP_REDUCE: case OP_GATHER: case OP_SCATTER:
+            want = 3; n = sscanf(p, "%lld %d %u", &a->bytes, &a->peer, &a->comm); break;
+        case OP_ALLREDUCE: case OP_ALLGATHER: case OP_ALLTOALL: case OP_REDUCE_SCATTER:
+        case OP_SCAN: case OP_EXSCAN:
+            want = 2; n = sscanf(p, "%lld %u", &a->bytes, &a->comm); break;
+        case OP_PHASE: want = 1; n = sscanf(p, "%u", &a->comm); break;
+        default: break;
+        }
+        if (n != want || a->bytes < 0 || a->rbytes < 0)
+            die(R, "malformed '%s' action at line %ld", word, ln);
+    }
+    if (ferror(f))
+        die(R, "%s: read error (line %ld)", path, ln);
+    fclose(f);
+}
+
+/* ------------------------------------------------------------------ communicators */
+
+static void make_comms(replay_t *R)
+{
+    /* every rank lists the same communicators in the same order: split the world once each */
+    for (size_t i = 0; i < R->ncomms; i++) {
+        comm_t *c = &R->comms[i];
+        int pos = -1;
+        for (int k = 0; k < c->size; k++)
+            if (c->members[k] == R->rank)
+                pos = k;
+        MPI_Comm_split(MPI_COMM_WORLD, pos >= 0 ? 0 : MPI_UNDEFINED, pos, &c->comm);
+    }
+}
+
+/* the communicator and this rank's translation of world rank `w` in it */
+static MPI_Comm comm_of(replay_t *R, unsigned id, const comm_t **out)
+{
+    *out = NULL;
+    if (id == 0)
+        return MPI_COMM_WORLD;
+    if (id == 1)
+        return MPI_COMM_SELF;
+    for (size_t i = 0; i < R->ncomms; i++)
+        if (R->comms[i].id == id) {
+            if (R->comms[i].comm == MPI_COMM_NULL)
+                die(R, "an action uses communicator %s%ld, of which this rank is not a member", "", (long)id);
+            *out = &R->comms[i];
+            return R->comms[i].comm;
+        }
+    die(R, "an action uses communicator %s%ld, which the file does not define", "", (long)id);
+    return MPI_COMM_NULL;
+}
+
+static int peer_in(replay_t *R, const comm_t *c, int w)
+{
+    if (w == -2)
+        return MPI_ANY_SOURCE;
+    if (w == -3 || w == -1)
+        return MPI_PROC_NULL;
+    if (!c)
+        return w;
+    for (int k = 0; k < c->size; k++)
+        if (c->members[k] == w)
+            return k;
+    die(R, "world rank %s%ld is not in the action's communicator", "", (long)w);
+    return MPI_PROC_NULL;
+}
+
+static int tag_of(int t)
+{
+    return t == -2 ? MPI_ANY_TAG : t < 0 ? 0 : t;
+}
+
+/* ------------------------------------------------------------------ replaying */
+
+static MPI_Request *new_req(replay_t *R)
+{
+    if (R->nreq == R->capreq) {
+        R->capreq = R->capreq ? 2 * R->capreq : 64;
+        R->req = xrealloc(R, R->req, R->capreq * sizeof *R->req);
+    }
+    return &R->req[R->nreq++];
+}
+
+static void complete(replay_t *R, size_t n) /* the n oldest pending requests */
+{
+    if (n > R->nreq)
+        n = R->nreq;
+    if (!n)
+        return;
+    MPI_Waitall((int)n, R->req, MPI_STATUSES_IGNORE);
+    memmove(R->req, R->req + n, (R->nreq - n) * sizeof *R->req);
+    R->nreq -= n;
+}
+
+static void compute(replay_t *R, double s)
+{
+#ifdef PAS2P_SIMGRID
+    smpi_execute_flops(s * R->flops_per_s);
+#else
+    (void)R;
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    do
+        clock_gettime(CLOCK_MONOTONIC, &t);
+    while ((double)(t.tv_sec - t0.tv_sec) + 1e-9 * (double)(t.tv_nsec - t0.tv_nsec) < s);
+#endif
+}
+
+/* reductions on whole doubles where the size allows, bytes otherwise */
+static MPI_Datatype red_type(long long bytes, int *count)
+{
+    if (bytes % 8 == 0) {
+        *count = (int)(bytes / 8);
+        return MPI_DOUBLE;
+    }
+    *count = (int)bytes;
+    return MPI_UNSIGNED_CHAR;
+}
+
+static void run(replay_t *R, const action_t *a)
+{
+    const comm_t *c = NULL;
+    MPI_Comm comm = MPI_COMM_WORLD;
+    int n = 0, size = 1, cr = 0;
+    MPI_Datatype t;
+    if (a->op != OP_COMPUTE && a->op != OP_WAIT && a->op != OP_WAITALL && a->op != OP_TEST) {
+        comm = comm_of(R, a->comm, &c);
+        MPI_Comm_size(comm, &size);
+        MPI_Comm_rank(comm, &cr);
+        R->events++;
+    }
+    MPI_Request *rq = a->nb ? new_req(R) : NULL;
+    int b = (int)a->bytes;
+    switch (a->op) {
+    case OP_COMPUTE: compute(R, a->seconds); break;
+    case OP_SEND: MPI_Send(R->sbuf, b, MPI_BYTE, peer_in(R, c, a->peer), tag_of(a->tag), comm); break;
+    case OP_ISEND:
+        MPI_Isend(R->sbuf, b, MPI_BYTE, peer_in(R, c, a->peer), tag_of(a->tag), comm, new_req(R));
+        break;
+    case OP_RECV:
+        MPI_Recv(R->rbuf, b, MPI_BYTE, peer_in(R, c, a->peer), tag_of(a->tag), comm, MPI_STATUS_IGNORE);
+        break;
+    case OP_IRECV:
+        MPI_Irecv(R->rbuf, b, MPI_BYTE, peer_in(R, c, a->peer), tag_of(a->tag), comm, new_req(R));
+        break;
+    case OP_PROBE: MPI_Probe(peer_in(R, c, a->peer), tag_of(a->tag), comm, MPI_STATUS_IGNORE); break;
+    case OP_SENDRECV:
+        MPI_Sendrecv(R->sbuf, b, MPI_BYTE, peer_in(R, c, a->peer), tag_of(a->tag), R->rbuf,
+                     (int)a->rbytes, MPI_BYTE, peer_in(R, c, a->peer2), tag_of(a->tag2), comm,
+                     MPI_STATUS_IGNORE);
+        break;
+    case OP_WAIT: complete(R, (size_t)a->bytes); R->events++; break;
+    case OP_WAITALL: complete(R, R->nreq); R->events++; break;
+    case OP_TEST: {
+        int flag;
+        if (R->nreq)
+            MPI_Testall((int)R->nreq, R->req, &flag, MPI_STATUSES_IGNORE);
+        R->events++;
+        break;
+    }
+    case OP_BARRIER: a->nb ? MPI_Ibarrier(comm, rq) : MPI_Barrier(comm); break;
+    case OP_BCAST:
+        a->nb ? MPI_Ibcast(R->sbuf, b, MPI_BYTE, peer_in(R, c, a->peer), comm, rq)
+              : MPI_Bcast(R->sbuf, b, MPI_BYTE, peer_in(R, c, a->peer), comm);
+        break;
+    case OP_REDUCE:
+        t = red_type(a->bytes, &n);
+        a->nb ? MPI_Ireduce(R->sbuf, R->rbuf, n, t, MPI_SUM, peer_in(R, c, a->peer), comm, rq)
+              : MPI_Reduce(R->sbuf, R->rbuf, n, t, MPI_SUM, peer_in(R, c, a->peer), comm);
+        break;
+    case OP_ALLREDUCE:
+        t = red_type(a->bytes, &n);
+        a->nb ? MPI_Iallreduce(R->sbuf, R->rbuf, n, t, MPI_SUM, comm, rq)
+              : MPI_Allreduce(R->sbuf, R->rbuf, n, t, MPI_SUM, comm);
+        break;
+    case OP_GATHER:
+        a->nb ? MPI_Igather(R->sbuf, b, MPI_BYTE, R->rbuf, b, MPI_BYTE, peer_in(R, c, a->peer), comm, rq)
+              : MPI_Gather(R->sbuf, b, MPI_BYTE, R->rbuf, b, MPI_BYTE, peer_in(R, c, a->peer), comm);
+        break;
+    case OP_SCATTER:
+        a->nb ? MPI_Iscatter(R->sbuf, b, MPI_BYTE, R->rbuf, b, MPI_BYTE, peer_in(R, c, a->peer), comm, rq)
+              : MPI_Scatter(R->sbuf, b, MPI_BYTE, R->rbuf, b, MPI_BYTE, peer_in(R, c, a->peer), comm);
+        break;
+    case OP_ALLGATHER:
+        a->nb ? MPI_Iallgather(R->sbuf, b, MPI_BYTE, R->rbuf, b, MPI_BYTE, comm, rq)
+              : MPI_Allgather(R->sbuf, b, MPI_BYTE, R->rbuf, b, MPI_BYTE, comm);
+        break;
+    case OP_ALLTOALL:
+        a->nb ? MPI_Ialltoall(R->sbuf, b, MPI_BYTE, R->rbuf, b, MPI_BYTE, comm, rq)
+              : MPI_Alltoall(R->sbuf, b, MPI_BYTE, R->rbuf, b, MPI_BYTE, comm);
+        break;
+    case OP_REDUCE_SCATTER:
+        t = red_type(a->bytes, &n);
+        a->nb ? MPI_Ireduce_scatter_block(R->sbuf, R->rbuf, n, t, MPI_SUM, comm, rq)
+              : MPI_Reduce_scatter_block(R->sbuf, R->rbuf, n, t, MPI_SUM, comm);
+        break;
+    case OP_SCAN:
+        t = red_type(a->bytes, &n);
+        MPI_Scan(R->sbuf, R->rbuf, n, t, MPI_SUM, comm);
+        break;
+    case OP_EXSCAN:
+        t = red_type(a->bytes, &n);
+        MPI_Exscan(R->sbuf, R->rbuf, n, t, MPI_SUM, comm);
+        break;
+    default: break;
+    }
+}
+
+/* buffers large enough for every action of this rank */
+static void buffers(replay_t *R)
+{
+    long long mx = 8;
+    for (size_t i = 0; i < R->na; i++) {
+        const action_t *a = &R->a[i];
+        long long m = a->bytes > a->rbytes ? a->bytes : a->rbytes;
+        if (a->op == OP_GATHER || a->op == OP_SCATTER || a->op == OP_ALLGATHER ||
+            a->op == OP_ALLTOALL || a->op == OP_REDUCE_SCATTER)
+            m *= R->np;
+        if (a->op != OP_WAIT && m > mx)
+            mx = m;
+    }
+    if (mx > (long long)1 << 31)
+        die(R, "%s (%ld bytes)", "a message larger than 2 GiB", (long)(mx >> 20));
+    R->sbuf = calloc(1, (size_t)mx);
+    R->rbuf = calloc(1, (size_t)mx);
+    if (!R->sbuf || !R->rbuf)
+        die(R, "%s (%ld bytes)", "out of memory for the message buffers", (long)mx);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    replay_t R = {0};
+    MPI_Comm_rank(MPI_COMM_WORLD, &R.rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &R.np);
+    if (argc != 5) {
+        if (R.rank == 0)
+            fprintf(stderr, "usage: pas2p-simreplay ACTIONS_DIR OUT_DIR REPS FLOPS_PER_S "
+                    "(run by pas2p simulate)\n");
+        MPI_Finalize();
+        return 2;
+    }
+    int reps = atoi(argv[3]);
+    R.flops_per_s = atof(argv[4]);
+    if (reps < 1 || !(R.flops_per_s > 0))
+        die(&R, "bad REPS or FLOPS_PER_S (%s, line %ld)", argv[3], 0);
+    parse(&R, argv[1]);
+    make_comms(&R);
+    buffers(&R);
+
+    /* per phase block: its id and the measured repetitions */
+    typedef struct {
+        unsigned id;
+        int n;
+        double t[16];
+    } ptime_t;
+    ptime_t *pt = NULL;
+    size_t npt = 0;
+    if (reps > 16)
+        reps = 16;
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t_start = MPI_Wtime();
+    for (size_t i = 0; i < R.na; i++) {
+        if (R.a[i].op == OP_END)
+            die(&R, "'%s' without a phase (action %ld)", "end", (long)i);
+        if (R.a[i].op != OP_PHASE) {
+            run(&R, &R.a[i]);
+            continue;
+        }
+        size_t j = i + 1;
+        while (j < R.na && R.a[j].op != OP_END && R.a[j].op != OP_PHASE)
+            j++;
+        if (j == R.na || R.a[j].op != OP_END)
+            die(&R, "phase %s%ld has no 'end'", "", (long)R.a[i].comm);
+        pt = xrealloc(&R, pt, (npt + 1) * sizeof *pt);
+        ptime_t *p = &pt[npt++];
+        p->id = R.a[i].comm;
+        p->n = 0;
+        for (int r = 0; r < reps; r++) {
+            MPI_Barrier(MPI_COMM_WORLD);
+            double t0 = MPI_Wtime();
+            for (size_t k = i + 1; k < j; k++)
+                run(&R, &R.a[k]);
+            complete(&R, R.nreq);
+            double t1 = MPI_Wtime();
+            if ((reps == 1 || r > 0) && j > i + 1) /* an empty block: this rank lacks the phase */
+                p->t[p->n++] = t1 - t0;
+        }
+        i = j;
+    }
+    complete(&R, R.nreq);
+    MPI_Barrier(MPI_COMM_WORLD);
+    double set = MPI_Wtime() - t_start;
+
+    char path[4200], tmp[4300];
+    snprintf(path, sizeof path, "%.4000s/rank-%05d.times", argv[2], R.rank);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        die(&R, "%s: cannot write (line %ld)", tmp, 0);
+    fprintf(f, "pas2p-times 1\nrank %d\nnp %d\npid %d\nstatus completed\nevents %lld\n"
+            "set_s %.9f\nchecks 0\n", R.rank, R.np, (int)getpid(), R.events, set);
+    for (size_t i = 0; i < npt; i++) {
+        if (!pt[i].n)
+            continue;
+        fprintf(f, "phase %u", pt[i].id);
+        for (int r = 0; r < pt[i].n; r++)
+            fprintf(f, " %.9f", pt[i].t[r]);
+        fputc('\n', f);
+    }
+    if (fclose(f) || rename(tmp, path))
+        die(&R, "%s: cannot write (line %ld)", path, 0);
+    for (size_t i = 0; i < R.ncomms; i++) {
+        if (R.comms[i].comm != MPI_COMM_NULL)
+            MPI_Comm_free(&R.comms[i].comm);
+        free(R.comms[i].members);
+    }
+    free(R.comms);
+    free(R.a);
+    free(R.req);
+    free(R.sbuf);
+    free(R.rbuf);
+    free(pt);
+    MPI_Finalize();
+    return 0;
+}
