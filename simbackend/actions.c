@@ -17,12 +17,11 @@ static const char *name(uint32_t call)
     return n ? n : "an unknown call";
 }
 
-/* Writes the actions of one event (its computation, then the call).  0, or -1 naming the
- * call when the replayer has no way to express it. */
-static int write_event(FILE *f, const pas2p_sig_event_t *e, char *err, size_t errlen)
+/* The action line of one event's call into line ("" for a call with no action).  0, or -1
+ * naming the call when the replayer has no way to express it. */
+static int action_of(const pas2p_sig_event_t *e, char *line, size_t len, char *err, size_t errlen)
 {
-    if (e->compute_s > 0)
-        fprintf(f, "compute %.9g\n", e->compute_s);
+    line[0] = 0;
     unsigned long long b = (unsigned long long)e->bytes, rb = (unsigned long long)e->rbytes;
     switch (e->call) {
     case PAS2P_CALL_Init: case PAS2P_CALL_Init_thread: case PAS2P_CALL_Finalize:
@@ -33,66 +32,66 @@ static int write_event(FILE *f, const pas2p_sig_event_t *e, char *err, size_t er
         return 0; /* the replayer runs its own Init/Finalize and builds every communicator
                      up front; a probe that does not block moves no data */
     case PAS2P_CALL_Send: case PAS2P_CALL_Ssend: case PAS2P_CALL_Bsend: case PAS2P_CALL_Rsend:
-        fprintf(f, "send %d %d %llu %u\n", e->peer, e->tag, b, e->comm);
+        snprintf(line, len, "send %d %d %llu %u\n", e->peer, e->tag, b, e->comm);
         return 0;
     case PAS2P_CALL_Isend: case PAS2P_CALL_Issend: case PAS2P_CALL_Ibsend: case PAS2P_CALL_Irsend:
-        fprintf(f, "isend %d %d %llu %u\n", e->peer, e->tag, b, e->comm);
+        snprintf(line, len, "isend %d %d %llu %u\n", e->peer, e->tag, b, e->comm);
         return 0;
     case PAS2P_CALL_Recv:
-        fprintf(f, "recv %d %d %llu %u\n", e->peer, e->tag, rb, e->comm);
+        snprintf(line, len, "recv %d %d %llu %u\n", e->peer, e->tag, rb, e->comm);
         return 0;
     case PAS2P_CALL_Irecv:
-        fprintf(f, "irecv %d %d %llu %u\n", e->peer, e->tag, rb, e->comm);
+        snprintf(line, len, "irecv %d %d %llu %u\n", e->peer, e->tag, rb, e->comm);
         return 0;
     case PAS2P_CALL_Probe:
-        fprintf(f, "probe %d %d %u\n", e->peer, e->tag, e->comm);
+        snprintf(line, len, "probe %d %d %u\n", e->peer, e->tag, e->comm);
         return 0;
     case PAS2P_CALL_Sendrecv: case PAS2P_CALL_Sendrecv_replace:
-        fprintf(f, "sendrecv %d %d %llu %d %d %llu %u\n", e->peer, e->tag, b, e->peer2, e->tag2,
+        snprintf(line, len, "sendrecv %d %d %llu %d %d %llu %u\n", e->peer, e->tag, b, e->peer2, e->tag2,
                 rb, e->comm);
         return 0;
     case PAS2P_CALL_Wait: case PAS2P_CALL_Waitany:
-        fputs("wait 1\n", f);
+        snprintf(line, len, "wait 1\n");
         return 0;
     case PAS2P_CALL_Waitsome:
-        fprintf(f, "wait %u\n", e->aux ? e->aux : 1);
+        snprintf(line, len, "wait %u\n", e->aux ? e->aux : 1);
         return 0;
     case PAS2P_CALL_Waitall:
-        fputs("waitall\n", f);
+        snprintf(line, len, "waitall\n");
         return 0;
     case PAS2P_CALL_Test: case PAS2P_CALL_Testany: case PAS2P_CALL_Testall: case PAS2P_CALL_Testsome:
-        fputs("test\n", f);
+        snprintf(line, len, "test\n");
         return 0;
     case PAS2P_CALL_Barrier: case PAS2P_CALL_Ibarrier:
-        fprintf(f, "%sbarrier %u\n", e->call == PAS2P_CALL_Ibarrier ? "i" : "", e->comm);
+        snprintf(line, len, "%sbarrier %u\n", e->call == PAS2P_CALL_Ibarrier ? "i" : "", e->comm);
         return 0;
     case PAS2P_CALL_Bcast: case PAS2P_CALL_Ibcast:
-        fprintf(f, "%sbcast %llu %d %u\n", e->call == PAS2P_CALL_Ibcast ? "i" : "", b, e->peer, e->comm);
+        snprintf(line, len, "%sbcast %llu %d %u\n", e->call == PAS2P_CALL_Ibcast ? "i" : "", b, e->peer, e->comm);
         return 0;
     case PAS2P_CALL_Reduce: case PAS2P_CALL_Ireduce:
-        fprintf(f, "%sreduce %llu %d %u\n", e->call == PAS2P_CALL_Ireduce ? "i" : "", b, e->peer, e->comm);
+        snprintf(line, len, "%sreduce %llu %d %u\n", e->call == PAS2P_CALL_Ireduce ? "i" : "", b, e->peer, e->comm);
         return 0;
     case PAS2P_CALL_Allreduce: case PAS2P_CALL_Iallreduce:
-        fprintf(f, "%sallreduce %llu %u\n", e->call == PAS2P_CALL_Iallreduce ? "i" : "", b, e->comm);
+        snprintf(line, len, "%sallreduce %llu %u\n", e->call == PAS2P_CALL_Iallreduce ? "i" : "", b, e->comm);
         return 0;
     case PAS2P_CALL_Gather: case PAS2P_CALL_Igather: /* bytes: what each rank sends */
-        fprintf(f, "%sgather %llu %d %u\n", e->call == PAS2P_CALL_Igather ? "i" : "", b, e->peer, e->comm);
+        snprintf(line, len, "%sgather %llu %d %u\n", e->call == PAS2P_CALL_Igather ? "i" : "", b, e->peer, e->comm);
         return 0;
     case PAS2P_CALL_Scatter: case PAS2P_CALL_Iscatter: /* rbytes: what each rank receives */
-        fprintf(f, "%sscatter %llu %d %u\n", e->call == PAS2P_CALL_Iscatter ? "i" : "", rb, e->peer, e->comm);
+        snprintf(line, len, "%sscatter %llu %d %u\n", e->call == PAS2P_CALL_Iscatter ? "i" : "", rb, e->peer, e->comm);
         return 0;
     case PAS2P_CALL_Allgather: case PAS2P_CALL_Iallgather: /* bytes: per rank */
-        fprintf(f, "%sallgather %llu %u\n", e->call == PAS2P_CALL_Iallgather ? "i" : "", b, e->comm);
+        snprintf(line, len, "%sallgather %llu %u\n", e->call == PAS2P_CALL_Iallgather ? "i" : "", b, e->comm);
         return 0;
     case PAS2P_CALL_Alltoall: case PAS2P_CALL_Ialltoall: /* bytes: per peer */
-        fprintf(f, "%salltoall %llu %u\n", e->call == PAS2P_CALL_Ialltoall ? "i" : "", b, e->comm);
+        snprintf(line, len, "%salltoall %llu %u\n", e->call == PAS2P_CALL_Ialltoall ? "i" : "", b, e->comm);
         return 0;
     case PAS2P_CALL_Reduce_scatter_block: case PAS2P_CALL_Ireduce_scatter_block:
-        fprintf(f, "%sreduce_scatter %llu %u\n", e->call == PAS2P_CALL_Ireduce_scatter_block ? "i" : "",
+        snprintf(line, len, "%sreduce_scatter %llu %u\n", e->call == PAS2P_CALL_Ireduce_scatter_block ? "i" : "",
                 b, e->comm);
         return 0;
     case PAS2P_CALL_Scan: case PAS2P_CALL_Exscan:
-        fprintf(f, "%s %llu %u\n", e->call == PAS2P_CALL_Scan ? "scan" : "exscan", b, e->comm);
+        snprintf(line, len, "%s %llu %u\n", e->call == PAS2P_CALL_Scan ? "scan" : "exscan", b, e->comm);
         return 0;
     default:
         /* persistent requests, v- and w-collectives (per-peer counts are not in a
@@ -100,6 +99,18 @@ static int write_event(FILE *f, const pas2p_sig_event_t *e, char *err, size_t er
         snprintf(err, errlen, "%s cannot be replayed yet (no action for it)", name(e->call));
         return -1;
     }
+}
+
+/* Writes the actions of one event: its computation, then the call. */
+static int write_event(FILE *f, const pas2p_sig_event_t *e, char *err, size_t errlen)
+{
+    char line[256];
+    if (action_of(e, line, sizeof line, err, errlen))
+        return -1;
+    if (e->compute_s > 0)
+        fprintf(f, "compute %.9g\n", e->compute_s);
+    fputs(line, f);
+    return 0;
 }
 
 static FILE *open_rank(const char *dir, uint32_t rank, uint32_t np, char *path, size_t plen,
@@ -136,7 +147,9 @@ static void write_comm(FILE *f, uint32_t id, const int32_t *members, uint32_t si
 /* ------------------------------------------------------------------ phase closure */
 
 typedef struct {
-    int32_t src, dst;   /* world ranks; src PAS2P_PEER_ANY for a receive from anyone */
+    int32_t src, dst;   /* world ranks; src PAS2P_PEER_ANY: a wildcard receive (any source
+                           or any tag), which may take any message to dst */
+    int32_t tag;
     uint32_t comm;
     int32_t n;          /* +1 send, -1 receive */
 } msg_t;
@@ -150,6 +163,8 @@ static int cmp_msg(const void *a, const void *b)
         return x->comm < y->comm ? -1 : 1;
     if (x->src != y->src)
         return x->src < y->src ? -1 : 1;
+    if (x->tag != y->tag)
+        return x->tag < y->tag ? -1 : 1;
     return 0;
 }
 
@@ -158,12 +173,14 @@ typedef struct {
     size_t n, cap;
 } msgs_t;
 
-static int push(msgs_t *v, int32_t src, int32_t dst, uint32_t comm, int32_t n)
+static int push(msgs_t *v, int32_t src, int32_t dst, uint32_t comm, int32_t tag, int32_t n)
 {
     if (src < 0 && src != PAS2P_PEER_ANY)
         return 0; /* MPI_PROC_NULL: no message */
     if (dst < 0)
         return 0;
+    if (n < 0 && (src == PAS2P_PEER_ANY || tag == PAS2P_TAG_ANY))
+        src = PAS2P_PEER_ANY, tag = 0;
     if (v->n == v->cap) {
         size_t c = v->cap ? 2 * v->cap : 256;
         msg_t *m = realloc(v->m, c * sizeof *m);
@@ -172,7 +189,7 @@ static int push(msgs_t *v, int32_t src, int32_t dst, uint32_t comm, int32_t n)
         v->m = m;
         v->cap = c;
     }
-    v->m[v->n++] = (msg_t){src, dst, comm, n};
+    v->m[v->n++] = (msg_t){src, dst, tag, comm, n};
     return 0;
 }
 
@@ -211,11 +228,12 @@ static int check_phase(const pas2p_signature_t *s, uint32_t id, char *err, size_
             const pas2p_sig_event_t *e = &p->events[i];
             int cls = pas2p_call_class(e->call);
             if (cls == PAS2P_CLASS_SEND)
-                rc = push(&v, me, e->peer, e->comm, +1);
+                rc = push(&v, me, e->peer, e->comm, e->tag, +1);
             else if (cls == PAS2P_CLASS_RECV && e->call != PAS2P_CALL_Probe && e->call != PAS2P_CALL_Iprobe)
-                rc = push(&v, e->peer, me, e->comm, -1);
+                rc = push(&v, e->peer, me, e->comm, e->tag, -1);
             else if (cls == PAS2P_CLASS_SENDRECV)
-                rc = push(&v, me, e->peer, e->comm, +1) || push(&v, e->peer2, me, e->comm, -1);
+                rc = push(&v, me, e->peer, e->comm, e->tag, +1) ||
+                     push(&v, e->peer2, me, e->comm, e->tag2, -1);
         }
     }
     if (rc) {
@@ -224,8 +242,8 @@ static int check_phase(const pas2p_signature_t *s, uint32_t id, char *err, size_
         return -1;
     }
     qsort(v.m, v.n, sizeof *v.m, cmp_msg);
-    /* per (receiver, communicator): each sender's surplus must be absorbed by that
-     * receiver's any-source receives, exactly */
+    /* per (receiver, communicator): each (sender, tag)'s surplus must be absorbed by that
+     * receiver's wildcard receives, exactly */
     for (size_t i = 0; i < v.n && !rc;) {
         size_t j = i;
         long any = 0, surplus = 0;
@@ -233,14 +251,15 @@ static int check_phase(const pas2p_signature_t *s, uint32_t id, char *err, size_
             size_t k = j;
             long sum = 0;
             while (k < v.n && v.m[k].dst == v.m[j].dst && v.m[k].comm == v.m[j].comm &&
-                   v.m[k].src == v.m[j].src)
+                   v.m[k].src == v.m[j].src && v.m[k].tag == v.m[j].tag)
                 sum += v.m[k++].n;
             if (v.m[j].src == PAS2P_PEER_ANY) {
                 any = -sum;
             } else if (sum < 0) {
                 snprintf(err, errlen, "phase %u cannot be replayed alone: rank %d receives %ld "
-                         "message(s) from rank %d (communicator %u) that rank %d does not send in "
-                         "that phase", id, v.m[j].dst, -sum, v.m[j].src, v.m[j].comm, v.m[j].src);
+                         "message(s) from rank %d (tag %d, communicator %u) that rank %d does not "
+                         "send in that phase", id, v.m[j].dst, -sum, v.m[j].src, v.m[j].tag,
+                         v.m[j].comm, v.m[j].src);
                 rc = -1;
             } else {
                 surplus += sum;
@@ -334,6 +353,16 @@ int pas2p_actions_from_signature(const pas2p_signature_t *s, const char *dir, ch
         snprintf(err, errlen, "the signature has phase tables for %u of its %u ranks", s->nranks, s->np);
         rc = -1;
     }
+    for (uint32_t r = 0; r < s->nranks && !rc; r++) /* every call expressible, first */
+        for (uint32_t k = 0; k < s->ranks[r].nphases && !rc; k++) {
+            const pas2p_sig_phase_t *p = &s->ranks[r].phases[k];
+            char line[256], why[512];
+            for (uint32_t j = 0; p->relevant && j < p->nevents && !rc; j++)
+                if (action_of(&p->events[j], line, sizeof line, why, sizeof why)) {
+                    snprintf(err, errlen, "phase %u, rank %u: %s", p->id, s->ranks[r].rank, why);
+                    rc = -1;
+                }
+        }
     for (size_t i = 0; i < u && !rc; i++)
         rc = check_phase(s, ids[i], err, errlen);
     for (uint32_t r = 0; r < s->nranks && !rc; r++) {

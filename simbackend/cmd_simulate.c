@@ -40,6 +40,9 @@ static const char usage[] =
     "                       of rank 0's host, i.e. the target CPU is the base CPU)\n"
     "  --reps N             replays of each phase, the first a warm-up (default 2)\n"
     "  --aet T              the measured time on the target (s): prints PETE\n"
+    "  --what-if LIST       a hypothetical change of the platform, e.g. speed=2,bw=0.5,lat=2:\n"
+    "                       host speeds, link bandwidths and latencies multiplied (the scaled\n"
+    "                       platform is written to DIR/platform.xml)\n"
     "  --sg-cfg OPT         passed to SimGrid as --cfg=OPT (repeatable), e.g.\n"
     "                       network/model:CM02\n"
     "  -o DIR               results (default pas2p-simulate-YYYYmmdd-HHMMSS): actions/,\n"
@@ -130,12 +133,23 @@ static void first_error(const char *log, char *out, size_t len)
     fclose(f);
 }
 
+/* a times file is missing although SimGrid exited 0 (it does on a deadlock): say why */
+static void unfinished(const char *log, const char *err)
+{
+    char why[1600];
+    first_error(log, why, sizeof why);
+    if (why[0])
+        fprintf(stderr, "pas2p simulate: the replay did not finish: %s (log: %s)\n", why, log);
+    else
+        fprintf(stderr, "pas2p simulate: %s\n", err);
+}
+
 int pas2p_cmd_simulate(int argc, char **argv)
 {
     const char *sig_path = NULL, *trace = NULL, *platform = NULL, *hostfile = NULL, *dir = NULL;
     int block = 1, verbose = 0;
     long reps = 2;
-    double base_speed = 0, aet = 0;
+    double base_speed = 0, aet = 0, wf[3] = {1, 1, 1}; /* what-if: speed, bw, lat */
     char *cfgs[32];
     int ncfg = 0;
     for (int i = 1; i < argc; i++) {
@@ -183,6 +197,21 @@ int pas2p_cmd_simulate(int argc, char **argv)
                 return 2;
             }
             cfgs[ncfg++] = argv[++i];
+        } else if (!strcmp(a, "--what-if") && more) {
+            char buf[256];
+            snprintf(buf, sizeof buf, "%s", argv[++i]);
+            for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+                char *eq = strchr(tok, '='), *end = NULL;
+                int k = !eq ? -1 : !strncmp(tok, "speed=", 6) ? 0 : !strncmp(tok, "bw=", 3) ? 1
+                                 : !strncmp(tok, "lat=", 4) ? 2 : -1;
+                double v = k >= 0 ? strtod(eq + 1, &end) : 0;
+                if (k < 0 || *end || !(v > 0)) {
+                    fprintf(stderr, "pas2p simulate: --what-if takes speed=F,bw=F,lat=F with "
+                            "factors > 0, not '%s'\n", tok);
+                    return 2;
+                }
+                wf[k] = v;
+            }
         } else if (!strcmp(a, "-o") && more) {
             dir = argv[++i];
         } else if (!strcmp(a, "--verbose")) {
@@ -284,6 +313,16 @@ int pas2p_cmd_simulate(int argc, char **argv)
     }
     if (!(base_speed > 0))
         base_speed = plat.hosts[map[0]].speed;
+    const char *simplat = platform;
+    char scaled[PATH_MAX + 64];
+    if (wf[0] != 1 || wf[1] != 1 || wf[2] != 1) {
+        snprintf(scaled, sizeof scaled, "%s/platform.xml", absdir);
+        if (pas2p_platform_scale(platform, scaled, wf[0], wf[1], wf[2], err, sizeof err)) {
+            fprintf(stderr, "pas2p simulate: %s\n", err);
+            goto out;
+        }
+        simplat = scaled;
+    }
 
     /* the actions */
     snprintf(actdir, sizeof actdir, "%s/actions", absdir);
@@ -312,7 +351,7 @@ int pas2p_cmd_simulate(int argc, char **argv)
     cmd[c++] = "-np";
     cmd[c++] = nps;
     cmd[c++] = "-platform";
-    cmd[c++] = (char *)platform;
+    cmd[c++] = (char *)simplat;
     cmd[c++] = "-hostfile";
     cmd[c++] = path;
     cmd[c++] = "--cfg=smpi/simulate-computation:no"; /* only the actions' flops count */
@@ -350,7 +389,7 @@ int pas2p_cmd_simulate(int argc, char **argv)
             pas2p_sig_rank_t R = {.rank = r};
             pas2p_times_t st = {0};
             if (pas2p_times_read(absdir, &R, NULL, &st, err, sizeof err)) {
-                fprintf(stderr, "pas2p simulate: %s\n", err);
+                unfinished(logp, err);
                 rc = 1;
                 goto out;
             }
@@ -371,7 +410,10 @@ int pas2p_cmd_simulate(int argc, char **argv)
         pas2p_times_t st = {0};
         target[r] = calloc(sig.ranks[r].nphases ? sig.ranks[r].nphases : 1, sizeof **target);
         if (!target[r] || pas2p_times_read(absdir, &sig.ranks[r], target[r], &st, err, sizeof err)) {
-            fprintf(stderr, "pas2p simulate: %s\n", target[r] ? err : "out of memory");
+            if (target[r])
+                unfinished(logp, err);
+            else
+                fprintf(stderr, "pas2p simulate: out of memory\n");
             goto free_target;
         }
         if (st.set_s > set)
@@ -398,6 +440,8 @@ int pas2p_cmd_simulate(int argc, char **argv)
     } else {
         printf("results = %s\nprediction = %s/prediction.xml\n", dir, dir);
         printf("platform = %s\nbase speed = %.6g flop/s\n", platform, base_speed);
+        if (simplat != platform)
+            printf("what-if = speed x%g, bandwidth x%g, latency x%g\n", wf[0], wf[1], wf[2]);
         pas2p_prediction_print(&res, stdout);
         rc = 0;
     }

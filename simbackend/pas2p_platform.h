@@ -35,6 +35,12 @@ int pas2p_platform_find(const pas2p_platform_t *p, const char *name);
 int pas2p_platform_map(const pas2p_platform_t *p, uint32_t np, int block, int *out, char *err,
                        size_t errlen);
 
+/* What-if: writes OUT, a copy of platform IN with every host speed x speed, every link
+ * bandwidth x bw and latency x lat (hosts, clusters, links, backbones; units kept).  The
+ * DOCTYPE is kept as is.  0, or -1 with a one-line reason. */
+int pas2p_platform_scale(const char *in, const char *out, double speed, double bw, double lat,
+                         char *err, size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif

@@ -35,10 +35,19 @@ static void quiet(void *ctx, const char *msg, ...)
     (void)msg;
 }
 
+/* keeps libxml2's first message (one line), for the error we print */
 static void quiet_s(void *ctx, const xmlError *e)
 {
-    (void)ctx;
-    (void)e;
+    char *msg = ctx;
+    if (!msg || msg[0] || !e || !e->message)
+        return;
+    snprintf(msg, 300, "line %d: %s", e->line, e->message);
+    for (char *c = msg; *c; c++)
+        if (*c == '\n' || *c == '\r')
+            *c = ' ';
+    size_t n = strlen(msg);
+    while (n && msg[n - 1] == ' ')
+        msg[--n] = 0;
 }
 
 static void quiet_sv(void *ctx, xmlErrorPtr e)
@@ -128,8 +137,9 @@ static int walk(pas2p_platform_t *p, xmlNodePtr n, char *err, size_t errlen, con
 int pas2p_platform_read(const char *path, pas2p_platform_t *p, char *err, size_t errlen)
 {
     memset(p, 0, sizeof *p);
+    char why[300] = "";
     xmlSetGenericErrorFunc(NULL, quiet);
-    xmlSetStructuredErrorFunc(NULL, quiet_sv);
+    xmlSetStructuredErrorFunc(why, quiet_sv);
     /* no network: the DOCTYPE's DTD is never fetched, entities are not expanded */
     xmlDocPtr doc = xmlReadFile(path, NULL, XML_PARSE_NONET);
     xmlSetGenericErrorFunc(NULL, NULL);
@@ -140,7 +150,7 @@ int pas2p_platform_read(const char *path, pas2p_platform_t *p, char *err, size_t
         if (!f)
             snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         else
-            snprintf(err, errlen, "%s: not XML", path);
+            snprintf(err, errlen, "%s: not XML (%s)", path, why[0] ? why : "parse error");
         if (f)
             fclose(f);
         return -1;
@@ -213,4 +223,83 @@ int pas2p_platform_map(const pas2p_platform_t *p, uint32_t np, int block, int *o
     }
     free(used);
     return 0;
+}
+
+/* ------------------------------------------------------------------ what-if */
+
+/* "1.25GBps" x f -> "f*1.25GBps" keeping the unit; comma lists (pstates) element-wise */
+static int scale_value(const char *in, double f, char *out, size_t len)
+{
+    size_t n = 0;
+    out[0] = 0;
+    const char *p = in;
+    while (*p) {
+        char *end;
+        double v = strtod(p, &end);
+        if (end == p)
+            return -1;
+        size_t ul = strcspn(end, ",");
+        n += (size_t)snprintf(out + n, len > n ? len - n : 0, "%s%.9g%.*s", n ? "," : "", v * f,
+                              (int)ul, end);
+        p = end + ul;
+        if (*p == ',')
+            p++;
+    }
+    return n < len ? 0 : -1;
+}
+
+static int scale_attrs(xmlNodePtr n, const char *const *names, double f)
+{
+    if (f == 1)
+        return 0;
+    for (const char *const *a = names; *a; a++) {
+        const char *v = prop(n, *a);
+        char buf[512];
+        if (!v)
+            continue;
+        if (scale_value(v, f, buf, sizeof buf))
+            return -1;
+        xmlSetProp(n, BAD_CAST * a, BAD_CAST buf);
+    }
+    return 0;
+}
+
+static int scale_walk(xmlNodePtr n, double speed, double bw, double lat)
+{
+    static const char *const sp[] = {"speed", NULL};
+    static const char *const bws[] = {"bandwidth", "bw", "bb_bw", "loopback_bw", NULL};
+    static const char *const lats[] = {"latency", "lat", "bb_lat", "loopback_lat", NULL};
+    for (; n; n = n->next) {
+        if (n->type != XML_ELEMENT_NODE)
+            continue;
+        const char *nm = (const char *)n->name;
+        int host = !strcmp(nm, "host") || !strcmp(nm, "cluster");
+        int net = !strcmp(nm, "link") || !strcmp(nm, "cluster") || !strcmp(nm, "backbone");
+        if ((host && scale_attrs(n, sp, speed)) || (net && scale_attrs(n, bws, bw)) ||
+            (net && scale_attrs(n, lats, lat)) || scale_walk(n->children, speed, bw, lat))
+            return -1;
+    }
+    return 0;
+}
+
+int pas2p_platform_scale(const char *in, const char *out, double speed, double bw, double lat,
+                         char *err, size_t errlen)
+{
+    xmlSetGenericErrorFunc(NULL, quiet);
+    xmlSetStructuredErrorFunc(NULL, quiet_sv);
+    xmlDocPtr doc = xmlReadFile(in, NULL, XML_PARSE_NONET);
+    int rc = -1;
+    if (!doc)
+        snprintf(err, errlen, "%s: not XML", in);
+    else if (scale_walk(xmlDocGetRootElement(doc), speed, bw, lat))
+        snprintf(err, errlen, "%s: a speed, bandwidth or latency pas2p cannot scale", in);
+    else if (xmlSaveFormatFileEnc(out, doc, "UTF-8", 1) < 0)
+        snprintf(err, errlen, "%s: cannot write", out);
+    else
+        rc = 0;
+    if (doc)
+        xmlFreeDoc(doc);
+    xmlSetGenericErrorFunc(NULL, NULL);
+    xmlSetStructuredErrorFunc(NULL, NULL);
+    return rc;
 }

@@ -1,0 +1,169 @@
+/* Signature phases -> replay actions (simbackend/pas2p_sim.h): every call kind to its
+ * action line, and the checks that refuse what cannot be replayed. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "pas2p_calls.h"
+#include "pas2p_sim.h"
+
+#define EV(c, p, t, b, rb) {.call = PAS2P_CALL_##c, .peer = (p), .tag = (t), .peer2 = -1, .tag2 = -1, \
+                             .comm = 0, .bytes = (b), .rbytes = (rb)}
+
+/* rank 0 and rank 1 mirror each other: every message sent is received in the phase */
+static pas2p_sig_event_t ev0[] = {
+    EV(Send, 1, 5, 100, 0), EV(Isend, 1, 6, 200, 0), EV(Wait, -1, -1, 0, 0),
+    {.call = PAS2P_CALL_Sendrecv, .peer = 1, .tag = 7, .peer2 = 1, .tag2 = 8, .bytes = 300, .rbytes = 301},
+    EV(Barrier, -1, -1, 0, 0), EV(Bcast, 0, -1, 64, 64), EV(Reduce, 0, -1, 16, 16),
+    EV(Allreduce, -1, -1, 8, 8), EV(Gather, 0, -1, 32, 64), EV(Scatter, 0, -1, 32, 40),
+    EV(Allgather, -1, -1, 24, 48), EV(Alltoall, -1, -1, 12, 12), EV(Scan, -1, -1, 8, 8),
+    EV(Exscan, -1, -1, 8, 8), EV(Reduce_scatter_block, -1, -1, 16, 16),
+    EV(Ibarrier, -1, -1, 0, 0), EV(Iallreduce, -1, -1, 8, 8), EV(Waitall, -1, -1, 0, 0),
+    EV(Iprobe, -1, -1, 0, 0), EV(Comm_dup, -1, -1, 0, 0), EV(Test, -1, -1, 0, 0),
+};
+static pas2p_sig_event_t ev1[] = {
+    EV(Recv, 0, 5, 0, 100), EV(Probe, 0, 6, 0, 0), EV(Irecv, -2, -2, 0, 200),
+    {.call = PAS2P_CALL_Waitsome, .peer = -1, .tag = -1, .peer2 = -1, .tag2 = -1, .aux = 2},
+    {.call = PAS2P_CALL_Sendrecv, .peer = 0, .tag = 8, .peer2 = 0, .tag2 = 7, .bytes = 301, .rbytes = 300},
+    EV(Barrier, -1, -1, 0, 0), EV(Bcast, 0, -1, 64, 64), EV(Reduce, 0, -1, 16, 16),
+    EV(Allreduce, -1, -1, 8, 8), EV(Gather, 0, -1, 32, 0), EV(Scatter, 0, -1, 0, 40),
+    EV(Allgather, -1, -1, 24, 48), EV(Alltoall, -1, -1, 12, 12), EV(Scan, -1, -1, 8, 8),
+    EV(Exscan, -1, -1, 8, 8), EV(Reduce_scatter_block, -1, -1, 16, 16),
+    EV(Ibarrier, -1, -1, 0, 0), EV(Iallreduce, -1, -1, 8, 8), EV(Waitall, -1, -1, 0, 0),
+};
+
+static const char want0[] =
+    "pas2p-actions 1 rank 0 np 2\n"
+    "phase 3\n"
+    "compute 0.25\n"
+    "send 1 5 100 0\nisend 1 6 200 0\nwait 1\nsendrecv 1 7 300 1 8 301 0\nbarrier 0\n"
+    "bcast 64 0 0\nreduce 16 0 0\nallreduce 8 0\ngather 32 0 0\nscatter 40 0 0\n"
+    "allgather 24 0\nalltoall 12 0\nscan 8 0\nexscan 8 0\nreduce_scatter 16 0\nibarrier 0\n"
+    "iallreduce 8 0\nwaitall\ntest\n"
+    "end\n";
+static const char want1_start[] =
+    "pas2p-actions 1 rank 1 np 2\n"
+    "phase 3\n"
+    "recv 0 5 100 0\nprobe 0 6 0\nirecv -2 -2 200 0\nwait 2\nsendrecv 0 8 301 0 7 300 0\n";
+
+typedef struct {
+    pas2p_signature_t s;
+    pas2p_sig_rank_t r[2];
+    pas2p_sig_phase_t p[2];
+    char dir[64];
+} fix_t;
+
+static void make(fix_t *f)
+{
+    memset(f, 0, sizeof *f);
+    ev0[0].compute_s = 0.25;
+    for (int r = 0; r < 2; r++) {
+        f->p[r] = (pas2p_sig_phase_t){.id = 3, .weight = 5, .relevant = 1, .time_mean_s = 1,
+                                      .nevents = r ? sizeof ev1 / sizeof *ev1 : sizeof ev0 / sizeof *ev0,
+                                      .events = r ? ev1 : ev0};
+        f->r[r] = (pas2p_sig_rank_t){.rank = (uint32_t)r, .nphases = 1, .phases = &f->p[r]};
+    }
+    f->s.np = f->s.nranks = 2;
+    f->s.ranks = f->r;
+    f->s.spmd = 1;
+    snprintf(f->dir, sizeof f->dir, "/tmp/pas2p-test-actions-%d", (int)getpid());
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s", f->dir, f->dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+static void cleanup(fix_t *f)
+{
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", f->dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+static char *slurp(const char *dir, int rank)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/rank-%05d.act", dir, rank);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char *buf = calloc(1, 1 << 16);
+    size_t n = fread(buf, 1, (1 << 16) - 1, f);
+    buf[n] = 0;
+    fclose(f);
+    return buf;
+}
+
+static void test_every_call_kind(void **state)
+{
+    (void)state;
+    fix_t f;
+    make(&f);
+    char err[512] = "";
+    int rc = pas2p_actions_from_signature(&f.s, f.dir, err, sizeof err);
+    if (rc)
+        fail_msg("%s", err);
+    char *a0 = slurp(f.dir, 0), *a1 = slurp(f.dir, 1);
+    assert_string_equal(a0, want0);
+    assert_memory_equal(a1, want1_start, strlen(want1_start));
+    free(a0);
+    free(a1);
+    cleanup(&f);
+}
+
+static void test_unbalanced_phase_is_refused(void **state)
+{
+    (void)state;
+    fix_t f;
+    make(&f);
+    ev1[0].tag = 9; /* rank 1 now receives tag 9, which rank 0 never sends */
+    char err[512] = "";
+    assert_int_equal(pas2p_actions_from_signature(&f.s, f.dir, err, sizeof err), -1);
+    ev1[0].tag = 5;
+    assert_non_null(strstr(err, "phase 3 cannot be replayed alone"));
+    assert_non_null(strstr(err, "tag 9"));
+    cleanup(&f);
+}
+
+static void test_mismatched_collective_is_refused(void **state)
+{
+    (void)state;
+    fix_t f;
+    make(&f);
+    ev1[6].peer = 1; /* rank 1 thinks the Bcast's root is 1 */
+    char err[512] = "";
+    assert_int_equal(pas2p_actions_from_signature(&f.s, f.dir, err, sizeof err), -1);
+    ev1[6].peer = 0;
+    assert_non_null(strstr(err, "MPI_Bcast"));
+    cleanup(&f);
+}
+
+static void test_inexpressible_call_is_named(void **state)
+{
+    (void)state;
+    fix_t f;
+    make(&f);
+    uint32_t keep = ev0[11].call;
+    ev0[11].call = PAS2P_CALL_Alltoallw;
+    char err[512] = "";
+    assert_int_equal(pas2p_actions_from_signature(&f.s, f.dir, err, sizeof err), -1);
+    ev0[11].call = keep;
+    assert_non_null(strstr(err, "phase 3, rank 0: MPI_Alltoallw cannot be replayed"));
+    cleanup(&f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_call_kind),
+        cmocka_unit_test(test_unbalanced_phase_is_refused),
+        cmocka_unit_test(test_mismatched_collective_is_refused),
+        cmocka_unit_test(test_inexpressible_call_is_named),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
