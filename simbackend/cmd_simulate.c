@@ -62,18 +62,7 @@ static double mono_s(void)
 /* the replayer, next to this pas2p binary (or $PAS2P_SIMREPLAY) */
 static int find_replayer(char *out, size_t len)
 {
-    const char *env = getenv("PAS2P_SIMREPLAY");
-    if (env && *env) {
-        snprintf(out, len, "%s", env);
-    } else {
-        char exe[PATH_MAX];
-        ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-        if (n < 0)
-            return -1;
-        exe[n] = 0;
-        snprintf(out, len, "%s/pas2p-simreplay", dirname(exe));
-    }
-    if (access(out, X_OK)) {
+    if (pas2p_find_beside("PAS2P_SIMREPLAY", "pas2p-simreplay", out, len) || access(out, X_OK)) {
         fprintf(stderr, "pas2p simulate: the replayer %s is missing (build with SimGrid "
                 "installed: scripts/setup.sh; or set PAS2P_SIMREPLAY)\n", out);
         return -1;

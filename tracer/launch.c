@@ -82,7 +82,6 @@ int pas2p_prepare_dir(const char *who, const char *dir)
     return 0;
 }
 
-/* Every named counter must be known to PAPI (countable or not on this machine). */
 void pas2p_default_dir(const char *prefix, char *out, size_t len)
 {
     time_t now = time(NULL);
@@ -93,25 +92,32 @@ void pas2p_default_dir(const char *prefix, char *out, size_t len)
     snprintf(out, len, "%s-%s", prefix, stamp);
 }
 
-int pas2p_find_library(const char *who, char *out, size_t len)
+int pas2p_find_beside(const char *env, const char *rel, char *out, size_t len)
 {
-    const char *env = getenv("PAS2P_LIB");
-    if (env && *env) {
-        snprintf(out, len, "%s", env);
+    const char *e = getenv(env);
+    if (e && *e) {
+        snprintf(out, len, "%s", e);
     } else {
         char exe[PATH_MAX];
         ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
         if (n < 0)
             return -1;
         exe[n] = 0;
-        snprintf(out, len, "%s/../lib/libpas2p.so", dirname(exe));
+        snprintf(out, len, "%s/%s", dirname(exe), rel);
     }
     char real[PATH_MAX];
-    if (!realpath(out, real) || access(real, R_OK)) {
+    if (!realpath(out, real) || access(real, R_OK))
+        return -1;
+    snprintf(out, len, "%s", real);
+    return 0;
+}
+
+int pas2p_find_library(const char *who, char *out, size_t len)
+{
+    if (pas2p_find_beside("PAS2P_LIB", "../lib/libpas2p.so", out, len)) {
         fprintf(stderr, "%s: library %s not found (set PAS2P_LIB)\n", who, out);
         return -1;
     }
-    snprintf(out, len, "%s", real);
     return 0;
 }
 

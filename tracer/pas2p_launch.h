@@ -15,6 +15,9 @@ int pas2p_prepare_dir(const char *who, const char *dir);
 /* PREFIX-YYYYmmdd-HHMMSS (local time): the default output directory name */
 void pas2p_default_dir(const char *prefix, char *out, size_t len);
 
+/* A file installed with pas2p: $ENV if set, else REL relative to the running binary's
+ * directory; resolved into out.  0, or -1 if it is not there (out: the path tried). */
+int pas2p_find_beside(const char *env, const char *rel, char *out, size_t len);
 /* libpas2p.so: $PAS2P_LIB, else ../lib/libpas2p.so next to this executable.  0, or -1
  * after a one-line message prefixed with `who`. */
 int pas2p_find_library(const char *who, char *out, size_t len);
