@@ -35,13 +35,6 @@ static const char usage[] =
     "DIR/prediction.xml (`pas2p show` prints it).  A run that does not follow the signature\n"
     "(other np, input or binary) is stopped and reported.\n";
 
-static double mono_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 int pas2p_cmd_predict(int argc, char **argv)
 {
     const char *sig_path = NULL, *dir = NULL;
@@ -116,9 +109,9 @@ int pas2p_cmd_predict(int argc, char **argv)
         unsetenv("PAS2P_ARGS_CHECK");
     static const char *const xs[] = {"PAS2P_SIGNATURE", "PAS2P_PREDICT_DIR", "PAS2P_OCCURRENCES",
                                       "PAS2P_ARGS_CHECK", "PAS2P_QUIET"};
-    double w0 = mono_s();
+    double w0 = pas2p_mono_s();
     int code = pas2p_launch("pas2p predict", lib, argv + i, argc - i, xs, sizeof xs / sizeof *xs);
-    double wall = mono_s() - w0;
+    double wall = pas2p_mono_s() - w0;
     if (code == 127)
         goto out;
 

@@ -8,7 +8,7 @@
 
 #include "pas2p_pet.h"
 #include "prediction_rng.h" /* generated: const char pas2p_prediction_rng[] */
-#include "xmlfile.h"
+#include "pas2p_xml.h"
 
 void pas2p_prediction_stamp(pas2p_prediction_t *p)
 {

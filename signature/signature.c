@@ -16,7 +16,7 @@
 #include "pas2p_signature.h"
 #include "pas2p_trace.h" /* call names */
 #include "signature_rng.h" /* generated: const char pas2p_signature_rng[] */
-#include "xmlfile.h"
+#include "pas2p_xml.h"
 
 /* ------------------------------------------------------------------ writing */
 #define W(call)                                                                                   \

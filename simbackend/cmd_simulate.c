@@ -3,16 +3,12 @@
  * runs the replayer under smpirun, and predicts with the PET module. */
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <limits.h>
-#include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "pas2p_launch.h"
@@ -51,13 +47,6 @@ static const char usage[] =
     "\n"
     "Prints `PET = T s`, `SET = T s` (simulated time of the whole replay), `wall = T s` (the\n"
     "simulation's real time) and the per-phase table.\n";
-
-static double mono_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* the replayer, next to this pas2p binary (or $PAS2P_SIMREPLAY) */
 static int find_replayer(char *out, size_t len)
@@ -360,9 +349,9 @@ int pas2p_cmd_simulate(int argc, char **argv)
     if (!getenv("PAS2P_QUIET") || !*getenv("PAS2P_QUIET"))
         fprintf(stderr, "pas2p simulate: %u ranks on %s, SimGrid replaying %s\n", np, platform,
                 sig_path ? "the signature's relevant phases" : "the whole trace");
-    double w0 = mono_s();
+    double w0 = pas2p_mono_s();
     int code = run_logged(cmd, logp, verbose);
-    double wall = mono_s() - w0;
+    double wall = pas2p_mono_s() - w0;
     if (code) {
         char why[1600];
         first_error(logp, why, sizeof why);

@@ -1,7 +1,6 @@
 /* SimGrid platform files as pas2p needs them (pas2p_platform.h): the hosts, their cores and
- * speeds, read with libxml2 (no network, no DTD fetch).  SimGrid itself parses the file
+ * speeds, read with libxml2 through pas2p_xml.h (no network, no DTD fetch).  SimGrid itself parses the file
  * again when it simulates; this reader only names the hosts ranks are mapped to. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +9,7 @@
 #include <libxml/tree.h>
 
 #include "pas2p_platform.h"
+#include "pas2p_xml.h"
 
 double pas2p_parse_speed(const char *s)
 {
@@ -27,40 +27,6 @@ double pas2p_parse_speed(const char *s)
         if (strlen(u[i].unit) == len && !strncmp(end, u[i].unit, len))
             return v * u[i].mult;
     return -1;
-}
-
-static void quiet(void *ctx, const char *msg, ...)
-{
-    (void)ctx;
-    (void)msg;
-}
-
-/* keeps libxml2's first message (one line), for the error we print */
-static void quiet_s(void *ctx, const xmlError *e)
-{
-    char *msg = ctx;
-    if (!msg || msg[0] || !e || !e->message)
-        return;
-    snprintf(msg, 300, "line %d: %s", e->line, e->message);
-    for (char *c = msg; *c; c++)
-        if (*c == '\n' || *c == '\r')
-            *c = ' ';
-    size_t n = strlen(msg);
-    while (n && msg[n - 1] == ' ')
-        msg[--n] = 0;
-}
-
-static void quiet_sv(void *ctx, xmlErrorPtr e)
-{
-    quiet_s(ctx, e);
-}
-
-static const char *prop(xmlNodePtr n, const char *name)
-{
-    for (xmlAttrPtr a = n->properties; a; a = a->next)
-        if (!strcmp((const char *)a->name, name) && a->children && a->children->content)
-            return (const char *)a->children->content;
-    return NULL;
 }
 
 static int add_host(pas2p_platform_t *p, const char *name, double speed, int cores)
@@ -81,12 +47,12 @@ static int add_host(pas2p_platform_t *p, const char *name, double speed, int cor
 /* <cluster prefix radical="0-15,20" suffix speed core>: hosts prefix N suffix */
 static int add_cluster(pas2p_platform_t *p, xmlNodePtr n, char *err, size_t errlen, const char *path)
 {
-    const char *pre = prop(n, "prefix"), *suf = prop(n, "suffix"), *rad = prop(n, "radical"),
-               *sp = prop(n, "speed"), *co = prop(n, "core");
+    const char *pre = pas2p_xml_attr(n, "prefix"), *suf = pas2p_xml_attr(n, "suffix"), *rad = pas2p_xml_attr(n, "radical"),
+               *sp = pas2p_xml_attr(n, "speed"), *co = pas2p_xml_attr(n, "core");
     double speed = sp ? pas2p_parse_speed(sp) : -1;
     if (!rad || speed <= 0) {
         snprintf(err, errlen, "%s: cluster '%s' has no radical or no valid speed", path,
-                 prop(n, "id") ? prop(n, "id") : "?");
+                 pas2p_xml_attr(n, "id") ? pas2p_xml_attr(n, "id") : "?");
         return -1;
     }
     const char *q = rad;
@@ -116,7 +82,7 @@ static int walk(pas2p_platform_t *p, xmlNodePtr n, char *err, size_t errlen, con
         if (n->type != XML_ELEMENT_NODE)
             continue;
         if (!strcmp((const char *)n->name, "host")) {
-            const char *id = prop(n, "id"), *sp = prop(n, "speed"), *co = prop(n, "core");
+            const char *id = pas2p_xml_attr(n, "id"), *sp = pas2p_xml_attr(n, "speed"), *co = pas2p_xml_attr(n, "core");
             double speed = sp ? pas2p_parse_speed(sp) : -1;
             if (!id || speed <= 0) {
                 snprintf(err, errlen, "%s: host '%s' has no valid speed", path, id ? id : "?");
@@ -137,26 +103,12 @@ static int walk(pas2p_platform_t *p, xmlNodePtr n, char *err, size_t errlen, con
 int pas2p_platform_read(const char *path, pas2p_platform_t *p, char *err, size_t errlen)
 {
     memset(p, 0, sizeof *p);
-    char why[300] = "";
-    xmlSetGenericErrorFunc(NULL, quiet);
-    xmlSetStructuredErrorFunc(why, quiet_sv);
-    /* no network: the DOCTYPE's DTD is never fetched, entities are not expanded */
-    xmlDocPtr doc = xmlReadFile(path, NULL, XML_PARSE_NONET);
-    xmlSetGenericErrorFunc(NULL, NULL);
-    xmlSetStructuredErrorFunc(NULL, NULL);
-    int rc = -1;
-    if (!doc) {
-        FILE *f = fopen(path, "r");
-        if (!f)
-            snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        else
-            snprintf(err, errlen, "%s: not XML (%s)", path, why[0] ? why : "parse error");
-        if (f)
-            fclose(f);
+    xmlDocPtr doc;
+    if (pas2p_xml_parse(path, &doc, err, errlen))
         return -1;
-    }
+    int rc = -1;
     xmlNodePtr root = xmlDocGetRootElement(doc);
-    const char *ver = root ? prop(root, "version") : NULL;
+    const char *ver = root ? pas2p_xml_attr(root, "version") : NULL;
     if (!root || strcmp((const char *)root->name, "platform")) {
         snprintf(err, errlen, "%s: not a SimGrid platform (root element <%s>)", path,
                  root ? (const char *)root->name : "none");
@@ -253,7 +205,7 @@ static int scale_attrs(xmlNodePtr n, const char *const *names, double f)
     if (f == 1)
         return 0;
     for (const char *const *a = names; *a; a++) {
-        const char *v = prop(n, *a);
+        const char *v = pas2p_xml_attr(n, *a);
         char buf[512];
         if (!v)
             continue;
@@ -285,21 +237,16 @@ static int scale_walk(xmlNodePtr n, double speed, double bw, double lat)
 int pas2p_platform_scale(const char *in, const char *out, double speed, double bw, double lat,
                          char *err, size_t errlen)
 {
-    xmlSetGenericErrorFunc(NULL, quiet);
-    xmlSetStructuredErrorFunc(NULL, quiet_sv);
-    xmlDocPtr doc = xmlReadFile(in, NULL, XML_PARSE_NONET);
+    xmlDocPtr doc;
+    if (pas2p_xml_parse(in, &doc, err, errlen))
+        return -1;
     int rc = -1;
-    if (!doc)
-        snprintf(err, errlen, "%s: not XML", in);
-    else if (scale_walk(xmlDocGetRootElement(doc), speed, bw, lat))
+    if (scale_walk(xmlDocGetRootElement(doc), speed, bw, lat))
         snprintf(err, errlen, "%s: a speed, bandwidth or latency pas2p cannot scale", in);
     else if (xmlSaveFormatFileEnc(out, doc, "UTF-8", 1) < 0)
         snprintf(err, errlen, "%s: cannot write", out);
     else
         rc = 0;
-    if (doc)
-        xmlFreeDoc(doc);
-    xmlSetGenericErrorFunc(NULL, NULL);
-    xmlSetStructuredErrorFunc(NULL, NULL);
+    xmlFreeDoc(doc);
     return rc;
 }

@@ -82,6 +82,13 @@ int pas2p_prepare_dir(const char *who, const char *dir)
     return 0;
 }
 
+double pas2p_mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 void pas2p_default_dir(const char *prefix, char *out, size_t len)
 {
     time_t now = time(NULL);

@@ -12,6 +12,9 @@
  * is not a directory, not empty or not writable.  0 or -1. */
 int pas2p_prepare_dir(const char *who, const char *dir);
 
+/* CLOCK_MONOTONIC in seconds: the wall time of a launch */
+double pas2p_mono_s(void);
+
 /* PREFIX-YYYYmmdd-HHMMSS (local time): the default output directory name */
 void pas2p_default_dir(const char *prefix, char *out, size_t len);
 

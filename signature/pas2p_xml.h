@@ -1,10 +1,11 @@
-/* Private to signature/: the XML plumbing every pas2p XML file shares (the signature, the
- * prediction result).  Reading: no network, no external entities, the root element and
- * version checked, then the whole document validated against an embedded RelaxNG schema;
- * errors become one line naming the file.  Writing: xmlTextWriter to a temporary file
- * renamed into place, so a reader never sees half a file. */
-#ifndef PAS2P_XMLFILE_H
-#define PAS2P_XMLFILE_H
+/* The XML plumbing every XML file pas2p reads or writes shares (the signature and the
+ * prediction result here, SimGrid platforms in simbackend/), on libxml2.  Reading: no
+ * network, no external entities; for pas2p's own files the root element and version are
+ * checked, then the whole document is validated against an embedded RelaxNG schema; errors
+ * become one line naming the file.  Writing: xmlTextWriter to a temporary file renamed into
+ * place, so a reader never sees half a file. */
+#ifndef PAS2P_XML_H
+#define PAS2P_XML_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -13,6 +14,10 @@
 #include <libxml/xmlwriter.h>
 
 __attribute__((format(printf, 3, 4))) void pas2p_xml_err(char *err, size_t n, const char *fmt, ...);
+
+/* Parses PATH (no network, no external entities, no DTD fetch).  0 with *doc set
+ * (xmlFreeDoc it), or -1 with "PATH: cannot open: ..." or "PATH: not XML (line N: ...)". */
+int pas2p_xml_parse(const char *path, xmlDocPtr *doc, char *err, size_t errlen);
 
 /* Loads PATH, a `kind` file (e.g. "signature") with root element ROOT, version VERSION,
  * valid against the RelaxNG schema RNG.  0 with *doc set (xmlFreeDoc it), -2 when the root

@@ -1,4 +1,4 @@
-/* XML file plumbing shared by the signature and the prediction result (xmlfile.h). */
+/* XML file plumbing shared by pas2p's XML files (pas2p_xml.h). */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -9,7 +9,7 @@
 #include <libxml/parser.h>
 #include <libxml/relaxng.h>
 
-#include "xmlfile.h"
+#include "pas2p_xml.h"
 
 void pas2p_xml_err(char *err, size_t n, const char *fmt, ...)
 {
@@ -49,10 +49,34 @@ static void on_xml_error_v(void *ctx, xmlErrorPtr e)
     on_xml_error(ctx, e);
 }
 
+int pas2p_xml_parse(const char *path, xmlDocPtr *out, char *err, size_t errlen)
+{
+    xml_errors_t xe = {{0}};
+    xmlSetStructuredErrorFunc(&xe, on_xml_error_v);
+    xmlSetGenericErrorFunc(NULL, xml_quiet);
+    /* no network, no external entities or DTDs: these files are plain data */
+    *out = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOBLANKS);
+    xmlSetStructuredErrorFunc(NULL, NULL);
+    xmlSetGenericErrorFunc(NULL, NULL);
+    if (*out)
+        return 0;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        pas2p_xml_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+    else
+        pas2p_xml_err(err, errlen, "%s: not XML (%s)", path, xe.msg[0] ? xe.msg : "parse error");
+    if (f)
+        fclose(f);
+    return -1;
+}
+
 int pas2p_xml_load(const char *path, const char *kind, const char *root_name, unsigned version,
                    const char *rng, xmlDocPtr *out, char *err, size_t errlen)
 {
     *out = NULL;
+    xmlDocPtr doc;
+    if (pas2p_xml_parse(path, &doc, err, errlen))
+        return -1;
     xml_errors_t xe = {{0}};
     xmlSetStructuredErrorFunc(&xe, on_xml_error_v);
     xmlSetGenericErrorFunc(NULL, xml_quiet);
@@ -60,18 +84,6 @@ int pas2p_xml_load(const char *path, const char *kind, const char *root_name, un
     xmlRelaxNGParserCtxtPtr pc = NULL;
     xmlRelaxNGPtr schema = NULL;
     xmlRelaxNGValidCtxtPtr vc = NULL;
-    /* no network, no external entities or DTDs: these files are plain data */
-    xmlDocPtr doc = xmlReadFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOBLANKS);
-    if (!doc) {
-        FILE *f = fopen(path, "r");
-        if (!f)
-            pas2p_xml_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        else
-            pas2p_xml_err(err, errlen, "%s: not XML (%s)", path, xe.msg[0] ? xe.msg : "parse error");
-        if (f)
-            fclose(f);
-        goto out;
-    }
     xmlNodePtr root = xmlDocGetRootElement(doc);
     if (!root || strcmp((const char *)root->name, root_name)) {
         pas2p_xml_err(err, errlen, "%s: not a pas2p %s (root element <%s>)", path, kind,
