@@ -236,6 +236,7 @@ static int build_signature(const job_t *j, const pas2p_manifest_t *m, const pas2
         S->rank = (uint32_t)r;
         S->elapsed_s = R->elapsed_s;
         S->events = R->events;
+        S->kernel_rate = m->kernel_rate ? m->kernel_rate[r] : 0;
         s->events += R->events;
         S->nphases = R->nphases;
         S->phases = calloc(R->nphases ? R->nphases : 1, sizeof *S->phases);

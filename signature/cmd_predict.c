@@ -156,15 +156,8 @@ int pas2p_cmd_predict(int argc, char **argv)
         rc = 1;
         goto free_out;
     }
-    snprintf(res.method, sizeof res.method, "predict");
-    snprintf(res.signature, sizeof res.signature, "%s", abssig);
-    snprintf(res.application, sizeof res.application, "%s", sig.command);
-    for (int k = i; k < argc; k++) {
-        size_t len = strlen(res.target);
-        snprintf(res.target + len, sizeof res.target - len, "%s%s", k > i ? " " : "", argv[k]);
-    }
-    pas2p_prediction_stamp(&res);
-    res.wall_s = wall;
+    pas2p_prediction_begin(&res, "predict", abssig, &sig, wall);
+    pas2p_join_argv(res.target, sizeof res.target, argv + i, argc - i);
     snprintf(res.stop, sizeof res.stop, "%s", stopped ? "early (all ranks agreed, nothing in flight)"
                                                       : "none: ran to MPI_Finalize");
     if (!stopped) { /* the rank whose measurements ended latest says what kept the run going */

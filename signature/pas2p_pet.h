@@ -75,6 +75,12 @@ typedef struct {
 int pas2p_times_read(const char *dir, const pas2p_sig_rank_t *R, double *t, pas2p_times_t *st,
                      char *err, size_t errlen);
 
+/* The replayers' way (replay, simulate): every rank's DIR/rank-NNNNN.times into the PET,
+ * SET being the slowest rank's.  0, or -1 with a one-line reason (a missing or malformed
+ * times file is named). */
+int pas2p_pet_from_times(const pas2p_signature_t *sig, const char *dir, double aet_s,
+                         pas2p_pet_t *out, char *err, size_t errlen);
+
 /* ------------------------------------------------------------------ the result file
  * Every path writes its prediction as an XML file (prediction.rng, signature/FORMAT.md)
  * that `pas2p show` prints. */
@@ -95,6 +101,10 @@ typedef struct {
 
 /* Fills host and date with this machine and now. */
 void pas2p_prediction_stamp(pas2p_prediction_t *p);
+/* Fills the run's description: method, the signature file (absolute when it resolves), the
+ * application (the signature's command), host, date, wall; then stamps it. */
+void pas2p_prediction_begin(pas2p_prediction_t *p, const char *method, const char *sig_path,
+                            const pas2p_signature_t *sig, double wall_s);
 /* 0, or -1 with a one-line reason naming the file. */
 int pas2p_prediction_write(const pas2p_prediction_t *p, const char *path, char *err, size_t errlen);
 /* 0; -2 when PATH is XML of another kind (e.g. a signature: try that reader); -1 otherwise;

@@ -46,6 +46,7 @@ typedef struct {
     uint32_t rank;
     double elapsed_s;
     uint64_t events;
+    double kernel_rate;      /* replay kernel blocks/s on the base (pas2p_kernel.h); 0 unknown */
     uint32_t nphases;
     pas2p_sig_phase_t *phases;
 } pas2p_sig_rank_t;

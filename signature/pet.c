@@ -204,3 +204,34 @@ int pas2p_times_read(const char *dir, const pas2p_sig_rank_t *R, double *t, pas2
     return 0;
 }
 
+
+int pas2p_pet_from_times(const pas2p_signature_t *sig, const char *dir, double aet_s,
+                         pas2p_pet_t *out, char *err, size_t errlen)
+{
+    double **target = calloc(sig->nranks ? sig->nranks : 1, sizeof *target), set = 0;
+    int rc = -1;
+    if (!target) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    for (uint32_t r = 0; r < sig->nranks; r++) {
+        const pas2p_sig_rank_t *R = &sig->ranks[r];
+        pas2p_times_t st;
+        memset(&st, 0, sizeof st);
+        target[r] = calloc(R->nphases ? R->nphases : 1, sizeof **target);
+        if (!target[r]) {
+            snprintf(err, errlen, "out of memory");
+            goto out;
+        }
+        if (pas2p_times_read(dir, R, target[r], &st, err, errlen))
+            goto out;
+        if (st.set_s > set)
+            set = st.set_s;
+    }
+    rc = pas2p_pet_compute(sig, (const double *const *)target, set, aet_s, out, err, errlen);
+out:
+    for (uint32_t r = 0; r < sig->nranks; r++)
+        free(target[r]);
+    free(target);
+    return rc;
+}

@@ -21,6 +21,17 @@ void pas2p_prediction_stamp(pas2p_prediction_t *p)
     strftime(p->date, sizeof p->date, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+void pas2p_prediction_begin(pas2p_prediction_t *p, const char *method, const char *sig_path,
+                            const pas2p_signature_t *sig, double wall_s)
+{
+    snprintf(p->method, sizeof p->method, "%s", method);
+    if (!realpath(sig_path, p->signature))
+        snprintf(p->signature, sizeof p->signature, "%s", sig_path);
+    snprintf(p->application, sizeof p->application, "%s", sig->command);
+    p->wall_s = wall_s;
+    pas2p_prediction_stamp(p);
+}
+
 #define W(call)                                                                                   \
     do {                                                                                          \
         if ((call) < 0)                                                                           \

@@ -93,6 +93,8 @@ int pas2p_signature_write(const pas2p_signature_t *s, const char *path, char *er
         ATTR("id", "%u", R->rank);
         ATTR("elapsed_s", "%.9g", R->elapsed_s);
         ATTR("events", "%" PRIu64, R->events);
+        if (R->kernel_rate > 0)
+            ATTR("kernel_rate", "%.6g", R->kernel_rate);
         for (uint32_t i = 0; i < R->nphases; i++) {
             const pas2p_sig_phase_t *p = &R->phases[i];
             W(xmlTextWriterStartElement(w, BAD_CAST "phase"));
@@ -213,6 +215,7 @@ static int fill(xmlNodePtr root, pas2p_signature_t *s)
             R->rank = (uint32_t)pas2p_xml_attr_u(n, "id");
             R->elapsed_s = pas2p_xml_attr_d(n, "elapsed_s");
             R->events = pas2p_xml_attr_u(n, "events");
+            R->kernel_rate = pas2p_xml_attr(n, "kernel_rate") ? pas2p_xml_attr_d(n, "kernel_rate") : 0;
             R->nphases = pas2p_xml_count(n, "phase");
             R->phases = calloc(R->nphases ? R->nphases : 1, sizeof *R->phases);
             if (!R->phases)

@@ -113,8 +113,8 @@ static int write_event(FILE *f, const pas2p_sig_event_t *e, char *err, size_t er
     return 0;
 }
 
-static FILE *open_rank(const char *dir, uint32_t rank, uint32_t np, char *path, size_t plen,
-                       char *err, size_t errlen)
+static FILE *open_rank(const char *dir, uint32_t rank, uint32_t np, double kernel_rate,
+                       char *path, size_t plen, char *err, size_t errlen)
 {
     snprintf(path, plen, "%.4000s/rank-%05u.act", dir, rank);
     FILE *f = fopen(path, "w");
@@ -123,6 +123,8 @@ static FILE *open_rank(const char *dir, uint32_t rank, uint32_t np, char *path, 
         return NULL;
     }
     fprintf(f, "pas2p-actions %u rank %u np %u\n", PAS2P_ACTIONS_VERSION, rank, np);
+    if (kernel_rate > 0)
+        fprintf(f, "kernel_rate %.6g\n", kernel_rate);
     return f;
 }
 
@@ -368,7 +370,7 @@ int pas2p_actions_from_signature(const pas2p_signature_t *s, const char *dir, ch
     for (uint32_t r = 0; r < s->nranks && !rc; r++) {
         const pas2p_sig_rank_t *R = &s->ranks[r];
         char path[4200];
-        FILE *f = open_rank(dir, R->rank, s->np, path, sizeof path, err, errlen);
+        FILE *f = open_rank(dir, R->rank, s->np, R->kernel_rate, path, sizeof path, err, errlen);
         if (!f) {
             rc = -1;
             break;
@@ -459,7 +461,7 @@ int pas2p_actions_from_trace(const char *trace_dir, const char *dir, uint64_t *e
             break;
         }
         char apath[4200];
-        FILE *f = open_rank(dir, (uint32_t)r, (uint32_t)m.np, apath, sizeof apath, err, errlen);
+        FILE *f = open_rank(dir, (uint32_t)r, (uint32_t)m.np, m.kernel_rate[r], apath, sizeof apath, err, errlen);
         if (!f) {
             pas2p_rank_reader_close(rd);
             rc = -1;

@@ -381,36 +381,15 @@ int pas2p_cmd_simulate(int argc, char **argv)
         rc = 0;
         goto out;
     }
-    double **target = calloc(sig.nranks, sizeof *target);
-    double set = 0;
-    rc = 1;
-    for (uint32_t r = 0; target && r < sig.nranks; r++) {
-        pas2p_times_t st = {0};
-        target[r] = calloc(sig.ranks[r].nphases ? sig.ranks[r].nphases : 1, sizeof **target);
-        if (!target[r] || pas2p_times_read(absdir, &sig.ranks[r], target[r], &st, err, sizeof err)) {
-            if (target[r])
-                unfinished(logp, err);
-            else
-                fprintf(stderr, "pas2p simulate: out of memory\n");
-            goto free_target;
-        }
-        if (st.set_s > set)
-            set = st.set_s;
-    }
     pas2p_prediction_t res;
     memset(&res, 0, sizeof res);
-    if (!target || pas2p_pet_compute(&sig, (const double *const *)target, set, aet, &res.pet, err,
-                                     sizeof err)) {
-        fprintf(stderr, "pas2p simulate: %s\n", target ? err : "out of memory");
-        goto free_target;
+    rc = 1;
+    if (pas2p_pet_from_times(&sig, absdir, aet, &res.pet, err, sizeof err)) {
+        unfinished(logp, err);
+        goto out;
     }
-    snprintf(res.method, sizeof res.method, "simulate");
-    if (!realpath(sig_path, res.signature))
-        snprintf(res.signature, sizeof res.signature, "%s", sig_path);
-    snprintf(res.application, sizeof res.application, "%s", sig.command);
+    pas2p_prediction_begin(&res, "simulate", sig_path, &sig, wall);
     snprintf(res.target, sizeof res.target, "%s", platform);
-    pas2p_prediction_stamp(&res);
-    res.wall_s = wall;
     snprintf(res.stop, sizeof res.stop, "simulated: %ld replay(s) of each relevant phase", reps);
     snprintf(path, sizeof path, "%s/prediction.xml", absdir);
     if (pas2p_prediction_write(&res, path, err, sizeof err)) {
@@ -424,10 +403,6 @@ int pas2p_cmd_simulate(int argc, char **argv)
         rc = 0;
     }
     pas2p_prediction_free(&res);
-free_target:
-    for (uint32_t r = 0; target && r < sig.nranks; r++)
-        free(target[r]);
-    free(target);
 out:
     free(map);
     pas2p_platform_free(&plat);

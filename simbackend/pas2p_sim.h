@@ -41,7 +41,19 @@ int pas2p_actions_from_signature(const pas2p_signature_t *sig, const char *dir, 
 int pas2p_actions_from_trace(const char *trace_dir, const char *dir, uint64_t *events,
                              char *err, size_t errlen);
 
+/* Writes the signature's relevant phases as SimGrid SMPI time-independent traces (the
+ * stock format of smpireplaymain, no pas2p needed to replay them) into DIR: per phase ID a
+ * directory phase-ID/ with one trace per rank and a list file phase-ID.txt; weights.csv
+ * (rank, phase, weight, base time, the rank's base remainder); run.sh, which replays every
+ * phase on a platform and combines them into PET; README.  Computation: base seconds x
+ * base_speed flops.  Refused, naming the phase and call, when the stock format cannot say it
+ * (collectives on a sub-communicator, non-blocking collectives, scans).  0, or -1 with a
+ * one-line reason. */
+int pas2p_actions_export_ti(const pas2p_signature_t *sig, const char *dir, double base_speed,
+                            char *err, size_t errlen);
+
 int pas2p_cmd_simulate(int argc, char **argv); /* cmd_simulate.c */
+int pas2p_cmd_replay(int argc, char **argv);   /* cmd_replay.c */
 
 #ifdef __cplusplus
 }

@@ -1,12 +1,15 @@
 /* The action replayer (simbackend/ACTIONS.md): one MPI program that reads its rank's action
- * file and issues the MPI calls itself.
+ * file and issues the MPI calls itself.  One source, two builds:
  *
- *   pas2p-simreplay ACTIONS_DIR OUT_DIR REPS FLOPS_PER_S
+ *   pas2p-simreplay ACTIONS_DIR OUT_DIR REPS FLOPS_PER_S     (smpicc, -DPAS2P_SIMGRID)
+ *   pas2p-replayer  ACTIONS_DIR OUT_DIR REPS kernel|sleep    (mpicc: real MPI)
  *
- * Built with smpicc (-DPAS2P_SIMGRID) it runs inside SimGrid: computation becomes
- * smpi_execute_flops(seconds x FLOPS_PER_S) on the simulated host and MPI_Wtime is the
- * simulated clock (run with smpi/simulate-computation:no, so the replayer's own work costs
- * nothing).  Built with mpicc, computation is a busy wait of the recorded time.
+ * Inside SimGrid, computation becomes smpi_execute_flops(seconds x FLOPS_PER_S) on the
+ * simulated host and MPI_Wtime is the simulated clock (run with
+ * smpi/simulate-computation:no, so the replayer's own work costs nothing).  With real MPI,
+ * `kernel` runs the calibrated compute kernel (tracer/pas2p_kernel.h: seconds x the base
+ * rate of the file's `kernel_rate` line, in blocks), `sleep` waits out the base seconds on
+ * the clock (spinning, as a computing rank holds its core): the network alone is measured.
  *
  * A phase block (`phase ID` ... `end`) is replayed REPS times, each after an MPI_Barrier
  * on MPI_COMM_WORLD, timed from the barrier to the completion of the block's last call
@@ -17,6 +20,7 @@
  * No global state: SimGrid runs every rank as a thread of one process.
  */
 #include <mpi.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +29,10 @@
 #include <unistd.h>
 #ifdef PAS2P_SIMGRID
 #include <smpi/smpi.h>
+#define PROG "pas2p-simreplay"
+#else
+#include "pas2p_kernel.h"
+#define PROG "pas2p-replayer"
 #endif
 
 enum op {
@@ -70,7 +78,10 @@ typedef struct {
 
 typedef struct {
     int rank, np;
-    double flops_per_s;
+    double flops_per_s;      /* SimGrid: the base speed */
+    int kernel;              /* real MPI: 1 kernel, 0 sleep */
+    double kernel_rate;      /* real MPI: kernel blocks/s on the base (the file's line) */
+    double sink;             /* keeps the kernel's result alive */
     action_t *a;
     size_t na;
     comm_t *comms;
@@ -81,10 +92,14 @@ typedef struct {
     long long events;
 } replay_t;
 
-static void die(replay_t *R, const char *fmt, const char *what, long line)
+static void die(replay_t *R, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
+static void die(replay_t *R, const char *fmt, ...)
 {
-    fprintf(stderr, "pas2p-simreplay: rank %d: ", R->rank);
-    fprintf(stderr, fmt, what, line);
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, PROG ": rank %d: ", R->rank);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
     fputc('\n', stderr);
     MPI_Abort(MPI_COMM_WORLD, 2);
     exit(2);
@@ -94,7 +109,7 @@ static void *xrealloc(replay_t *R, void *p, size_t n)
 {
     void *q = realloc(p, n ? n : 1);
     if (!q)
-        die(R, "%s (%ld bytes)", "out of memory", (long)n);
+        die(R, "out of memory (%zu bytes)", n);
     return q;
 }
 
@@ -106,16 +121,16 @@ static void parse(replay_t *R, const char *dir)
     snprintf(path, sizeof path, "%.4000s/rank-%05d.act", dir, R->rank);
     FILE *f = fopen(path, "r");
     if (!f)
-        die(R, "%s: cannot open (line %ld)", path, 0);
+        die(R, "%s: cannot open", path);
     char line[1 << 16];
     long ln = 0;
     size_t cap = 0;
     unsigned ver = 0, frank = 0, fnp = 0;
     if (!fgets(line, sizeof line, f) ||
         sscanf(line, "pas2p-actions %u rank %u np %u", &ver, &frank, &fnp) != 3 || ver != 1)
-        die(R, "%s: not a pas2p action file version 1 (line %ld)", path, 1);
+        die(R, "%s: not a pas2p action file version 1", path);
     if ((int)frank != R->rank || (int)fnp != R->np)
-        die(R, "%s: written for another rank or np (line %ld): check the launch's -np", path, 1);
+        die(R, "%s: written for rank %u of %u", path, frank, fnp);
     ln = 1;
     while (fgets(line, sizeof line, f)) {
         ln++;
@@ -124,6 +139,11 @@ static void parse(replay_t *R, const char *dir)
         if (line[0] == '#' || line[0] == '\n' || sscanf(line, "%31s%n", word, &off) != 1)
             continue;
         const char *p = line + off;
+        if (!strcmp(word, "kernel_rate")) {
+            if (sscanf(p, "%lf", &R->kernel_rate) != 1 || !(R->kernel_rate > 0))
+                die(R, "malformed '%s' line at line %ld", word, ln);
+            continue;
+        }
         if (!strcmp(word, "comm")) {
             comm_t c = {0};
             const char *q = p;
@@ -184,8 +204,43 @@ static void parse(replay_t *R, const char *dir)
             die(R, "malformed '%s' action at line %ld", word, ln);
     }
     if (ferror(f))
-        die(R, "%s: read error (line %ld)", path, ln);
+        die(R, "%s: read error at line %ld", path, ln);
     fclose(f);
+}
+
+/* Rank 0 reads the np its file was written for; every rank learns whether this launch has
+ * it, so a wrong -np ends cleanly everywhere (some ranks would have no file at all) with
+ * one line from rank 0: into OUT_DIR/replay.error, which pas2p reports (the launcher stays
+ * quiet about ranks that exit 0), else on stderr. */
+static int check_np(replay_t *R, const char *dir, const char *out)
+{
+    int want = -1;
+    if (R->rank == 0) {
+        char path[4200], line[256];
+        snprintf(path, sizeof path, "%.4000s/rank-%05d.act", dir, 0);
+        FILE *f = fopen(path, "r");
+        unsigned ver, frank, fnp;
+        if (f && fgets(line, sizeof line, f) &&
+            sscanf(line, "pas2p-actions %u rank %u np %u", &ver, &frank, &fnp) == 3)
+            want = (int)fnp;
+        if (f)
+            fclose(f);
+        if (want < 0)
+            want = R->np; /* unreadable: parse() says why */
+    }
+    MPI_Bcast(&want, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (want == R->np)
+        return 0;
+    if (R->rank == 0) {
+        char path[4200];
+        snprintf(path, sizeof path, "%.4000s/replay.error", out);
+        FILE *f = fopen(path, "w");
+        fprintf(f ? f : stderr, "the actions are for %d ranks, this launch started %d: launch "
+                "with -np %d\n", want, R->np, want);
+        if (f)
+            fclose(f);
+    }
+    return -1;
 }
 
 /* ------------------------------------------------------------------ communicators */
@@ -214,11 +269,11 @@ static MPI_Comm comm_of(replay_t *R, unsigned id, const comm_t **out)
     for (size_t i = 0; i < R->ncomms; i++)
         if (R->comms[i].id == id) {
             if (R->comms[i].comm == MPI_COMM_NULL)
-                die(R, "an action uses communicator %s%ld, of which this rank is not a member", "", (long)id);
+                die(R, "an action uses communicator %u, of which this rank is not a member", id);
             *out = &R->comms[i];
             return R->comms[i].comm;
         }
-    die(R, "an action uses communicator %s%ld, which the file does not define", "", (long)id);
+    die(R, "an action uses communicator %u, which the file does not define", id);
     return MPI_COMM_NULL;
 }
 
@@ -233,7 +288,7 @@ static int peer_in(replay_t *R, const comm_t *c, int w)
     for (int k = 0; k < c->size; k++)
         if (c->members[k] == w)
             return k;
-    die(R, "world rank %s%ld is not in the action's communicator", "", (long)w);
+    die(R, "world rank %d is not in the action's communicator", w);
     return MPI_PROC_NULL;
 }
 
@@ -269,7 +324,10 @@ static void compute(replay_t *R, double s)
 #ifdef PAS2P_SIMGRID
     smpi_execute_flops(s * R->flops_per_s);
 #else
-    (void)R;
+    if (R->kernel) {
+        R->sink += pas2p_kernel_run((uint64_t)(s * R->kernel_rate + 0.5), R->sink);
+        return;
+    }
     struct timespec t0, t;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     do
@@ -392,11 +450,11 @@ static void buffers(replay_t *R)
             mx = m;
     }
     if (mx > (long long)1 << 31)
-        die(R, "%s (%ld bytes)", "a message larger than 2 GiB", (long)(mx >> 20));
+        die(R, "a message larger than 2 GiB (%lld bytes)", mx);
     R->sbuf = calloc(1, (size_t)mx);
     R->rbuf = calloc(1, (size_t)mx);
     if (!R->sbuf || !R->rbuf)
-        die(R, "%s (%ld bytes)", "out of memory for the message buffers", (long)mx);
+        die(R, "out of memory for the message buffers (%lld bytes)", mx);
 }
 
 int main(int argc, char **argv)
@@ -405,18 +463,35 @@ int main(int argc, char **argv)
     replay_t R = {0};
     MPI_Comm_rank(MPI_COMM_WORLD, &R.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &R.np);
-    if (argc != 5) {
+#ifdef PAS2P_SIMGRID
+    static const char use[] = "usage: " PROG " ACTIONS_DIR OUT_DIR REPS FLOPS_PER_S (run by pas2p simulate)";
+#else
+    static const char use[] = "usage: " PROG " ACTIONS_DIR OUT_DIR REPS kernel|sleep (run by pas2p replay)";
+#endif
+    int reps = argc == 5 ? atoi(argv[3]) : 0;
+#ifdef PAS2P_SIMGRID
+    R.flops_per_s = argc == 5 ? atof(argv[4]) : 0;
+    int ok = reps >= 1 && R.flops_per_s > 0;
+#else
+    R.kernel = argc == 5 && !strcmp(argv[4], "kernel");
+    int ok = reps >= 1 && (R.kernel || !strcmp(argv[4], "sleep"));
+#endif
+    if (!ok) {
         if (R.rank == 0)
-            fprintf(stderr, "usage: pas2p-simreplay ACTIONS_DIR OUT_DIR REPS FLOPS_PER_S "
-                    "(run by pas2p simulate)\n");
+            fprintf(stderr, "%s\n", use);
         MPI_Finalize();
         return 2;
     }
-    int reps = atoi(argv[3]);
-    R.flops_per_s = atof(argv[4]);
-    if (reps < 1 || !(R.flops_per_s > 0))
-        die(&R, "bad REPS or FLOPS_PER_S (%s, line %ld)", argv[3], 0);
+    if (check_np(&R, argv[1], argv[2])) {
+        MPI_Finalize();
+        return 0;
+    }
     parse(&R, argv[1]);
+#ifndef PAS2P_SIMGRID
+    if (R.kernel && !(R.kernel_rate > 0))
+        die(&R, "%s: no kernel_rate line: the base run has no kernel calibration (replay with "
+            "sleep)", argv[1]);
+#endif
     make_comms(&R);
     buffers(&R);
 
@@ -434,7 +509,7 @@ int main(int argc, char **argv)
     double t_start = MPI_Wtime();
     for (size_t i = 0; i < R.na; i++) {
         if (R.a[i].op == OP_END)
-            die(&R, "'%s' without a phase (action %ld)", "end", (long)i);
+            die(&R, "'end' without a phase (action %zu)", i);
         if (R.a[i].op != OP_PHASE) {
             run(&R, &R.a[i]);
             continue;
@@ -443,7 +518,7 @@ int main(int argc, char **argv)
         while (j < R.na && R.a[j].op != OP_END && R.a[j].op != OP_PHASE)
             j++;
         if (j == R.na || R.a[j].op != OP_END)
-            die(&R, "phase %s%ld has no 'end'", "", (long)R.a[i].comm);
+            die(&R, "phase %u has no 'end'", R.a[i].comm);
         pt = xrealloc(&R, pt, (npt + 1) * sizeof *pt);
         ptime_t *p = &pt[npt++];
         p->id = R.a[i].comm;
@@ -469,7 +544,7 @@ int main(int argc, char **argv)
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     FILE *f = fopen(tmp, "w");
     if (!f)
-        die(&R, "%s: cannot write (line %ld)", tmp, 0);
+        die(&R, "%s: cannot write", tmp);
     fprintf(f, "pas2p-times 1\nrank %d\nnp %d\npid %d\nstatus completed\nevents %lld\n"
             "set_s %.9f\nchecks 0\n", R.rank, R.np, (int)getpid(), R.events, set);
     for (size_t i = 0; i < npt; i++) {
@@ -481,7 +556,7 @@ int main(int argc, char **argv)
         fputc('\n', f);
     }
     if (fclose(f) || rename(tmp, path))
-        die(&R, "%s: cannot write (line %ld)", path, 0);
+        die(&R, "%s: cannot write", path);
     for (size_t i = 0; i < R.ncomms; i++) {
         if (R.comms[i].comm != MPI_COMM_NULL)
             MPI_Comm_free(&R.comms[i].comm);

@@ -1,6 +1,6 @@
 /* pas2p: the single front end.  It only dispatches; each command lives in its module
  * (tracer/: trace, dump; analyzer/: analyze; signature/: show, predict; simbackend/:
- * simulate). */
+ * replay, simulate). */
 #include <stdio.h>
 #include <string.h>
 
@@ -22,6 +22,7 @@ static const struct {
     {"analyze", pas2p_cmd_analyze, "find phases, weights, relevant phases; write the signature"},
     {"show", pas2p_cmd_show, "print a signature's phase table"},
     {"predict", pas2p_cmd_predict, "run the application on this target under its signature: PET"},
+    {"replay", pas2p_cmd_replay, "replay the signature's phases with real MPI on this target: PET"},
     {"simulate", pas2p_cmd_simulate, "replay the signature's phases in SimGrid on a platform: PET"},
 };
 

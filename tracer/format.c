@@ -444,6 +444,8 @@ void pas2p_manifest_free(pas2p_manifest_t *m)
     m->hosts = NULL;
     free(m->events_per_rank);
     m->events_per_rank = NULL;
+    free(m->kernel_rate);
+    m->kernel_rate = NULL;
 }
 
 int pas2p_manifest_read(const char *dir, pas2p_manifest_t *m, char *err, size_t errlen)
@@ -458,7 +460,7 @@ int pas2p_manifest_read(const char *dir, pas2p_manifest_t *m, char *err, size_t 
                                 : "");
         return -1;
     }
-    char line[65536], hosts[8192] = "", per_rank[65536] = "";
+    char line[65536], hosts[8192] = "", per_rank[65536] = "", krate[65536] = "";
     int lineno = 0, have_format = 0, have_version = 0;
     while (fgets(line, sizeof line, f)) {
         lineno++;
@@ -503,6 +505,8 @@ int pas2p_manifest_read(const char *dir, pas2p_manifest_t *m, char *err, size_t 
             m->events = strtoull(v, NULL, 10);
         } else if (!strcmp(k, "events_per_rank")) {
             snprintf(per_rank, sizeof per_rank, "%s", v);
+        } else if (!strcmp(k, "kernel_rate")) {
+            snprintf(krate, sizeof krate, "%s", v);
         } else if (!strcmp(k, "complete")) {
             m->complete = !strcmp(v, "yes");
         } /* unknown keys are ignored: later minor versions may add some */
@@ -524,7 +528,8 @@ int pas2p_manifest_read(const char *dir, pas2p_manifest_t *m, char *err, size_t 
     }
     m->hosts = calloc((size_t)m->np, sizeof *m->hosts);
     m->events_per_rank = calloc((size_t)m->np, sizeof *m->events_per_rank);
-    if (!m->hosts || !m->events_per_rank) {
+    m->kernel_rate = calloc((size_t)m->np, sizeof *m->kernel_rate);
+    if (!m->hosts || !m->events_per_rank || !m->kernel_rate) {
         set_err(err, errlen, "%s: out of memory", path);
         goto fail;
     }
@@ -538,6 +543,12 @@ int pas2p_manifest_read(const char *dir, pas2p_manifest_t *m, char *err, size_t 
     tok = strtok_r(per_rank, ",", &save);
     for (int i = 0; i < m->np && tok; i++, tok = strtok_r(NULL, ",", &save))
         m->events_per_rank[i] = strtoull(tok, NULL, 10);
+    save = NULL;
+    tok = strtok_r(krate, ",", &save);
+    for (int i = 0; i < m->np && tok; i++, tok = strtok_r(NULL, ",", &save)) {
+        double v = strtod(tok, NULL);
+        m->kernel_rate[i] = v > 0 && v < 1e15 ? v : 0;
+    }
     return 0;
 fail:
     if (f)

@@ -142,7 +142,8 @@ int pas2p_launch(const char *who, const char *lib, char **launch, int nlaunch,
     char preload[PATH_MAX * 2];
     const char *old = getenv("LD_PRELOAD");
     /* an existing preload (a sanitizer runtime, another tool) stays first */
-    snprintf(preload, sizeof preload, "%s%s%s", old && *old ? old : "", old && *old ? ":" : "", lib);
+    snprintf(preload, sizeof preload, "%s%s%s", old && *old ? old : "", old && *old ? ":" : "",
+             lib ? lib : "");
 
     char **args = calloc((size_t)nlaunch + 2 * nvars + 4, sizeof *args);
     if (!args) {
@@ -153,15 +154,17 @@ int pas2p_launch(const char *who, const char *lib, char **launch, int nlaunch,
     char xpre[PATH_MAX * 2 + 16];
     args[n++] = launch[0];
     if (is_ompi_launcher(launch[0])) {
-        snprintf(xpre, sizeof xpre, "LD_PRELOAD=%s", preload);
-        args[n++] = "-x";
-        args[n++] = xpre;
+        if (lib) {
+            snprintf(xpre, sizeof xpre, "LD_PRELOAD=%s", preload);
+            args[n++] = "-x";
+            args[n++] = xpre;
+        }
         for (size_t k = 0; k < nvars; k++)
             if (getenv(vars[k])) {
                 args[n++] = "-x";
                 args[n++] = (char *)vars[k];
             }
-    } else {
+    } else if (lib) {
         setenv("LD_PRELOAD", preload, 1);
     }
     for (int k = 1; k < nlaunch; k++)
@@ -199,4 +202,17 @@ int pas2p_launch(const char *who, const char *lib, char **launch, int nlaunch,
     sigaction(SIGHUP, &old_hup, NULL);
     sigaction(SIGINT, &old_int, NULL);
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+void pas2p_join_argv(char *out, size_t len, char *const *argv, int n)
+{
+    size_t at = 0;
+    if (len)
+        out[0] = 0;
+    for (int k = 0; k < n && at + 1 < len; k++) {
+        int w = snprintf(out + at, len - at, "%s%s", k ? " " : "", argv[k]);
+        if (w < 0)
+            break;
+        at += (size_t)w;
+    }
 }

@@ -1,5 +1,6 @@
 /* Launching an MPI application with libpas2p interposed (tracer module): used by
- * `pas2p trace` (tracing) and `pas2p predict` (signature mode).  For Open MPI's launchers
+ * `pas2p trace` (tracing) and `pas2p predict` (signature mode); `pas2p replay` runs its
+ * replayer through it with nothing interposed.  For Open MPI's launchers
  * (mpirun, mpiexec, orterun) the library and the settings are passed with `-x`, so remote
  * nodes get them too; any other launcher, or a singleton ./app, gets them through the
  * environment. */
@@ -25,7 +26,10 @@ int pas2p_find_beside(const char *env, const char *rel, char *out, size_t len);
  * after a one-line message prefixed with `who`. */
 int pas2p_find_library(const char *who, char *out, size_t len);
 
-/* Runs launch[0..nlaunch) with `lib` preloaded; the environment variables named in vars
+/* argv[0..n) joined by spaces into out (truncated to fit): a launch as one line */
+void pas2p_join_argv(char *out, size_t len, char *const *argv, int n);
+
+/* Runs launch[0..nlaunch) with `lib` preloaded (NULL: nothing preloaded); the environment variables named in vars
  * (those set) are forwarded.  SIGTERM/SIGHUP/SIGINT are passed to the launcher while it
  * runs.  Returns its exit status (128 + signal if killed; 127: could not be run; 2: fork
  * failed, after a message). */

@@ -8,6 +8,8 @@
  *   PAS2P_CLOCK         "tsc" or "monotonic" to override the automatic choice
  *   PAS2P_COUNTERS      comma-separated PAPI events (default PAPI_TOT_INS; "none": time only)
  *   PAS2P_COMMAND       command line recorded in the manifest (default: rank 0's argv)
+ *   PAS2P_CALIBRATE_MS  wall time of the replay kernel's calibration at MPI_Finalize
+ *                       (default 50; 0: none, the trace cannot be replayed with a kernel)
  *   PAS2P_QUIET         1: no notes on stderr
  */
 #include "rt.h"
@@ -21,6 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "pas2p_kernel.h"
 #include "pas2p_version.h"
 
 pas2p_rt_t pas2p_rt = {.fd = -1, .lock = PTHREAD_MUTEX_INITIALIZER, .mult = 1ull << 32};
@@ -558,7 +561,8 @@ static void command_line(char *out, size_t len)
 }
 
 /* rank 0 writes DIR/manifest (atomically: temp file + rename) */
-static void write_manifest(const char *hosts, const uint64_t *events, double aet, int ok_ranks)
+static void write_manifest(const char *hosts, const uint64_t *events, const double *krate,
+                           double aet, int ok_ranks)
 {
     char final[4200], tmp[4300], cmd[4096];
     snprintf(final, sizeof final, "%s/" PAS2P_MANIFEST, pas2p_rt.dir);
@@ -593,6 +597,11 @@ static void write_manifest(const char *hosts, const uint64_t *events, double aet
     fprintf(f, "events_per_rank = ");
     for (int r = 0; r < pas2p_rt.np; r++)
         fprintf(f, "%s%llu", r ? "," : "", (unsigned long long)events[r]);
+    if (krate[0] > 0) {
+        fprintf(f, "\nkernel_rate = ");
+        for (int r = 0; r < pas2p_rt.np; r++)
+            fprintf(f, "%s%.6g", r ? "," : "", krate[r]);
+    }
     fprintf(f, "\ncomplete = %s\n", ok_ranks == pas2p_rt.np ? "yes" : "no");
     int bad = ferror(f);
     if (fclose(f) || bad || rename(tmp, final)) {
@@ -649,20 +658,41 @@ void pas2p_rt_finish(int lang)
     int ok = !pas2p_rt.write_failed, ok_ranks = 0;
     char *hosts = NULL;
     uint64_t *events = NULL;
+    double *krates = NULL;
     if (pas2p_rt.rank == 0) {
         hosts = calloc((size_t)pas2p_rt.np, PAS2P_HOST_LEN);
         events = calloc((size_t)pas2p_rt.np, sizeof *events);
+        krates = calloc((size_t)pas2p_rt.np, sizeof *krates);
+    }
+    /* the replay kernel's speed here, all ranks at once as in a replay (pas2p_kernel.h):
+     * the median of 5 slices, each started by a barrier so that no rank runs alone; after
+     * the AET */
+    const char *cal = getenv("PAS2P_CALIBRATE_MS");
+    double cal_s = cal && *cal ? atof(cal) * 1e-3 : 0.05, krate = 0, slice[5];
+    if (cal_s > 0) {
+        for (int k = 0; k < 5; k++) {
+            PMPI_Barrier(MPI_COMM_WORLD);
+            slice[k] = pas2p_kernel_calibrate((cal_s > 10 ? 10 : cal_s) / 5);
+            for (int j = k; j > 0 && slice[j] < slice[j - 1]; j--) {
+                double t = slice[j];
+                slice[j] = slice[j - 1];
+                slice[j - 1] = t;
+            }
+        }
+        krate = slice[2];
     }
     char host[PAS2P_HOST_LEN] = {0};
     gethostname(host, sizeof host - 1);
     PMPI_Gather(host, PAS2P_HOST_LEN, MPI_CHAR, hosts, PAS2P_HOST_LEN, MPI_CHAR, 0, MPI_COMM_WORLD);
     PMPI_Gather(&nev, 1, MPI_UINT64_T, events, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    PMPI_Gather(&krate, 1, MPI_DOUBLE, krates, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     PMPI_Reduce(&aet, &aet_max, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     PMPI_Reduce(&ok, &ok_ranks, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
-    if (pas2p_rt.rank == 0 && hosts && events)
-        write_manifest(hosts, events, aet_max, ok_ranks);
+    if (pas2p_rt.rank == 0 && hosts && events && krates)
+        write_manifest(hosts, events, krates, aet_max, ok_ranks);
     free(hosts);
     free(events);
+    free(krates);
     free(pas2p_rt.buf);
     pas2p_rt.buf = NULL;
     if (pas2p_rt.ncounters) {

@@ -1,0 +1,425 @@
+/* The signature's phases as SimGrid SMPI time-independent traces (pas2p_sim.h,
+ * ACTIONS.md "Export"): pas2p's own actions are written first (DIR/actions/, with their
+ * checks), then each phase block of each rank is rewritten in the stock vocabulary that
+ * SimGrid's smpireplaymain reads. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "pas2p_sim.h"
+
+#define ANY_SOURCE_TI -555 /* SimGrid's MPI_ANY_SOURCE / MPI_ANY_TAG in a trace */
+#define ANY_TAG_TI -444
+
+typedef struct {
+    int src, dst, tag;   /* the key smpireplaymain finds a request by */
+} pend_t;
+
+typedef struct {
+    int rank, np;
+    double speed;
+    uint32_t *world;     /* communicator ids whose members are the world in order */
+    size_t nworld;
+    pend_t *pend;        /* pending requests, oldest first */
+    size_t npend, cappend;
+    unsigned phase;
+    long line;
+    char *err;
+    size_t errlen;
+} conv_t;
+
+static int ti_peer(int p)
+{
+    return p == -2 ? ANY_SOURCE_TI : p;
+}
+
+static int ti_tag(int t)
+{
+    return t == -2 ? ANY_TAG_TI : t < 0 ? 0 : t;
+}
+
+static int push(conv_t *C, int src, int dst, int tag)
+{
+    if (C->npend == C->cappend) {
+        size_t cap = C->cappend ? 2 * C->cappend : 64;
+        pend_t *p = realloc(C->pend, cap * sizeof *p);
+        if (!p) {
+            snprintf(C->err, C->errlen, "out of memory");
+            return -1;
+        }
+        C->pend = p;
+        C->cappend = cap;
+    }
+    C->pend[C->npend++] = (pend_t){src, dst, tag};
+    return 0;
+}
+
+/* waits for the n oldest pending requests, one stock `wait` each */
+static void wait_oldest(conv_t *C, FILE *out, size_t n)
+{
+    if (n > C->npend)
+        n = C->npend;
+    for (size_t k = 0; k < n; k++)
+        if (C->pend[k].src != -3 && C->pend[k].dst != -3) /* MPI_PROC_NULL: nothing to wait */
+            fprintf(out, "%d wait %d %d %d\n", C->rank, C->pend[k].src, C->pend[k].dst, C->pend[k].tag);
+    memmove(C->pend, C->pend + n, (C->npend - n) * sizeof *C->pend);
+    C->npend -= n;
+}
+
+static int world_like(const conv_t *C, unsigned comm)
+{
+    if (comm == 0)
+        return 1;
+    for (size_t k = 0; k < C->nworld; k++)
+        if (C->world[k] == comm)
+            return 1;
+    return 0;
+}
+
+/* one pas2p action (its name and the rest of the line) as stock lines */
+static int convert(conv_t *C, const char *w, const char *p, FILE *out)
+{
+    int r = C->rank, peer = 0, tag = 0, peer2 = 0, tag2 = 0;
+    long long b = 0, rb = 0;
+    unsigned comm = 0;
+    double s = 0;
+    if (!strcmp(w, "compute") && sscanf(p, "%lf", &s) == 1) {
+        if (s > 0)
+            fprintf(out, "%d compute %.17g\n", r, s * C->speed);
+        return 0;
+    }
+    if ((!strcmp(w, "send") || !strcmp(w, "isend") || !strcmp(w, "recv") || !strcmp(w, "irecv")) &&
+        sscanf(p, "%d %d %lld %u", &peer, &tag, &b, &comm) == 4) {
+        int recv = w[0] == 'r' || w[1] == 'r';
+        int nb = w[0] == 'i';
+        if (peer == -3 || peer == -1) { /* MPI_PROC_NULL: no transfer, completes at once */
+            return nb ? push(C, -3, -3, 0) : 0;
+        }
+        int src = recv ? ti_peer(peer) : r, dst = recv ? r : peer;
+        fprintf(out, "%d %s %d %d %lld\n", r, w, ti_peer(peer), ti_tag(tag), b);
+        return nb ? push(C, src, dst, ti_tag(tag)) : 0;
+    }
+    if (!strcmp(w, "sendrecv") &&
+        sscanf(p, "%d %d %lld %d %d %lld %u", &peer, &tag, &b, &peer2, &tag2, &rb, &comm) == 7) {
+        /* no stock sendrecv: post both, then wait for both (what MPI_Sendrecv does) */
+        size_t before = C->npend;
+        if (peer2 != -3 && peer2 != -1) {
+            fprintf(out, "%d irecv %d %d %lld\n", r, ti_peer(peer2), ti_tag(tag2), rb);
+            if (push(C, ti_peer(peer2), r, ti_tag(tag2)))
+                return -1;
+        }
+        if (peer != -3 && peer != -1) {
+            fprintf(out, "%d isend %d %d %lld\n", r, peer, ti_tag(tag), b);
+            if (push(C, r, peer, ti_tag(tag)))
+                return -1;
+        }
+        for (size_t k = before; k < C->npend; k++)
+            fprintf(out, "%d wait %d %d %d\n", r, C->pend[k].src, C->pend[k].dst, C->pend[k].tag);
+        C->npend = before;
+        return 0;
+    }
+    if (!strcmp(w, "wait") && sscanf(p, "%lld", &b) == 1) {
+        wait_oldest(C, out, (size_t)b);
+        return 0;
+    }
+    if (!strcmp(w, "waitall")) {
+        if (C->npend)
+            fprintf(out, "%d waitall\n", r);
+        C->npend = 0;
+        return 0;
+    }
+    if (!strcmp(w, "test") || !strcmp(w, "probe"))
+        return 0; /* a test moves nothing; the receive after a probe does the waiting */
+
+    /* collectives: stock ones are on MPI_COMM_WORLD, with world ranks as roots */
+    int rooted = !strcmp(w, "bcast") || !strcmp(w, "reduce") || !strcmp(w, "gather") ||
+                 !strcmp(w, "scatter");
+    int n = !strcmp(w, "barrier") ? sscanf(p, "%u", &comm)
+            : rooted             ? sscanf(p, "%lld %d %u", &b, &peer, &comm) - 2
+                                 : sscanf(p, "%lld %u", &b, &comm) - 1;
+    const char *why = NULL;
+    if (w[0] == 'i' || !strcmp(w, "scan") || !strcmp(w, "exscan"))
+        why = "has no SimGrid time-independent action";
+    else if (n != 1)
+        why = "is malformed";
+    else if (!world_like(C, comm))
+        why = "is on a sub-communicator (SimGrid's stock collectives are on MPI_COMM_WORLD)";
+    if (why) {
+        snprintf(C->err, C->errlen, "phase %u, rank %d: '%s' %s: replay it with pas2p simulate",
+                 C->phase, r, w, why);
+        return -1;
+    }
+    if (!strcmp(w, "barrier"))
+        fprintf(out, "%d barrier\n", r);
+    else if (!strcmp(w, "bcast"))
+        fprintf(out, "%d bcast %lld %d\n", r, b, peer);
+    else if (!strcmp(w, "reduce"))
+        fprintf(out, "%d reduce %lld 0 %d\n", r, b, peer);
+    else if (!strcmp(w, "allreduce"))
+        fprintf(out, "%d allreduce %lld 0\n", r, b);
+    else if (!strcmp(w, "gather") || !strcmp(w, "scatter"))
+        fprintf(out, "%d %s %lld %lld %d\n", r, w, b, b, peer);
+    else if (!strcmp(w, "allgather") || !strcmp(w, "alltoall"))
+        fprintf(out, "%d %s %lld %lld\n", r, w, b, b);
+    else if (!strcmp(w, "reduce_scatter")) {
+        fprintf(out, "%d reducescatter", r);
+        for (int k = 0; k < C->np; k++)
+            fprintf(out, " %lld", b);
+        fprintf(out, " 0\n");
+    } else {
+        snprintf(C->err, C->errlen, "phase %u, rank %d: unknown action '%s'", C->phase, r, w);
+        return -1;
+    }
+    return 0;
+}
+
+/* rank r's action file into one stock trace per phase: DIR/phase-ID/rank-NNNNN.txt */
+static int convert_rank(conv_t *C, const char *dir, char *err, size_t errlen)
+{
+    char path[PATH_MAX], line[1 << 16];
+    snprintf(path, sizeof path, "%.3000s/actions/rank-%05d.act", dir, C->rank);
+    FILE *in = fopen(path, "r"), *out = NULL;
+    if (!in) {
+        snprintf(err, errlen, "%.3000s: %s", path, strerror(errno));
+        return -1;
+    }
+    int rc = 0;
+    C->line = 0;
+    while (!rc && fgets(line, sizeof line, in)) {
+        char w[32];
+        int off = 0;
+        C->line++;
+        if (sscanf(line, "%31s%n", w, &off) != 1 || C->line == 1 || !strcmp(w, "kernel_rate"))
+            continue;
+        const char *p = line + off;
+        if (!strcmp(w, "comm")) { /* remember the ones that are the world in order */
+            unsigned id;
+            int n = 0, ok = 1, v;
+            if (sscanf(p, "%u%n", &id, &n) != 1)
+                continue;
+            p += n;
+            for (int k = 0; ok && k < C->np; k++) {
+                if (sscanf(p, k ? ",%d%n" : " %d%n", &v, &n) != 1 || v != k)
+                    ok = 0;
+                p += n;
+            }
+            if (ok && (*p == '\n' || !*p)) {
+                uint32_t *x = realloc(C->world, (C->nworld + 1) * sizeof *x);
+                if (!x) {
+                    snprintf(err, errlen, "out of memory");
+                    rc = -1;
+                    break;
+                }
+                C->world = x;
+                C->world[C->nworld++] = id;
+            }
+        } else if (!strcmp(w, "phase")) {
+            char tp[PATH_MAX];
+            C->phase = (unsigned)strtoul(p, NULL, 10);
+            snprintf(tp, sizeof tp, "%.3000s/phase-%u", dir, C->phase);
+            if (mkdir(tp, 0755) && errno != EEXIST) {
+                snprintf(err, errlen, "%.3000s: %s", tp, strerror(errno));
+                rc = -1;
+                break;
+            }
+            snprintf(tp, sizeof tp, "%.3000s/phase-%u/rank-%05d.txt", dir, C->phase, C->rank);
+            out = fopen(tp, "w");
+            if (!out) {
+                snprintf(err, errlen, "%.3000s: cannot write: %s", tp, strerror(errno));
+                rc = -1;
+                break;
+            }
+            fprintf(out, "%d init\n", C->rank);
+            C->npend = 0;
+        } else if (!strcmp(w, "end") && out) {
+            if (C->npend)
+                fprintf(out, "%d waitall\n", C->rank);
+            fprintf(out, "%d finalize\n", C->rank);
+            int bad = ferror(out);
+            if (fclose(out) || bad) {
+                snprintf(err, errlen, "%.3000s/phase-%u: cannot write (disk full?)", dir, C->phase);
+                rc = -1;
+            }
+            out = NULL;
+        } else if (out) {
+            C->err = err;
+            C->errlen = errlen;
+            rc = convert(C, w, p, out);
+        }
+    }
+    if (out)
+        fclose(out);
+    fclose(in);
+    return rc;
+}
+
+static int write_text(const char *dir, const char *name, const char *text, int exec, char *err,
+                      size_t errlen)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%.3000s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    int bad = !f || fputs(text, f) < 0;
+    if (f && fclose(f))
+        bad = 1;
+    if (bad || (exec && chmod(path, 0755))) {
+        snprintf(err, errlen, "%.3000s: cannot write", path);
+        return -1;
+    }
+    return 0;
+}
+
+/* run.sh: replays each phase with smpireplaymain and combines them as the PET module does */
+static const char run_sh[] =
+    "#!/bin/sh\n"
+    "# Replays each relevant phase of a pas2p signature with SimGrid's stock trace replayer and\n"
+    "# combines them: for each rank R in weights.csv,\n"
+    "#   PET_R = sum(T_phase x W) + rest x (sum(T_phase x W) / sum(base_phase x W))\n"
+    "# and PET is the largest PET_R.  T_phase is the simulated time of one occurrence.\n"
+    "# usage: ./run.sh PLATFORM.xml [HOSTFILE]   (SMPIRUN, SMPIREPLAYMAIN override the tools)\n"
+    "set -eu\n"
+    "[ $# -ge 1 ] || { echo \"usage: $0 PLATFORM.xml [HOSTFILE]\" >&2; exit 2; }\n"
+    "plat=$(readlink -f \"$1\"); hf=${2:+$(readlink -f \"$2\")}\n"
+    "cd \"$(dirname \"$0\")\"\n"
+    "np=$(cat np)\n"
+    "run=${SMPIREPLAYMAIN:-$(ls /usr/lib/*/simgrid/smpireplaymain /usr/lib/simgrid/smpireplaymain "
+    "/usr/local/lib/simgrid/smpireplaymain 2>/dev/null | head -n 1)}\n"
+    "[ -x \"$run\" ] || { echo \"run.sh: smpireplaymain not found: set SMPIREPLAYMAIN\" >&2; exit 2; }\n"
+    ": > times.csv\n"
+    "for list in phase-*.txt; do\n"
+    "  id=${list#phase-}; id=${id%.txt}\n"
+    "  t=$(${SMPIRUN:-smpirun} -np \"$np\" -platform \"$plat\" ${hf:+-hostfile \"$hf\"} \\\n"
+    "       --log=smpi_config.thres:warning --log=xbt_cfg.thres:warning \\\n"
+    "       -replay \"$list\" \"$run\" 2>&1 | sed -n 's/.*Simulation time \\([0-9.e+-]*\\).*/\\1/p' | sort -g | tail -n 1)\n"
+    "  [ -n \"$t\" ] || { echo \"run.sh: the replay of phase $id failed (run it by hand to see why)\" >&2; exit 1; }\n"
+    "  echo \"$id,$t\" >> times.csv\n"
+    "done\n"
+    "awk -F, 'NR == FNR { t[$1] = $2; next }\n"
+    "  FNR == 1 { next }\n"
+    "  $2 == \"rest\" { rest[$1] = $4; ranks[$1] = 1; next }\n"
+    "  { rel[$1] += t[$2] * $3; base[$1] += $4 * $3; ranks[$1] = 1 }\n"
+    "  END { best = -1\n"
+    "        for (r in ranks) { ratio = base[r] > 0 ? rel[r] / base[r] : 1\n"
+    "                           p = rel[r] + rest[r] * ratio\n"
+    "                           if (p > best) { best = p; br = r } }\n"
+    "        printf \"PET = %.6f s (rank %s)\\n\", best, br }' times.csv weights.csv\n";
+
+int pas2p_actions_export_ti(const pas2p_signature_t *sig, const char *dir, double base_speed,
+                            char *err, size_t errlen)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%.3000s/actions", dir);
+    if (mkdir(path, 0755) && errno != EEXIST) {
+        snprintf(err, errlen, "%.3000s: %s", path, strerror(errno));
+        return -1;
+    }
+    if (pas2p_actions_from_signature(sig, path, err, errlen))
+        return -1;
+    conv_t C;
+    memset(&C, 0, sizeof C);
+    C.np = (int)sig->np;
+    C.speed = base_speed;
+    int rc = 0;
+    for (uint32_t r = 0; r < sig->nranks && !rc; r++) {
+        C.rank = (int)sig->ranks[r].rank;
+        C.nworld = 0;
+        rc = convert_rank(&C, dir, err, errlen);
+    }
+    free(C.world);
+    free(C.pend);
+    if (rc)
+        return -1;
+
+    /* the list files, np, weights of the ranks the PET comes from, run.sh, README */
+    uint32_t rep = 0;
+    while (rep < sig->nranks && sig->ranks[rep].rank != sig->representative)
+        rep++;
+    int spmd = sig->spmd || sig->nranks == 1;
+    size_t cap = 1 << 16, len = 0;
+    char *csv = malloc(cap), *tmp;
+    if (!csv) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    len += (size_t)snprintf(csv, cap, "rank,phase,weight,base_s\n");
+    for (uint32_t r = 0; r < sig->nranks && !rc; r++) {
+        const pas2p_sig_rank_t *R = &sig->ranks[r];
+        if (spmd && r != rep)
+            continue;
+        double rest = 0;
+        for (uint32_t k = 0; k <= R->nphases; k++) {
+            if (cap - len < 256 && (tmp = realloc(csv, cap *= 2)))
+                csv = tmp;
+            if (cap - len < 256) {
+                snprintf(err, errlen, "out of memory");
+                rc = -1;
+                break;
+            }
+            if (k == R->nphases) {
+                len += (size_t)snprintf(csv + len, cap - len, "%u,rest,1,%.9g\n", R->rank, rest);
+                break;
+            }
+            const pas2p_sig_phase_t *p = &R->phases[k];
+            if (!p->relevant)
+                rest += p->time_mean_s * (double)p->weight;
+            else
+                len += (size_t)snprintf(csv + len, cap - len, "%u,%u,%llu,%.9g\n", R->rank, p->id,
+                                        (unsigned long long)p->weight, p->time_mean_s);
+        }
+    }
+    char np[32], readme[4096];
+    snprintf(np, sizeof np, "%u\n", sig->np);
+    snprintf(readme, sizeof readme,
+             "pas2p signature exported as SimGrid SMPI time-independent traces\n"
+             "application: %.1000s (np %u)\n"
+             "computation: base seconds x %.6g flop/s\n\n"
+             "phase-ID/rank-NNNNN.txt  one occurrence of relevant phase ID, per rank (stock\n"
+             "                         actions: init, compute, send, isend, recv, irecv, wait,\n"
+             "                         waitall, barrier, bcast, reduce, allreduce, gather,\n"
+             "                         scatter, allgather, alltoall, reducescatter, finalize)\n"
+             "phase-ID.txt             the list file for smpirun -replay\n"
+             "weights.csv              rank, phase, weight, base time (s); 'rest' = the base\n"
+             "                         time of the non-relevant phases\n"
+             "run.sh PLATFORM [HOSTS]  replays every phase and prints PET\n"
+             "actions/                 the same phases in pas2p's own action format\n\n"
+             "One phase by hand: smpirun -np %u -platform P.xml -replay phase-ID.txt \\\n"
+             "  /usr/lib/x86_64-linux-gnu/simgrid/smpireplaymain  (prints 'Simulation time T')\n"
+             "PET = sum over phases of T x weight + rest x (sum T x weight / sum base x weight).\n"
+             "A sub-communicator's point-to-point traffic is kept (peers are world ranks);\n"
+             "probes and tests, which move no data, are dropped.\n",
+             sig->command, sig->np, base_speed, sig->np);
+    if (!rc)
+        rc = write_text(dir, "weights.csv", csv, 0, err, errlen) ||
+             write_text(dir, "np", np, 0, err, errlen) ||
+             write_text(dir, "run.sh", run_sh, 1, err, errlen) ||
+             write_text(dir, "README", readme, 0, err, errlen) ? -1 : 0;
+    free(csv);
+    /* list files: every phase directory that was made */
+    for (uint32_t r = 0; r < sig->nranks && !rc; r++)
+        for (uint32_t k = 0; k < sig->ranks[r].nphases && !rc; k++) {
+            const pas2p_sig_phase_t *p = &sig->ranks[r].phases[k];
+            char name[64], *list;
+            if (!p->relevant)
+                continue;
+            snprintf(name, sizeof name, "phase-%u.txt", p->id);
+            snprintf(path, sizeof path, "%.3000s/%s", dir, name);
+            struct stat st;
+            if (!stat(path, &st))
+                continue;
+            list = malloc((size_t)sig->np * 40 + 1);
+            if (!list) {
+                snprintf(err, errlen, "out of memory");
+                rc = -1;
+                break;
+            }
+            size_t at = 0;
+            for (uint32_t q = 0; q < sig->np; q++)
+                at += (size_t)sprintf(list + at, "phase-%u/rank-%05u.txt\n", p->id, q);
+            rc = write_text(dir, name, list, 0, err, errlen);
+            free(list);
+        }
+    return rc;
+}
