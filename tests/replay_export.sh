@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# replay_export.sh PAS2P SIGNATURE PLATFORM HOSTFILE WORK_DIR
+# `pas2p replay --export` writes stock SimGrid time-independent traces; their replay by
+# SimGrid's own smpireplaymain (run.sh) must time every phase as `pas2p simulate` of the
+# same signature on the same platform and hosts (same base speed) does, within 1 %: the
+# phase's duration, its slowest rank's time.  (The PETs differ for a per-rank signature:
+# the stock replay reports one time per phase, pas2p each rank's own.)
+set -u
+pas2p=$1 sig=$2 plat=$3 hosts=$4 work=$5
+fail() { echo "replay_export: $*"; exit 1; }
+rm -rf "$work/export" "$work/export-sim"
+"$pas2p" replay "$sig" --export "$work/export" --base-speed 1Gf || fail "export failed"
+for f in README run.sh weights.csv np; do [[ -e $work/export/$f ]] || fail "$f missing"; done
+"$work/export/run.sh" "$plat" "$hosts" | grep -E '^PET = [0-9.]+ s' || fail "run.sh printed no PET"
+"$pas2p" simulate "$sig" --platform "$plat" --hostfile "$hosts" --base-speed 1Gf \
+  -o "$work/export-sim" > /dev/null || fail "pas2p simulate failed"
+n=0
+while IFS=, read -r id stock; do
+  ours=$(awk -v id="$id" '$1 == "phase" && $2 == id && $3 > m { m = $3 } END { print m + 0 }' \
+         "$work"/export-sim/rank-*.times)
+  awk -v a="$stock" -v b="$ours" -v id="$id" 'BEGIN { d = b > 0 ? (a - b) / b : 1; if (d < 0) d = -d
+    printf "phase %s: stock replay %s s, pas2p simulate %s s, difference %.3f %%\n", id, a, b, 100 * d
+    exit d < 0.01 ? 0 : 1 }' || fail "the two replays disagree on phase $id"
+  n=$((n + 1))
+done < "$work/export/times.csv"
+(( n > 0 )) || fail "no phase was replayed"

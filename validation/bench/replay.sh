@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Portable-replay benchmark (issue "Portable replay": on the base machine itself, bundled
+# SPMD applications: PETE <= 5 % with the compute kernel; the replay's own wall time <= 5 %
+# of AET plus the launch time).
+#
+#   bash validation/bench/replay.sh [--build DIR] [--np N] [--runs R] [--apps "a b"]
+#
+# Per application (validation/apps/sizes.txt, validation size, np ranks, default 2):
+#  1. trace once and analyse: the signature and the kernel calibration (base = this machine);
+#  2. R times, interleaved so that all see the same machine state: a measured run (AET, from
+#     a traced run as in predict.sh), `pas2p replay --compute kernel` and `--compute sleep`;
+#  3. PETE = (median PET - median AET) / median AET for each mode, the per-run PETEs of the
+#     kernel mode, and the kernel replay's wall time against the AET.
+# Prints Markdown.  Timings are never asserted by the tests.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+build=build np=2 runs=3 apps="stencil2d cg wavefront cartsweep ftn_ring"
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --build) build=$2; shift ;;
+    --np) np=$2; shift ;;
+    --runs) runs=$2; shift ;;
+    --apps) apps=$2; shift ;;
+    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    *) echo "replay.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+source validation/bench/common.sh
+need_build "$build"
+pas2p=$build/bin/pas2p
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+now() { date +%s.%N; }
+
+: >"$tmp/l"
+for i in 1 2 3 4 5; do
+  t0=$(now); "${mpirun[@]}" -np "$np" /bin/true; t1=$(now)
+  awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}' >>"$tmp/l"
+done
+launch=$(median <"$tmp/l")
+
+echo "## Portable replay on the base machine ($(date -u +%F), $(nproc) cores, commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'))"
+echo
+echo "np $np, $runs interleaved AET / replay (kernel) / replay (sleep) runs per application," \
+     "--reps 3; launch time (mpirun -np $np /bin/true) $(printf '%.3f' "$launch") s."
+echo
+echo "| app | AET s median (range) | PET kernel s | PETE kernel | run PETEs | PET sleep s | PETE sleep | replay wall s | (wall - launch)/AET |"
+echo "|---|---|---|---|---|---|---|---|---|"
+while IFS="|" read -r -u 3 app _np _targs vargs; do
+  app=$(echo "$app" | xargs); vargs=$(echo "$vargs" | xargs)
+  [[ -z $app || $app == \#* ]] && continue
+  [[ " $apps " != *" $app "* ]] && continue
+  launchcmd=("${mpirun[@]}" -np "$np" "$build/apps/$app" $vargs)
+  rm -rf "$tmp/sig"
+  "$pas2p" trace -o "$tmp/sig" -- "${launchcmd[@]}" >/dev/null
+  "$pas2p" analyze "$tmp/sig" -o "$tmp/sig.xml" >/dev/null
+  : >"$tmp/aet"; : >"$tmp/pk"; : >"$tmp/ps"; : >"$tmp/wall"; : >"$tmp/pair"
+  for ((i = 0; i < runs; i++)); do
+    rm -rf "$tmp/a" "$tmp/k" "$tmp/s"
+    "$pas2p" trace -o "$tmp/a" -- "${launchcmd[@]}" >/dev/null
+    aet=$("$pas2p" dump "$tmp/a" | field AET)
+    "$pas2p" replay "$tmp/sig.xml" -o "$tmp/k" -- "${mpirun[@]}" -np "$np" >"$tmp/out" 2>&1 ||
+      { echo "| $app | replay failed: $(grep -m1 'pas2p replay:' "$tmp/out") |"; continue 2; }
+    pk=$(field PET <"$tmp/out"); field wall <"$tmp/out" >>"$tmp/wall"
+    "$pas2p" replay "$tmp/sig.xml" --compute sleep -o "$tmp/s" -- "${mpirun[@]}" -np "$np" >"$tmp/out" 2>&1 ||
+      { echo "| $app | replay (sleep) failed: $(grep -m1 'pas2p replay:' "$tmp/out") |"; continue 2; }
+    field PET <"$tmp/out" >>"$tmp/ps"
+    echo "$aet" >>"$tmp/aet"; echo "$pk" >>"$tmp/pk"
+    awk -v p="$pk" -v a="$aet" 'BEGIN{printf "%+.1f\n", (p-a)/a*100}' >>"$tmp/pair"
+  done
+  a=$(median <"$tmp/aet"); k=$(median <"$tmp/pk"); s=$(median <"$tmp/ps"); w=$(median <"$tmp/wall")
+  rng() { sort -g "$1" | awk 'NR==1{lo=$1} {hi=$1} END{printf "%.3f-%.3f", lo, hi}'; }
+  printf '| %s %s | %.3f (%s) | %.3f | %+.2f %% | %s | %.3f | %+.2f %% | %.3f | %.2f %% |\n' \
+    "$app" "$vargs" "$a" "$(rng "$tmp/aet")" "$k" "$(awk -v p="$k" -v a="$a" 'BEGIN{print (p-a)/a*100}')" \
+    "$(paste -sd' ' "$tmp/pair")" "$s" "$(awk -v p="$s" -v a="$a" 'BEGIN{print (p-a)/a*100}')" "$w" \
+    "$(awk -v w="$w" -v l="$launch" -v a="$a" 'BEGIN{print (w-l)/a*100}')"
+done 3< validation/apps/sizes.txt
