@@ -366,7 +366,12 @@ int pas2p_actions_from_signature(const pas2p_signature_t *s, const char *dir, ch
                 }
         }
     for (size_t i = 0; i < u && !rc; i++)
-        rc = check_phase(s, ids[i], err, errlen);
+        if ((rc = check_phase(s, ids[i], err, errlen)) && !s->spmd) {
+            /* per-rank tables: usually the ranks cut the loop into phases differently */
+            size_t len = strlen(err);
+            snprintf(err + len, errlen - len, " (the ranks' phases differ: analyze with "
+                     "--compute-similarity 0 to cut phases by the calls alone)");
+        }
     for (uint32_t r = 0; r < s->nranks && !rc; r++) {
         const pas2p_sig_rank_t *R = &s->ranks[r];
         char path[4200];

@@ -1,5 +1,6 @@
 # Shared by the benchmark scripts here (sourced): MPI as root, quiet tracer, a launcher
-# for 2 cores, median of numbers on stdin, and "key = value" fields of pas2p's output.
+# for 2 cores, median of numbers on stdin, "key = value" fields of pas2p's output, the
+# launch time, ranges.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 PAS2P_QUIET=1
 mpirun=(mpirun --oversubscribe --bind-to none --mca mpi_yield_when_idle 1)
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
@@ -7,3 +8,13 @@ field() { awk -v k="$1" '$0 ~ "^"k" = " {print $3}'; }
 need_build() { # need_build BUILD_DIR: pas2p and the benchmark programs are built
   [[ -x $1/bin/pas2p && -x $1/bench/pingpong ]] || { echo "build first: cmake --build $1" >&2; exit 1; }
 }
+# launch_time NP: median wall (s) of 5 `mpirun -np NP /bin/true`, the launch a run pays
+launch_time() {
+  local i t0 t1
+  for i in 1 2 3 4 5; do
+    t0=$(date +%s.%N); "${mpirun[@]}" -np "$1" /bin/true; t1=$(date +%s.%N)
+    awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}'
+  done | median
+}
+# rng FILE: "lo-hi" of the numbers in FILE
+rng() { sort -g "$1" | awk 'NR==1{lo=$1} {hi=$1} END{printf "%.3f-%.3f", lo, hi}'; }

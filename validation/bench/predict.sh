@@ -34,14 +34,7 @@ source validation/bench/common.sh
 need_build "$build"
 pas2p=$build/bin/pas2p
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-now() { date +%s.%N; }
-
-: >"$tmp/l"
-for i in 1 2 3 4 5; do
-  t0=$(now); "${mpirun[@]}" -np "$np" /bin/true; t1=$(now)
-  awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}' >>"$tmp/l"
-done
-launch=$(median <"$tmp/l")
+launch=$(launch_time "$np")
 
 echo "## Real-target prediction on the base machine ($(date -u +%F), $(nproc) cores, commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'))"
 echo
@@ -72,7 +65,6 @@ while IFS="|" read -r -u 3 app _np _targs vargs; do
     grep -q "^stop = early" "$tmp/out" && stops+="e" || stops+="n"
   done
   a=$(median <"$tmp/aet"); p=$(median <"$tmp/pet"); s=$(median <"$tmp/set"); w=$(median <"$tmp/wall")
-  rng() { sort -g "$1" | awk 'NR==1{lo=$1} {hi=$1} END{printf "%.3f-%.3f", lo, hi}'; }
   case $stops in *n*e*|*e*n*) stop="mixed ($stops)" ;; *e*) stop=early ;; *) stop="none (ran to Finalize)" ;; esac
   printf '| %s %s | %.3f (%s) | %.3f (%s) | %+.2f %% | %s | %.2f %% | %.3f | %.2f %% | %s |\n' \
     "$app" "$vargs" "$a" "$(rng "$tmp/aet")" "$p" "$(rng "$tmp/pet")" \

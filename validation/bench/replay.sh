@@ -6,11 +6,17 @@
 #   bash validation/bench/replay.sh [--build DIR] [--np N] [--runs R] [--apps "a b"]
 #
 # Per application (validation/apps/sizes.txt, validation size, np ranks, default 2):
-#  1. trace once and analyse: the signature and the kernel calibration (base = this machine);
+#  1. trace once and analyse with --compute-similarity 0 (phases cut by the calls alone, so
+#     that every rank cuts the loop the same way, which a replay needs): the signature and
+#     the kernel calibration (base = this machine);
 #  2. R times, interleaved so that all see the same machine state: a measured run (AET, from
 #     a traced run as in predict.sh), `pas2p replay --compute kernel` and `--compute sleep`;
 #  3. PETE = (median PET - median AET) / median AET for each mode, the per-run PETEs of the
-#     kernel mode, and the kernel replay's wall time against the AET.
+#     kernel mode, and the kernel replay's wall time against the AET;
+#  4. the machine's drift: every traced run calibrates the compute kernel at its end, so the
+#     kernel rate of the AET runs over that of the signature's run says how much faster or
+#     slower this machine's cores were when the AETs were measured than when the signature
+#     (and its kernel amount) was made.  A replay runs at the machine's speed of its moment.
 # Prints Markdown.  Timings are never asserted by the tests.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -21,7 +27,7 @@ while [[ $# -gt 0 ]]; do
     --np) np=$2; shift ;;
     --runs) runs=$2; shift ;;
     --apps) apps=$2; shift ;;
-    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     *) echo "replay.sh: unknown option $1" >&2; exit 2 ;;
   esac
   shift
@@ -30,22 +36,15 @@ source validation/bench/common.sh
 need_build "$build"
 pas2p=$build/bin/pas2p
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-now() { date +%s.%N; }
-
-: >"$tmp/l"
-for i in 1 2 3 4 5; do
-  t0=$(now); "${mpirun[@]}" -np "$np" /bin/true; t1=$(now)
-  awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}' >>"$tmp/l"
-done
-launch=$(median <"$tmp/l")
+launch=$(launch_time "$np")
 
 echo "## Portable replay on the base machine ($(date -u +%F), $(nproc) cores, commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'))"
 echo
 echo "np $np, $runs interleaved AET / replay (kernel) / replay (sleep) runs per application," \
      "--reps 3; launch time (mpirun -np $np /bin/true) $(printf '%.3f' "$launch") s."
 echo
-echo "| app | AET s median (range) | PET kernel s | PETE kernel | run PETEs | PET sleep s | PETE sleep | replay wall s | (wall - launch)/AET |"
-echo "|---|---|---|---|---|---|---|---|---|"
+echo "| app | AET s median (range) | PET kernel s | PETE kernel | run PETEs | PET sleep s | PETE sleep | replay wall s | (wall - launch)/AET | core speed at AET runs / at trace |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
 while IFS="|" read -r -u 3 app _np _targs vargs; do
   app=$(echo "$app" | xargs); vargs=$(echo "$vargs" | xargs)
   [[ -z $app || $app == \#* ]] && continue
@@ -53,12 +52,15 @@ while IFS="|" read -r -u 3 app _np _targs vargs; do
   launchcmd=("${mpirun[@]}" -np "$np" "$build/apps/$app" $vargs)
   rm -rf "$tmp/sig"
   "$pas2p" trace -o "$tmp/sig" -- "${launchcmd[@]}" >/dev/null
-  "$pas2p" analyze "$tmp/sig" -o "$tmp/sig.xml" >/dev/null
-  : >"$tmp/aet"; : >"$tmp/pk"; : >"$tmp/ps"; : >"$tmp/wall"; : >"$tmp/pair"
+  "$pas2p" analyze "$tmp/sig" --compute-similarity 0 -o "$tmp/sig.xml" >/dev/null
+  krate() { awk -F' = ' '$1 == "kernel_rate" { n = split($2, v, ","); for (i = 1; i <= n; i++) s += v[i]; print s / n }' "$1/manifest"; }
+  ksig=$(krate "$tmp/sig")
+  : >"$tmp/aet"; : >"$tmp/pk"; : >"$tmp/ps"; : >"$tmp/wall"; : >"$tmp/pair"; : >"$tmp/drift"
   for ((i = 0; i < runs; i++)); do
     rm -rf "$tmp/a" "$tmp/k" "$tmp/s"
     "$pas2p" trace -o "$tmp/a" -- "${launchcmd[@]}" >/dev/null
     aet=$("$pas2p" dump "$tmp/a" | field AET)
+    awk -v a="$(krate "$tmp/a")" -v b="$ksig" 'BEGIN { print a / b }' >>"$tmp/drift"
     "$pas2p" replay "$tmp/sig.xml" -o "$tmp/k" -- "${mpirun[@]}" -np "$np" >"$tmp/out" 2>&1 ||
       { echo "| $app | replay failed: $(grep -m1 'pas2p replay:' "$tmp/out") |"; continue 2; }
     pk=$(field PET <"$tmp/out"); field wall <"$tmp/out" >>"$tmp/wall"
@@ -69,9 +71,9 @@ while IFS="|" read -r -u 3 app _np _targs vargs; do
     awk -v p="$pk" -v a="$aet" 'BEGIN{printf "%+.1f\n", (p-a)/a*100}' >>"$tmp/pair"
   done
   a=$(median <"$tmp/aet"); k=$(median <"$tmp/pk"); s=$(median <"$tmp/ps"); w=$(median <"$tmp/wall")
-  rng() { sort -g "$1" | awk 'NR==1{lo=$1} {hi=$1} END{printf "%.3f-%.3f", lo, hi}'; }
-  printf '| %s %s | %.3f (%s) | %.3f | %+.2f %% | %s | %.3f | %+.2f %% | %.3f | %.2f %% |\n' \
+  printf '| %s %s | %.3f (%s) | %.3f | %+.2f %% | %s | %.3f | %+.2f %% | %.3f | %.2f %% | %s |\n' \
     "$app" "$vargs" "$a" "$(rng "$tmp/aet")" "$k" "$(awk -v p="$k" -v a="$a" 'BEGIN{print (p-a)/a*100}')" \
     "$(paste -sd' ' "$tmp/pair")" "$s" "$(awk -v p="$s" -v a="$a" 'BEGIN{print (p-a)/a*100}')" "$w" \
-    "$(awk -v w="$w" -v l="$launch" -v a="$a" 'BEGIN{print (w-l)/a*100}')"
+    "$(awk -v w="$w" -v l="$launch" -v a="$a" 'BEGIN{print (w-l)/a*100}')" \
+    "$(awk '{printf "%s%.2f", (NR > 1 ? " " : ""), $1}' "$tmp/drift")"
 done 3< validation/apps/sizes.txt
