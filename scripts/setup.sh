@@ -10,6 +10,8 @@ packages=(
   libxml2-dev                       # signature and platform XML
   libcmocka-dev                     # unit tests
   procps coreutils                  # timeout, pgrep (tests)
+  iproute2 util-linux               # validation/vcluster: ip, tc, nsenter, unshare
+  gnuplot-nox                       # validation/experiment.sh: the PET-vs-AET plot
 )
 missing=()
 for p in "${packages[@]}"; do

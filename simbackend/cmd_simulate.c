@@ -33,7 +33,10 @@ static const char usage[] =
     "  --hostfile H         host of each rank, one per line (default: --map over the platform)\n"
     "  --map block|round-robin   ranks over the platform's host cores (default block)\n"
     "  --base-speed F       flop/s of the base machine's cores (e.g. 2.5Gf; default: the speed\n"
-    "                       of rank 0's host, i.e. the target CPU is the base CPU)\n"
+    "                       of rank 0's host, i.e. the target CPU is the base CPU).  `kernel`:\n"
+    "                       each rank's own speed on the base, measured by the trace's kernel\n"
+    "                       calibration (tracer/pas2p_kernel.h), for platforms whose host\n"
+    "                       speeds are kernel flop/s (validation/vcluster platform)\n"
     "  --reps N             replays of each phase, the first a warm-up (default 2)\n"
     "  --aet T              the measured time on the target (s): prints PETE\n"
     "  --what-if LIST       a hypothetical change of the platform, e.g. speed=2,bw=0.5,lat=2:\n"
@@ -128,6 +131,7 @@ int pas2p_cmd_simulate(int argc, char **argv)
     int block = 1, verbose = 0;
     long reps = 2;
     double base_speed = 0, aet = 0, wf[3] = {1, 1, 1}; /* what-if: speed, bw, lat */
+    int kernel_speed = 0; /* --base-speed kernel: each rank's calibrated base speed */
     char *cfgs[32];
     int ncfg = 0;
     for (int i = 1; i < argc; i++) {
@@ -150,9 +154,10 @@ int pas2p_cmd_simulate(int argc, char **argv)
             }
             block = !strcmp(m, "block");
         } else if (!strcmp(a, "--base-speed") && more) {
-            base_speed = pas2p_parse_speed(argv[++i]);
-            if (!(base_speed > 0)) {
-                fprintf(stderr, "pas2p simulate: --base-speed needs a speed such as 2.5Gf, not '%s'\n", argv[i]);
+            kernel_speed = !strcmp(argv[++i], "kernel");
+            base_speed = kernel_speed ? 0 : pas2p_parse_speed(argv[i]);
+            if (!kernel_speed && !(base_speed > 0)) {
+                fprintf(stderr, "pas2p simulate: --base-speed needs a speed such as 2.5Gf or 'kernel', not '%s'\n", argv[i]);
                 return 2;
             }
         } else if (!strcmp(a, "--reps") && more) {
@@ -222,6 +227,13 @@ int pas2p_cmd_simulate(int argc, char **argv)
             return 2;
         }
         np = sig.np;
+        for (uint32_t r = 0; kernel_speed && r < np; r++)
+            if (!(sig.ranks[r].kernel_rate > 0)) {
+                fprintf(stderr, "pas2p simulate: %s: rank %u has no kernel calibration: give "
+                        "--base-speed a speed\n", sig_path, r);
+                pas2p_signature_free(&sig);
+                return 2;
+            }
     } else {
         pas2p_manifest_t m;
         if (pas2p_manifest_read(trace, &m, err, sizeof err)) {
@@ -229,7 +241,16 @@ int pas2p_cmd_simulate(int argc, char **argv)
             return 2;
         }
         np = (uint32_t)m.np;
+        int uncal = -1;
+        for (uint32_t r = 0; kernel_speed && uncal < 0 && r < np; r++)
+            if (!(m.kernel_rate && m.kernel_rate[r] > 0))
+                uncal = (int)r;
         pas2p_manifest_free(&m);
+        if (uncal >= 0) {
+            fprintf(stderr, "pas2p simulate: %s: rank %d has no kernel calibration: give "
+                    "--base-speed a speed\n", trace, uncal);
+            return 2;
+        }
     }
     if (pas2p_platform_read(platform, &plat, err, sizeof err)) {
         fprintf(stderr, "pas2p simulate: %s\n", err);
@@ -320,7 +341,10 @@ int pas2p_cmd_simulate(int argc, char **argv)
     char nps[16], repss[16], speeds[32], logp[PATH_MAX + 64];
     snprintf(nps, sizeof nps, "%u", np);
     snprintf(repss, sizeof repss, "%ld", sig_path ? reps : 1);
-    snprintf(speeds, sizeof speeds, "%.17g", base_speed);
+    if (kernel_speed)
+        snprintf(speeds, sizeof speeds, "kernel");
+    else
+        snprintf(speeds, sizeof speeds, "%.17g", base_speed);
     snprintf(logp, sizeof logp, "%s/simgrid.log", absdir);
     char *cmd[64 + 32 * 2];
     int c = 0;
@@ -396,7 +420,10 @@ int pas2p_cmd_simulate(int argc, char **argv)
         fprintf(stderr, "pas2p simulate: %s\n", err);
     } else {
         printf("results = %s\nprediction = %s/prediction.xml\n", dir, dir);
-        printf("platform = %s\nbase speed = %.6g flop/s\n", platform, base_speed);
+        if (kernel_speed)
+            printf("platform = %s\nbase speed = kernel calibration of each rank\n", platform);
+        else
+            printf("platform = %s\nbase speed = %.6g flop/s\n", platform, base_speed);
         if (simplat != platform)
             printf("what-if = speed x%g, bandwidth x%g, latency x%g\n", wf[0], wf[1], wf[2]);
         pas2p_prediction_print(&res, stdout);

@@ -1,11 +1,12 @@
 /* The action replayer (simbackend/ACTIONS.md): one MPI program that reads its rank's action
  * file and issues the MPI calls itself.  One source, two builds:
  *
- *   pas2p-simreplay ACTIONS_DIR OUT_DIR REPS FLOPS_PER_S     (smpicc, -DPAS2P_SIMGRID)
+ *   pas2p-simreplay ACTIONS_DIR OUT_DIR REPS FLOPS_PER_S|kernel   (smpicc, -DPAS2P_SIMGRID)
  *   pas2p-replayer  ACTIONS_DIR OUT_DIR REPS kernel|sleep    (mpicc: real MPI)
  *
  * Inside SimGrid, computation becomes smpi_execute_flops(seconds x FLOPS_PER_S) on the
- * simulated host and MPI_Wtime is the simulated clock (run with
+ * simulated host (`kernel`: FLOPS_PER_S is the rank's own base speed, its `kernel_rate` x
+ * PAS2P_KERNEL_FLOPS_PER_BLOCK) and MPI_Wtime is the simulated clock (run with
  * smpi/simulate-computation:no, so the replayer's own work costs nothing).  With real MPI,
  * `kernel` runs the calibrated compute kernel (tracer/pas2p_kernel.h: seconds x the base
  * rate of the file's `kernel_rate` line, in blocks), `sleep` waits out the base seconds on
@@ -27,11 +28,12 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "pas2p_kernel.h"
 #ifdef PAS2P_SIMGRID
 #include <smpi/smpi.h>
 #define PROG "pas2p-simreplay"
 #else
-#include "pas2p_kernel.h"
 #define PROG "pas2p-replayer"
 #endif
 
@@ -464,14 +466,15 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &R.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &R.np);
 #ifdef PAS2P_SIMGRID
-    static const char use[] = "usage: " PROG " ACTIONS_DIR OUT_DIR REPS FLOPS_PER_S (run by pas2p simulate)";
+    static const char use[] = "usage: " PROG " ACTIONS_DIR OUT_DIR REPS FLOPS_PER_S|kernel (run by pas2p simulate)";
 #else
     static const char use[] = "usage: " PROG " ACTIONS_DIR OUT_DIR REPS kernel|sleep (run by pas2p replay)";
 #endif
     int reps = argc == 5 ? atoi(argv[3]) : 0;
 #ifdef PAS2P_SIMGRID
-    R.flops_per_s = argc == 5 ? atof(argv[4]) : 0;
-    int ok = reps >= 1 && R.flops_per_s > 0;
+    int kernel_speed = argc == 5 && !strcmp(argv[4], "kernel");
+    R.flops_per_s = argc == 5 && !kernel_speed ? atof(argv[4]) : 0;
+    int ok = reps >= 1 && (kernel_speed || R.flops_per_s > 0);
 #else
     R.kernel = argc == 5 && !strcmp(argv[4], "kernel");
     int ok = reps >= 1 && (R.kernel || !strcmp(argv[4], "sleep"));
@@ -487,7 +490,14 @@ int main(int argc, char **argv)
         return 0;
     }
     parse(&R, argv[1]);
-#ifndef PAS2P_SIMGRID
+#ifdef PAS2P_SIMGRID
+    if (kernel_speed) { /* this rank's base speed: its kernel calibration on the base */
+        if (!(R.kernel_rate > 0))
+            die(&R, "%s: no kernel_rate line: the base run has no kernel calibration (give "
+                "--base-speed a speed)", argv[1]);
+        R.flops_per_s = R.kernel_rate * PAS2P_KERNEL_FLOPS_PER_BLOCK;
+    }
+#else
     if (R.kernel && !(R.kernel_rate > 0))
         die(&R, "%s: no kernel_rate line: the base run has no kernel calibration (replay with "
             "sleep)", argv[1]);

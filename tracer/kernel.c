@@ -6,6 +6,7 @@
 
 #define LANES 8
 #define ROUNDS 64 /* LANES x ROUNDS multiply-adds per block */
+_Static_assert(LANES * ROUNDS * 2 == (int)PAS2P_KERNEL_FLOPS_PER_BLOCK, "flops per block");
 
 double pas2p_kernel_run(uint64_t blocks, double seed)
 {

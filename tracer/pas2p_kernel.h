@@ -22,6 +22,11 @@
 extern "C" {
 #endif
 
+/* Floating-point operations in one block (512 multiply-adds, counted as 2 each): the unit
+ * in which platform files written by pas2p's tools state a host's speed, so that a speed
+ * measured with this kernel and `--base-speed` agree. */
+#define PAS2P_KERNEL_FLOPS_PER_BLOCK 1024.0
+
 /* Runs `blocks` blocks; the result only keeps the work from being optimised away. */
 double pas2p_kernel_run(uint64_t blocks, double seed);
 

@@ -1,0 +1,205 @@
+#!/usr/bin/env bash
+# The PET-vs-AET experiment on real, different targets (validation/README.md).
+#
+#   bash validation/experiment.sh [--quick] [--runs R] [--apps "a b"] [--targets "t1 t2"]
+#                                 [--build DIR] [-o DIR]
+#
+# For each bundled SPMD application (validation/apps/sizes.txt, validation size, np 4):
+#  1. on the base (this machine, shared memory): trace once and analyse (TFAT);
+#  2. on each target: AET = median of R traced runs (MPI_Init -> MPI_Finalize, max over
+#     ranks, the signature's definition), then one `pas2p predict`, one `pas2p replay` and,
+#     on a virtual cluster, one `pas2p simulate` with the cluster's own platform XML
+#     (validation/vcluster platform) and the trace's kernel calibration as base speed.
+# Targets (virtual clusters built with validation/vcluster, removed at the end):
+#   base    this machine itself, mpirun over shared memory
+#   vc1g    4 nodes x 1 slot, 1 Gbit/s links, full CPU
+#   vc200   4 nodes x 1 slot, 200 Mbit/s links, 0.5 CPU per node
+#   vcq     2 nodes x 1 slot, 200 Mbit/s, 0.5 CPU (the --quick target)
+# --quick: cg at its test size, np 2, targets base and vcq, R = 3: the CI subset (~1 min).
+# Writes DIR/experiment.csv, DIR/experiment.md (table, per-path summary against the
+# targets, machine and commit) and DIR/experiment.png (PET vs AET per path); default DIR
+# validation/results.  Needs root for the virtual clusters (exit 77 "skipped" without).
+# Exit status: 0 when every path produced a prediction, 1 when one failed (it is in the table).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+build=build out=validation/results runs=3 quick=0 apps="" targets=""
+while (($#)); do
+  case $1 in
+    --quick) quick=1 ;;
+    --runs) runs=${2:?--runs needs a number}; shift ;;
+    --apps) apps=${2:?--apps needs a list}; shift ;;
+    --targets) targets=${2:?--targets needs a list}; shift ;;
+    --build) build=${2:?--build needs a directory}; shift ;;
+    -o) out=${2:?-o needs a directory}; shift ;;
+    -h | --help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "experiment.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+source validation/bench/common.sh
+[[ -x $build/bench/vcprobe ]] || { echo "experiment.sh: build first: cmake --build $build" >&2; exit 1; }
+need_build "$build"
+[[ $(id -u) == 0 ]] || { echo "experiment.sh: skipped: the virtual clusters need root" >&2; exit 77; }
+build=$(cd "$build" && pwd)
+pas2p=$build/bin/pas2p vc=$root/validation/vcluster/vcluster
+if ((quick)); then
+  np=2 size=test apps=${apps:-cg} targets=${targets:-base vcq}
+else
+  np=4 size=validation apps=${apps:-stencil2d cg wavefront cartsweep ftn_ring} targets=${targets:-base vc1g vc200}
+fi
+declare -A NODES=([vc1g]=4 [vc200]=4 [vcq]=2) BW=([vc1g]=1gbit [vc200]=200mbit [vcq]=200mbit) \
+  CPU=([vc1g]=1 [vc200]=0.5 [vcq]=0.5)
+for t in $targets; do
+  [[ $t == base || -n ${NODES[$t]:-} ]] || { echo "experiment.sh: unknown target '$t' (base vc1g vc200 vcq)" >&2; exit 2; }
+  [[ $t == base ]] || ((NODES[$t] >= np)) || { echo "experiment.sh: $t has ${NODES[$t]} nodes for np $np" >&2; exit 2; }
+done
+mkdir -p "$out" || exit 1
+out=$(cd "$out" && pwd)
+work=$(mktemp -d)
+clusters=()
+cleanup() { local c; for c in "${clusters[@]}"; do "$vc" down "$c" >/dev/null 2>&1; done; rm -rf "$work"; }
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+log() { echo "experiment: $*" >&2; }
+num() { awk -v x="$1" 'BEGIN{exit !(x ~ /^[-+0-9.eE]+$/)}'; } # a number, not "fail"/"n/a"
+pete() { awk -v p="$1" -v a="$2" 'BEGIN{printf "%+.2f", (p - a) / a * 100}'; }
+pe() { num "$1" && pete "$1" "$aet" || echo "$1"; } # PETE of a PET against $aet, or its failure
+pct() { awk -v x="$1" -v a="$2" 'BEGIN{printf "%.2f", x / a * 100}'; }
+
+# bring up the virtual clusters (names e<target>, removed on exit)
+for t in $targets; do
+  [[ $t == base ]] && continue
+  "$vc" down "e$t" >/dev/null 2>&1
+  "$vc" up "e$t" --nodes "${NODES[$t]}" --bandwidth "${BW[$t]}" --cpu "${CPU[$t]}" >&2 || {
+    rc=$?; ((rc == 77)) && exit 77; echo "experiment.sh: cannot build target $t" >&2; exit 1; }
+  clusters+=("e$t")
+  "$vc" platform "e$t" -o "$work/$t.xml" || { echo "experiment.sh: no platform for $t" >&2; exit 1; }
+  cp "$work/$t.xml" "$out/platform-$t.xml"
+done
+launcher() { # launcher TARGET: the launch without -np
+  if [[ $1 == base ]]; then echo "${mpirun[*]}"; else echo "$vc mpirun e$1"; fi
+}
+
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo '?')
+git diff --quiet HEAD 2>/dev/null || commit+="+dirty"
+host="$(uname -n) $(nproc) cores $(awk -F': ' '/model name/{print $2; exit}' /proc/cpuinfo)"
+csv=$out/experiment.csv failed=0
+echo "app,args,np,target,aet_s,aet_min_s,aet_max_s,tfat_s,tfat_pct,predict_pet_s,predict_pete_pct,predict_set_pct,predict_wall_s,replay_pet_s,replay_pete_pct,replay_wall_s,simulate_pet_s,simulate_pete_pct,simulate_wall_s,note" >"$csv"
+
+# run_path NAME OUTFILE CMD...: runs a prediction; prints "PET SET wall" or "fail fail fail"
+run_path() {
+  local name=$1 o=$2; shift 2
+  if "$@" >"$o" 2>&1 && num "$(field PET <"$o")"; then
+    echo "$(field PET <"$o") $(field SET <"$o") $(field wall <"$o")"
+  else
+    log "$name failed: $(grep -m1 -E 'pas2p|error|Error' "$o" || tail -1 "$o")"
+    echo "fail fail fail"
+  fi
+}
+
+while IFS="|" read -r -u 3 app _np targs vargs; do
+  app=$(echo "$app" | xargs); targs=$(echo "$targs" | xargs); vargs=$(echo "$vargs" | xargs)
+  [[ -z $app || $app == \#* || " $apps " != *" $app "* ]] && continue
+  [[ $size == test ]] && args=$targs || args=$vargs
+  a=$work/$app; mkdir -p "$a"
+  log "$app $args: trace and analyse on the base (np $np)"
+  if ! "$pas2p" trace -o "$a/trace" -- "${mpirun[@]}" -np "$np" "$build/apps/$app" $args >"$a/trace.out" 2>&1 ||
+     ! "$pas2p" analyze "$a/trace" --compute-similarity 0 -o "$a/sig.xml" >"$a/analyze.out" 2>&1; then
+    log "$app: trace/analyse failed: $(tail -1 "$a/trace.out" "$a/analyze.out" | grep -v '^==' | grep . | tail -1)"
+    failed=1; continue
+  fi
+  tfat=$(field TFAT <"$a/analyze.out"); tfat=${tfat:-0}
+  for t in $targets; do
+    read -r -a L <<<"$(launcher "$t")"
+    log "$app on $t: $runs AET runs"
+    : >"$a/aet.$t"; note=""
+    for ((k = 0; k < runs; k++)); do
+      rm -rf "$a/run"
+      if PAS2P_CALIBRATE_MS=0 "$pas2p" trace -o "$a/run" -- "${L[@]}" -np "$np" "$build/apps/$app" $args >"$a/run.out" 2>&1; then
+        "$pas2p" dump "$a/run" | field AET >>"$a/aet.$t"
+      else
+        note+="AET run failed: $(tail -1 "$a/run.out"); "
+      fi
+    done
+    if [[ ! -s $a/aet.$t ]]; then
+      log "$app on $t: no AET"; failed=1
+      echo "$app,$args,$np,$t,fail,,,$tfat,,,,,,,,,,,,\"${note//\"/\'}\"" >>"$csv"; continue
+    fi
+    aet=$(median <"$a/aet.$t")
+    log "$app on $t: AET $aet s; predict, replay${NODES[$t]:+, simulate}"
+    read -r ppet pset pwall < <(run_path predict "$a/predict.$t.out" "$pas2p" predict "$a/sig.xml" --aet "$aet" \
+      -o "$a/predict.$t" -- "${L[@]}" -np "$np" "$build/apps/$app" $args)
+    read -r rpet _ rwall < <(run_path replay "$a/replay.$t.out" "$pas2p" replay "$a/sig.xml" --aet "$aet" \
+      -o "$a/replay.$t" -- "${L[@]}" -np "$np")
+    spet=n/a swall=n/a
+    if [[ $t != base ]]; then
+      read -r spet _ swall < <(run_path simulate "$a/simulate.$t.out" "$pas2p" simulate "$a/sig.xml" \
+        --platform "$work/$t.xml" --base-speed kernel --aet "$aet" -o "$a/simulate.$t")
+    else
+      note+="simulate: no calibrated platform of the base (pas2p calibrate is not built); "
+    fi
+    for v in "$ppet" "$rpet" "$spet"; do [[ $v == fail ]] && failed=1; done
+    pset_pct=$(num "$pset" && pct "$pset" "$aet" || echo "$pset")
+    echo "$app,$args,$np,$t,$aet,$(sort -g "$a/aet.$t" | head -1),$(sort -g "$a/aet.$t" | tail -1),$tfat,$(pct "$tfat" "$aet"),$ppet,$(pe "$ppet"),$pset_pct,$pwall,$rpet,$(pe "$rpet"),$rwall,$spet,$(pe "$spet"),$swall,\"${note//\"/\'}\"" >>"$csv"
+  done
+done 3<validation/apps/sizes.txt
+
+# the Markdown report: the table, then each path's errors against the targets
+{
+  echo "# PET vs AET on real, different targets"
+  echo
+  echo "$(date -u '+%F %H:%M UTC'), commit $commit, on $host."
+  echo "Command: \`bash validation/experiment.sh$( ((quick)) && echo ' --quick')\` (runs $runs, np $np, $size size)."
+  echo "Base: this machine, shared memory.  Targets:"
+  for t in $targets; do
+    [[ $t == base ]] && echo "- base: the base machine itself" ||
+      echo "- $t: ${NODES[$t]} nodes x 1 slot, ${BW[$t]} links (tc tbf), ${CPU[$t]} CPU per node (cgroup quota); platform \`platform-$t.xml\`"
+  done
+  echo
+  echo "| app | target | AET s (range) | predict PET s | PETE | SET/AET | replay PET s | PETE | simulate PET s | PETE | TFAT/AET | note |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+  awk -F, 'function p(x) { return x ~ /^[-+]?[0-9.]+$/ ? x " %" : x }
+    NR > 1 { note = $20; gsub(/"/, "", note)
+      printf "| %s %s | %s | %s (%s-%s) | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $4, $5, $6, $7,
+        $10, p($11), p($12), $14, p($15), $17, p($18), p($9), note }' "$csv"
+  echo
+  echo "PETE = (PET - AET) / AET.  Summary over the virtual clusters (target: predict mean |PETE| <= 3 %,"
+  echo "max <= 6 %, |mean signed PETE| <= 1.5 %; simulate mean |PETE| <= 10 %):"
+  echo
+  echo "| path | pairs | mean abs PETE | max abs PETE | mean signed PETE | on the base: mean abs PETE |"
+  echo "|---|---|---|---|---|---|"
+  for path in predict:11 replay:15 simulate:18; do
+    awk -F, -v name="${path%%:*}" -v c="${path##*:}" '
+      NR > 1 && $c ~ /^[-+0-9.]+$/ {
+        e = $c + 0; a = e < 0 ? -e : e
+        if ($4 == "base") { bn++; bs += a } else { n++; s += a; sg += e; if (a > mx) mx = a }
+      }
+      END { printf "| %s | %d | %s | %s | %s | %s |\n", name, n,
+              n ? sprintf("%.2f %%", s / n) : "-", n ? sprintf("%.2f %%", mx) : "-",
+              n ? sprintf("%+.2f %%", sg / n) : "-", bn ? sprintf("%.2f %%", bs / bn) : "-" }' "$csv"
+  done
+} >"$out/experiment.md"
+
+# the plot: PET against AET, one series per path, and the line PET = AET
+if command -v gnuplot >/dev/null; then
+  series='x title "PET = AET" lw 1 lc rgb "gray"'
+  for c in 10:predict:7 14:replay:5 17:simulate:9; do
+    IFS=: read -r col name pt <<<"$c"
+    awk -F, -v c="$col" 'NR > 1 && $5 ~ /^[0-9.]/ && $c ~ /^[0-9.]/ {print $5, $c}' "$csv" >"$work/$name.dat"
+    [[ -s $work/$name.dat ]] && series+=", \"$work/$name.dat\" title \"$name\" pt $pt ps 1.4"
+  done
+  gnuplot <<EOF || log "the plot failed"
+set terminal pngcairo size 800,600
+set output "$out/experiment.png"
+set title "pas2p: predicted (PET) vs measured (AET) execution time"
+set xlabel "AET (s)"; set ylabel "PET (s)"; set key top left; set grid
+set logscale xy
+plot $series
+EOF
+else
+  log "no gnuplot: no plot (scripts/setup.sh installs gnuplot-nox)"
+fi
+log "results: $out/experiment.csv, experiment.md, experiment.png"
+cat "$out/experiment.md"
+exit $failed
