@@ -259,6 +259,7 @@ static int build_signature(const job_t *j, const pas2p_manifest_t *m, const pas2
             q->nocc = p->nfirst < PAS2P_SIG_OCC ? p->nfirst : PAS2P_SIG_OCC;
             memcpy(q->occ_start, p->first_start, q->nocc * sizeof *q->occ_start);
             memcpy(q->occ_end, p->first_end, q->nocc * sizeof *q->occ_end);
+            memcpy(q->occ_time_s, p->first_time_s, q->nocc * sizeof *q->occ_time_s);
             q->nevents = p->nsym;
             q->events = calloc(p->nsym ? p->nsym : 1, sizeof *q->events);
             if (!q->events)

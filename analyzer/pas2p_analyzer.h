@@ -75,6 +75,7 @@ typedef struct {
     double instructions_mean;    /* per occurrence, when counted (else 0) */
     uint64_t first_start[PAS2P_PHASE_SAMPLE_OCC]; /* ordinals of the first occurrences */
     uint64_t first_end[PAS2P_PHASE_SAMPLE_OCC];   /* (one past the last event) */
+    double first_time_s[PAS2P_PHASE_SAMPLE_OCC];  /* and their times */
     uint32_t nfirst;
 } pas2p_phase_t;
 

@@ -482,6 +482,7 @@ found:;
     if (p->nfirst < PAS2P_PHASE_SAMPLE_OCC) {
         p->first_start[p->nfirst] = w->start;
         p->first_end[p->nfirst] = w->ordinal;
+        p->first_time_s[p->nfirst] = t;
         p->nfirst++;
     }
     p->weight++;
@@ -698,10 +699,12 @@ static void merge_variants(walker_t *w, double share)
             while (at > 0 && b->p.first_start[at - 1] > a->p.first_start[s]) {
                 b->p.first_start[at] = b->p.first_start[at - 1];
                 b->p.first_end[at] = b->p.first_end[at - 1];
+                b->p.first_time_s[at] = b->p.first_time_s[at - 1];
                 at--;
             }
             b->p.first_start[at] = a->p.first_start[s];
             b->p.first_end[at] = a->p.first_end[s];
+            b->p.first_time_s[at] = a->p.first_time_s[s];
         }
         free(a->p.syms);
         free(a->pos_c);

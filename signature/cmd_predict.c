@@ -25,7 +25,7 @@ static const char usage[] =
     "Then PET = sum(PhaseET x W) + the remainder, from the target's phase times.\n"
     "\n"
     "  -o DIR           where the ranks' times go (default pas2p-predict-YYYYmmdd-HHMMSS)\n"
-    "  --occurrences N  occurrences timed per phase after the warm-up, median kept (default 2)\n"
+    "  --occurrences N  occurrences timed per phase after the warm-up, median kept (default 3)\n"
     "  --aet T          the application's measured time on this target (s): prints PETE\n"
     "  --ignore-args    run even if the program or its arguments differ from the signature's\n"
     "  LAUNCH           the same launch as traced, e.g. mpirun -np 4 ./app args\n"
@@ -38,7 +38,7 @@ static const char usage[] =
 int pas2p_cmd_predict(int argc, char **argv)
 {
     const char *sig_path = NULL, *dir = NULL;
-    long occ = 2;
+    long occ = 3; /* odd: the median is a measured occurrence, one outlier cannot move it */
     double aet = 0;
     int ignore_args = 0, i = 1;
     for (; i < argc; i++) {
@@ -129,7 +129,7 @@ int pas2p_cmd_predict(int argc, char **argv)
         target[r] = calloc(R->nphases ? R->nphases : 1, sizeof **target);
         if (!target[r])
             goto free_out;
-        if (pas2p_times_read(absdir, R, target[r], &st[r], err, sizeof err)) {
+        if (pas2p_times_read(absdir, R, 1, target[r], &st[r], err, sizeof err)) {
             if (missing < 0)
                 missing = (int)r;
             continue;

@@ -69,11 +69,19 @@ typedef struct {
     char reason[1024];
 } pas2p_times_t;
 
-/* Reads DIR/rank-NNNNN.times of rank R->rank: status, SET, and the median of each phase's
- * timed occurrences into t[k] (k: index in R->phases; NAN if not measured).  0, or -1 if
- * the file is missing or malformed (err names it). */
-int pas2p_times_read(const char *dir, const pas2p_sig_rank_t *R, double *t, pas2p_times_t *st,
-                     char *err, size_t errlen);
+/* Reads DIR/rank-NNNNN.times of rank R->rank: status, SET, and each phase's target
+ * PhaseET into t[k] (k: index in R->phases; NAN if not measured; t may be NULL).
+ *
+ * by_occurrence = 0 (replayers: the times are repetitions of the phase's mean skeleton):
+ * the median of the timed values.  by_occurrence = 1 (predict: the times are the
+ * application's own occurrences 2, 3, ... of the phase, or its only one): each is compared
+ * with the same occurrence on the base (the signature's occurrence `time_s`), and
+ * t[k] = base mean x the median of those ratios.  An occurrence that is slow on both
+ * machines (first touch of memory, a second warm-up, a start-up skew) then counts as what
+ * it is, not as the phase's typical time; without base occurrence times, the median.
+ * 0, or -1 if the file is missing or malformed (err names it). */
+int pas2p_times_read(const char *dir, const pas2p_sig_rank_t *R, int by_occurrence, double *t,
+                     pas2p_times_t *st, char *err, size_t errlen);
 
 /* The replayers' way (replay, simulate): every rank's DIR/rank-NNNNN.times into the PET,
  * SET being the slowest rank's.  0, or -1 with a one-line reason (a missing or malformed

@@ -38,6 +38,7 @@ typedef struct {
     double compute_mean_s, instructions_mean;
     uint32_t nocc;
     uint64_t occ_start[PAS2P_SIG_OCC], occ_end[PAS2P_SIG_OCC];
+    double occ_time_s[PAS2P_SIG_OCC]; /* their base times; 0 unknown (older signatures) */
     uint32_t nevents;
     pas2p_sig_event_t *events;
 } pas2p_sig_phase_t;

@@ -147,8 +147,8 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* ------------------------------------------------------------------ times files */
-int pas2p_times_read(const char *dir, const pas2p_sig_rank_t *R, double *t, pas2p_times_t *st,
-                     char *err, size_t errlen)
+int pas2p_times_read(const char *dir, const pas2p_sig_rank_t *R, int by_occurrence, double *t,
+                     pas2p_times_t *st, char *err, size_t errlen)
 {
     char path[PATH_MAX + 32];
     snprintf(path, sizeof path, "%.4000s/rank-%05u.times", dir, R->rank);
@@ -157,7 +157,7 @@ int pas2p_times_read(const char *dir, const pas2p_sig_rank_t *R, double *t, pas2
         snprintf(err, errlen, "%.1500s: %s", path, strerror(errno));
         return -1;
     }
-    for (uint32_t k = 0; k < R->nphases; k++)
+    for (uint32_t k = 0; t && k < R->nphases; k++)
         t[k] = NAN;
     char line[8192];
     int ok = fgets(line, sizeof line, f) && !strcmp(line, "pas2p-times 1\n");
@@ -192,8 +192,19 @@ int pas2p_times_read(const char *dir, const pas2p_sig_rank_t *R, double *t, pas2
                 ok = 0;
                 break;
             }
+            const pas2p_sig_phase_t *ph = &R->phases[k];
+            /* the runtime times occurrences 1, 2, ... (0 when it is the only one), in order,
+             * a missing one only at the end; the ratios need all of them known on the base */
+            uint32_t first = ph->nocc == 1 ? 0 : 1;
+            int ratios = by_occurrence && first + (uint32_t)n <= ph->nocc && ph->time_mean_s > 0;
+            for (int i = 0; ratios && i < n; i++)
+                ratios = ph->occ_time_s[first + (uint32_t)i] > 0;
+            for (int i = 0; ratios && i < n; i++)
+                v[i] /= ph->occ_time_s[first + (uint32_t)i];
             qsort(v, (size_t)n, sizeof *v, cmp_double);
-            t[k] = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+            double med = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+            if (t)
+                t[k] = ratios ? ph->time_mean_s * med : med;
         }
     }
     fclose(f);
@@ -223,7 +234,7 @@ int pas2p_pet_from_times(const pas2p_signature_t *sig, const char *dir, double a
             snprintf(err, errlen, "out of memory");
             goto out;
         }
-        if (pas2p_times_read(dir, R, target[r], &st, err, errlen))
+        if (pas2p_times_read(dir, R, 0, target[r], &st, err, errlen))
             goto out;
         if (st.set_s > set)
             set = st.set_s;

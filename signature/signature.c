@@ -112,6 +112,8 @@ int pas2p_signature_write(const pas2p_signature_t *s, const char *path, char *er
                 W(xmlTextWriterStartElement(w, BAD_CAST "occurrence"));
                 ATTR("start", "%" PRIu64, p->occ_start[k]);
                 ATTR("end", "%" PRIu64, p->occ_end[k]);
+                if (p->occ_time_s[k] > 0)
+                    ATTR("time_s", "%.9g", p->occ_time_s[k]);
                 W(xmlTextWriterEndElement(w));
             }
             for (uint32_t k = 0; k < p->nevents; k++) {
@@ -244,6 +246,7 @@ static int fill(xmlNodePtr root, pas2p_signature_t *s)
                     if (pas2p_xml_is(e, "occurrence") && p->nocc < PAS2P_SIG_OCC) {
                         p->occ_start[p->nocc] = pas2p_xml_attr_u(e, "start");
                         p->occ_end[p->nocc] = pas2p_xml_attr_u(e, "end");
+                        p->occ_time_s[p->nocc] = pas2p_xml_attr_d(e, "time_s");
                         p->nocc++;
                     } else if (pas2p_xml_is(e, "event")) {
                         pas2p_sig_event_t *x = &p->events[ei++];

@@ -124,7 +124,7 @@ static FILE *open_rank(const char *dir, uint32_t rank, uint32_t np, double kerne
     }
     fprintf(f, "pas2p-actions %u rank %u np %u\n", PAS2P_ACTIONS_VERSION, rank, np);
     if (kernel_rate > 0)
-        fprintf(f, "kernel_rate %.6g\n", kernel_rate);
+        fprintf(f, "kernel_rate %.9g\n", kernel_rate);
     return f;
 }
 

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -130,6 +131,51 @@ static void test_per_rank_takes_the_slowest(void **state)
 }
 
 /* the result file: written, read back equal; another version, another kind refused */
+/* a times file as the signature runtime writes it, read both ways */
+static void test_times_by_occurrence(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/pas2p-test-times-XXXXXX", path[128], err[512];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/rank-00000.times", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    /* phase 1: occurrences 1, 2, 3 timed (4.0 s, 1.1 s, 0.9 s); phase 2: its only one */
+    fputs("pas2p-times 1\nrank 0\nnp 1\nstatus stopped\nset_s 7\nphase 1 4.0 1.1 0.9\n"
+          "phase 2 3.0\n", f);
+    fclose(f);
+    pas2p_sig_phase_t p[2];
+    set_phase(&p[0], 1, 100, 0.5, 1);
+    set_phase(&p[1], 2, 1, 2.0, 1);
+    p[0].nocc = 4; /* base: occurrence 1 was slow too (2 s), the others 1 s */
+    double base[4] = {0.6, 2.0, 1.0, 1.0};
+    memcpy(p[0].occ_time_s, base, sizeof base);
+    p[1].nocc = 1;
+    p[1].occ_time_s[0] = 2.0;
+    pas2p_sig_rank_t R = {.rank = 0, .nphases = 2, .phases = p};
+    double t[2];
+    pas2p_times_t st;
+    memset(&st, 0, sizeof st);
+    /* median of the values: 1.1 s and 3.0 s */
+    assert_int_equal(pas2p_times_read(dir, &R, 0, t, &st, err, sizeof err), 0);
+    assert_true(fabs(t[0] - 1.1) < EPS && fabs(t[1] - 3.0) < EPS);
+    assert_true(st.status == 1 && fabs(st.set_s - 7) < EPS);
+    /* like for like: ratios 2.0, 1.1, 0.9 -> 1.1 x base mean 0.5; 3.0 / 2.0 x 2.0 */
+    assert_int_equal(pas2p_times_read(dir, &R, 1, t, &st, err, sizeof err), 0);
+    assert_true(fabs(t[0] - 0.55) < EPS && fabs(t[1] - 3.0) < EPS);
+    /* an occurrence without its base time: the median again */
+    p[0].occ_time_s[2] = 0;
+    assert_int_equal(pas2p_times_read(dir, &R, 1, t, &st, err, sizeof err), 0);
+    assert_true(fabs(t[0] - 1.1) < EPS);
+    /* more values than recorded occurrences (older signature): the median */
+    p[0].occ_time_s[2] = 1.0;
+    p[0].nocc = 3;
+    assert_int_equal(pas2p_times_read(dir, &R, 1, t, &st, err, sizeof err), 0);
+    assert_true(fabs(t[0] - 1.1) < EPS);
+    unlink(path);
+    rmdir(dir);
+}
+
 static void test_prediction_file(void **state)
 {
     (void)state;
@@ -207,6 +253,7 @@ int main(void)
         cmocka_unit_test(test_unmeasured_phase_is_estimated),
         cmocka_unit_test(test_nothing_measured_is_an_error),
         cmocka_unit_test(test_per_rank_takes_the_slowest),
+        cmocka_unit_test(test_times_by_occurrence),
         cmocka_unit_test(test_prediction_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
