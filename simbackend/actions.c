@@ -243,7 +243,8 @@ static int check_phase(const pas2p_signature_t *s, uint32_t id, char *err, size_
         free(v.m);
         return -1;
     }
-    qsort(v.m, v.n, sizeof *v.m, cmp_msg);
+    if (v.n) /* no point-to-point message in the phase: nothing to match (and qsort(NULL) is UB) */
+        qsort(v.m, v.n, sizeof *v.m, cmp_msg);
     /* per (receiver, communicator): each (sender, tag)'s surplus must be absorbed by that
      * receiver's wildcard receives, exactly */
     for (size_t i = 0; i < v.n && !rc;) {

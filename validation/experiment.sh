@@ -106,7 +106,7 @@ while IFS="|" read -r -u 3 app _np targs vargs; do
   log "$app $args: trace and analyse on the base (np $np)"
   if ! "$pas2p" trace -o "$a/trace" -- "${mpirun[@]}" -np "$np" "$build/apps/$app" $args >"$a/trace.out" 2>&1 ||
      ! "$pas2p" analyze "$a/trace" --compute-similarity 0 -o "$a/sig.xml" >"$a/analyze.out" 2>&1; then
-    log "$app: trace/analyse failed: $(tail -1 "$a/trace.out" "$a/analyze.out" | grep -v '^==' | grep . | tail -1)"
+    log "$app: trace/analyse failed: $(cat "$a/trace.out" "$a/analyze.out" 2>/dev/null | grep -m1 'pas2p' || tail -n 1 "$a/trace.out")"
     failed=1; continue
   fi
   tfat=$(field TFAT <"$a/analyze.out"); tfat=${tfat:-0}
