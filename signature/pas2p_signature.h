@@ -80,6 +80,10 @@ int pas2p_signature_write(const pas2p_signature_t *s, const char *path, char *er
 int pas2p_signature_read(const char *path, pas2p_signature_t *s, char *err, size_t errlen);
 void pas2p_signature_free(pas2p_signature_t *s);
 
+/* The first rank table without a kernel calibration (rank/kernel_rate), or NULL when every
+ * rank has one: what `replay --compute kernel` and `simulate --base-speed kernel` need. */
+const pas2p_sig_rank_t *pas2p_signature_uncalibrated(const pas2p_signature_t *s);
+
 /* The phase table of one rank (thesis Table 2.5: instructions, weight, PhaseET, W x
  * PhaseET, % of AET), as `pas2p analyze` and `pas2p show` print it. */
 void pas2p_signature_print_table(const pas2p_signature_t *s, uint32_t rank_index, FILE *out);

@@ -293,6 +293,14 @@ int pas2p_signature_read(const char *path, pas2p_signature_t *s, char *err, size
     return rc;
 }
 
+const pas2p_sig_rank_t *pas2p_signature_uncalibrated(const pas2p_signature_t *s)
+{
+    for (uint32_t r = 0; r < s->nranks; r++)
+        if (!(s->ranks[r].kernel_rate > 0))
+            return &s->ranks[r];
+    return NULL;
+}
+
 void pas2p_signature_free(pas2p_signature_t *s)
 {
     for (uint32_t i = 0; s->comms && i < s->ncomms; i++) {

@@ -156,13 +156,13 @@ int pas2p_cmd_replay(int argc, char **argv)
                 "%ld: launch with -np %u\n", sig.np, np, sig.np);
         goto out;
     }
-    for (uint32_t r = 0; kernel && r < sig.nranks; r++)
-        if (!(sig.ranks[r].kernel_rate > 0)) {
-            fprintf(stderr, "pas2p replay: %s: rank %u has no kernel calibration (traced with "
-                    "PAS2P_CALIBRATE_MS=0 or by an older pas2p): trace again, or use --compute sleep\n",
-                    sig_path, sig.ranks[r].rank);
-            goto out;
-        }
+    const pas2p_sig_rank_t *uncal = kernel ? pas2p_signature_uncalibrated(&sig) : NULL;
+    if (uncal) {
+        fprintf(stderr, "pas2p replay: %s: rank %u has no kernel calibration (traced with "
+                "PAS2P_CALIBRATE_MS=0 or by an older pas2p): trace again, or use --compute sleep\n",
+                sig_path, uncal->rank);
+        goto out;
+    }
     char replayer[PATH_MAX], defdir[64], absdir[PATH_MAX], actdir[PATH_MAX + 16];
     if (pas2p_find_beside("PAS2P_REPLAYER", "pas2p-replayer", replayer, sizeof replayer) ||
         access(replayer, X_OK)) {

@@ -227,13 +227,13 @@ int pas2p_cmd_simulate(int argc, char **argv)
             return 2;
         }
         np = sig.np;
-        for (uint32_t r = 0; kernel_speed && r < np; r++)
-            if (!(sig.ranks[r].kernel_rate > 0)) {
-                fprintf(stderr, "pas2p simulate: %s: rank %u has no kernel calibration: give "
-                        "--base-speed a speed\n", sig_path, r);
-                pas2p_signature_free(&sig);
-                return 2;
-            }
+        const pas2p_sig_rank_t *uncal = kernel_speed ? pas2p_signature_uncalibrated(&sig) : NULL;
+        if (uncal) {
+            fprintf(stderr, "pas2p simulate: %s: rank %u has no kernel calibration: give "
+                    "--base-speed a speed\n", sig_path, uncal->rank);
+            pas2p_signature_free(&sig);
+            return 2;
+        }
     } else {
         pas2p_manifest_t m;
         if (pas2p_manifest_read(trace, &m, err, sizeof err)) {
