@@ -17,6 +17,7 @@
 static const char usage[] =
     "usage: pas2p analyze TRACE_DIR [-o SIGNATURE.xml] [--jobs N] [--relevance F]\n"
     "                     [--compute-similarity F] [--size-tolerance F]\n"
+    "                     [--inline-events N|auto] [--skew F]\n"
     "                     [--logical global|local] [--strict] [--all-ranks]\n"
     "\n"
     "Finds each rank's phases (repeating sequences of MPI calls with their computation) and\n"
@@ -32,6 +33,14 @@ static const char usage[] =
     "                          >= F alike (default 0.85 on instruction counts; 0.5 on time\n"
     "                          when the trace has no counters: scheduling noise)\n"
     "  --size-tolerance F      message sizes within F are alike (default 0.05)\n"
+    "  --inline-events N|auto an inner loop of at most N events in all is part of the\n"
+    "                          enclosing loop's phase, not phases of its own.  auto (the\n"
+    "                          default): 16, raised x4 (up to 4096) while a phase carrying\n"
+    "                          >= 5 % of a rank's time has a mean more than --skew above\n"
+    "                          its median, e.g. a pipeline's fill in the first iteration of\n"
+    "                          a short inner loop, and the coarser phases are more even\n"
+    "  --skew F                the auto granularity's limit on (mean - median) / mean\n"
+    "                          (default 0.2)\n"
     "  --logical MODE          also compute the logical trace: global (PAS2P's Lamport rules\n"
     "                          across ranks) or local (each rank's order, EPAS); prints\n"
     "                          `logical time` (its length in ticks)\n"
@@ -224,6 +233,7 @@ static int build_signature(const job_t *j, const pas2p_manifest_t *m, const pas2
     s->compute_similarity = o->compute_similarity;
     s->compute_similarity_time = o->compute_similarity_time;
     s->size_tolerance = o->size_tolerance;
+    s->inline_events = o->inline_events;
     s->representative = (uint32_t)rep;
     s->spmd = spmd;
     s->nranks = (uint32_t)m->np;
@@ -311,6 +321,63 @@ static int build_signature(const job_t *j, const pas2p_manifest_t *m, const pas2
     return 0;
 }
 
+/* analyses every rank with j->jobs threads; 0, or 1 after printing the first rank's error */
+static int run_ranks(job_t *j, long jobs)
+{
+    j->next = 0;
+    pthread_t *th = calloc((size_t)jobs, sizeof *th);
+    long started = 0;
+    for (; th && started < jobs; started++)
+        if (pthread_create(&th[started], NULL, worker, j))
+            break;
+    if (!started)
+        worker(j);
+    for (long k = 0; k < started; k++)
+        pthread_join(th[k], NULL);
+    free(th);
+    for (int r = 0; r < j->np; r++)
+        if (j->failed[r]) {
+            fprintf(stderr, "pas2p analyze: %s\n", j->res[r].error);
+            return 1;
+        }
+    return 0;
+}
+
+/* the largest (mean - median) / mean over the phases that repeat (weight >= 8) and carry
+ * >= 5 % of their rank's time: a few slow occurrences (a pipeline's fill at the start of
+ * each inner loop) that the few occurrences a prediction times do not represent */
+static double phase_skew(const job_t *j)
+{
+    double worst = 0;
+    for (int r = 0; r < j->np; r++) {
+        const pas2p_rank_phases_t *R = &j->res[r];
+        for (uint32_t i = 0; i < R->nphases; i++) {
+            const pas2p_phase_t *p = &R->phases[i];
+            if (p->weight < 8 || p->time_mean_s <= 0 ||
+                (double)p->weight * p->time_mean_s < 0.05 * R->elapsed_s)
+                continue;
+            double k = (p->time_mean_s - p->time_median_s) / p->time_mean_s;
+            if (k > worst)
+                worst = k;
+        }
+    }
+    return worst;
+}
+
+/* the smallest weight of a relevant phase that repeats: below 4 a prediction cannot skip a
+ * warm-up and time three occurrences */
+static uint64_t min_loop_weight(const job_t *j, double relevant_s)
+{
+    uint64_t w = UINT64_MAX;
+    for (int r = 0; r < j->np; r++)
+        for (uint32_t i = 0; i < j->res[r].nphases; i++) {
+            const pas2p_phase_t *p = &j->res[r].phases[i];
+            if (p->weight > 1 && (double)p->weight * p->time_mean_s >= relevant_s && p->weight < w)
+                w = p->weight;
+        }
+    return w;
+}
+
 int pas2p_cmd_analyze(int argc, char **argv)
 {
     const char *dir = NULL;
@@ -320,6 +387,8 @@ int pas2p_cmd_analyze(int argc, char **argv)
     int strict = 0, all = 0;
     const char *out_path = NULL;
     int logical = -1; /* -1 none, 0 local, 1 global */
+    int auto_inline = 1;
+    double max_skew = 0.2;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -346,6 +415,24 @@ int pas2p_cmd_analyze(int argc, char **argv)
         } else if (!strcmp(a, "--size-tolerance") && i + 1 < argc) {
             if (parse_fraction(argv[++i], &o.size_tolerance)) {
                 fprintf(stderr, "pas2p analyze: --size-tolerance needs a fraction in [0, 1]\n");
+                return 2;
+            }
+        } else if (!strcmp(a, "--inline-events") && i + 1 < argc) {
+            char *end;
+            const char *v = argv[++i];
+            long n = strtol(v, &end, 10);
+            if (!strcmp(v, "auto")) {
+                auto_inline = 1;
+            } else if (*v && !*end && n >= 0 && n <= 1000000) {
+                o.inline_events = (uint32_t)n;
+                auto_inline = 0;
+            } else {
+                fprintf(stderr, "pas2p analyze: --inline-events needs 'auto' or a number from 0 to 1000000\n");
+                return 2;
+            }
+        } else if (!strcmp(a, "--skew") && i + 1 < argc) {
+            if (parse_fraction(argv[++i], &max_skew)) {
+                fprintf(stderr, "pas2p analyze: --skew needs a fraction in [0, 1]\n");
                 return 2;
             }
         } else if (!strcmp(a, "--logical") && i + 1 < argc) {
@@ -396,24 +483,41 @@ int pas2p_cmd_analyze(int argc, char **argv)
         jobs = sysconf(_SC_NPROCESSORS_ONLN) > 0 ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
     if (jobs > np)
         jobs = np;
-    pthread_t *th = calloc((size_t)jobs, sizeof *th);
-    long started = 0;
-    for (; th && started < jobs; started++)
-        if (pthread_create(&th[started], NULL, worker, &j))
-            break;
-    if (!started)
-        worker(&j);
-    for (long k = 0; k < started; k++)
-        pthread_join(th[k], NULL);
-    free(th);
-
-    int rc = 0;
-    for (int r = 0; r < np; r++)
-        if (j.failed[r]) {
-            fprintf(stderr, "pas2p analyze: %s\n", j.res[r].error);
-            rc = 1;
-            break;
+    int rc = run_ranks(&j, jobs);
+    /* auto granularity: coarser phases while a heavy phase is skewed and coarsening helps */
+    double skew = rc ? 0 : phase_skew(&j);
+    while (!rc && auto_inline && skew > max_skew && o.inline_events < 4096) {
+        pas2p_analysis_opts_t o2 = o;
+        o2.inline_events = o.inline_events * 4;
+        job_t j2 = j;
+        j2.o = &o2;
+        j2.res = calloc((size_t)np, sizeof *j2.res);
+        j2.warn = calloc((size_t)np, sizeof *j2.warn);
+        j2.failed = calloc((size_t)np, sizeof *j2.failed);
+        int better = 0;
+        double skew2 = skew;
+        if (j2.res && j2.warn && j2.failed && !run_ranks(&j2, jobs)) {
+            skew2 = phase_skew(&j2);
+            better = skew2 < skew && min_loop_weight(&j2, o.relevance * m.aet_s) >= 4;
         }
+        job_t *drop = better ? &j : &j2;
+        if (drop->res)
+            for (int r = 0; r < np; r++)
+                pas2p_rank_phases_free(&drop->res[r]);
+        free(drop->res);
+        free(drop->warn);
+        free(drop->failed);
+        if (!better)
+            break;
+        fprintf(stderr, "pas2p analyze: phases skewed by %.0f %% (mean above median: a pipeline "
+                "fill?): inner loops of <= %u events are now part of their enclosing phase (%.0f %%)\n",
+                100 * skew, o2.inline_events, 100 * skew2);
+        o = o2;
+        j.res = j2.res;
+        j.warn = j2.warn;
+        j.failed = j2.failed;
+        skew = skew2;
+    }
     uint64_t events = 0;
     int rep = 0;
     if (!rc) {
@@ -450,6 +554,7 @@ int pas2p_cmd_analyze(int argc, char **argv)
             printf("representative rank = %d\n", rep);
             printf("phases = %u\n", R->nphases);
             printf("relevant phases = %u\n", nrel);
+            printf("inline events = %u\n", o.inline_events);
             printf("coverage = %.2f %%\n", 100 * sig.coverage);
             printf("remainder = %.6f s\n", sig.remainder_s);
             printf("AET = %.6f s\n", m.aet_s);

@@ -63,6 +63,8 @@ typedef struct {
     uint32_t np;
     double aet_s;
     double relevance, compute_similarity, compute_similarity_time, size_tolerance;
+    uint32_t inline_events;      /* inner loops of <= this many events were part of their
+                                    enclosing phase (0: not recorded) */
     uint32_t representative;
     uint64_t events;
     double pet_s, relevant_s, remainder_s, coverage;
