@@ -78,7 +78,12 @@ typedef struct {
  * with the same occurrence on the base (the signature's occurrence `time_s`), and
  * t[k] = base mean x the median of those ratios.  An occurrence that is slow on both
  * machines (first touch of memory, a second warm-up, a start-up skew) then counts as what
- * it is, not as the phase's typical time; without base occurrence times, the median.
+ * it is, not as the phase's typical time.  Only when it matters: if the mean of those base
+ * occurrences is within 2 standard errors (the phase's time_sd_s / sqrt(n)) of the base
+ * mean, they are typical, and the ratios would only add the base samples' noise (stencil2d's
+ * residual Allreduce: base occurrences 0.017-0.036 s, ratios up to 1.8 on the same
+ * machine), so the median is taken as with by_occurrence = 0; likewise without base
+ * occurrence times.
  * 0, or -1 if the file is missing or malformed (err names it). */
 int pas2p_times_read(const char *dir, const pas2p_sig_rank_t *R, int by_occurrence, double *t,
                      pas2p_times_t *st, char *err, size_t errlen);

@@ -197,8 +197,16 @@ int pas2p_times_read(const char *dir, const pas2p_sig_rank_t *R, int by_occurren
              * a missing one only at the end; the ratios need all of them known on the base */
             uint32_t first = ph->nocc == 1 ? 0 : 1;
             int ratios = by_occurrence && first + (uint32_t)n <= ph->nocc && ph->time_mean_s > 0;
-            for (int i = 0; ratios && i < n; i++)
+            double bsum = 0;
+            for (int i = 0; ratios && i < n; i++) {
                 ratios = ph->occ_time_s[first + (uint32_t)i] > 0;
+                bsum += ph->occ_time_s[first + (uint32_t)i];
+            }
+            /* only when those base occurrences are off the base mean by more than their
+             * noise explains (2 standard errors): otherwise the ratios would add the base
+             * samples' noise to the target's and correct nothing */
+            if (ratios && fabs(bsum / n - ph->time_mean_s) <= 2 * ph->time_sd_s / sqrt((double)n))
+                ratios = 0;
             for (int i = 0; ratios && i < n; i++)
                 v[i] /= ph->occ_time_s[first + (uint32_t)i];
             qsort(v, (size_t)n, sizeof *v, cmp_double);

@@ -163,6 +163,21 @@ static void test_times_by_occurrence(void **state)
     /* like for like: ratios 2.0, 1.1, 0.9 -> 1.1 x base mean 0.5; 3.0 / 2.0 x 2.0 */
     assert_int_equal(pas2p_times_read(dir, &R, 1, t, &st, err, sizeof err), 0);
     assert_true(fabs(t[0] - 0.55) < EPS && fabs(t[1] - 3.0) < EPS);
+    /* noisy base occurrences (mean 1.33) within 2 standard errors of the base mean
+     * (1.2 +- 2 x 0.6 / sqrt 3): typical, so the median of the target's values, not
+     * 1.1 x 1.2 */
+    p[0].time_mean_s = 1.2;
+    p[0].time_sd_s = 0.6;
+    assert_int_equal(pas2p_times_read(dir, &R, 1, t, &st, err, sizeof err), 0);
+    assert_true(fabs(t[0] - 1.1) < EPS);
+    /* less noisy, base mean 0.8: 1.33 is off by more than 2 x 0.2 / sqrt 3, like for
+     * like: ratios 2.0, 1.1, 0.9 -> 1.1 x 0.8 */
+    p[0].time_mean_s = 0.8;
+    p[0].time_sd_s = 0.2;
+    assert_int_equal(pas2p_times_read(dir, &R, 1, t, &st, err, sizeof err), 0);
+    assert_true(fabs(t[0] - 0.88) < EPS);
+    p[0].time_mean_s = 0.5;
+    p[0].time_sd_s = 0;
     /* an occurrence without its base time: the median again */
     p[0].occ_time_s[2] = 0;
     assert_int_equal(pas2p_times_read(dir, &R, 1, t, &st, err, sizeof err), 0);
