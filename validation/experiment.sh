@@ -6,8 +6,9 @@
 #
 # For each bundled SPMD application (validation/apps/sizes.txt, validation size, np 4):
 #  1. on the base (this machine, shared memory): trace once and analyse (TFAT);
-#  2. on each target: AET = median of R traced runs (MPI_Init -> MPI_Finalize, max over
-#     ranks, the signature's definition), then one `pas2p predict`, one `pas2p replay` and,
+#  2. on each target, R rounds of: a traced run (its AET: MPI_Init -> MPI_Finalize, max
+#     over ranks, the signature's definition), a `pas2p predict`, a `pas2p replay`; AET and
+#     PETs are the medians over the rounds (interleaved, because this VM's speed drifts);
 #     on a virtual cluster, one `pas2p simulate` with the cluster's own platform XML
 #     (validation/vcluster platform) and the trace's kernel calibration as base speed.
 # Targets (virtual clusters built with validation/vcluster, removed at the end):
@@ -32,7 +33,7 @@ while (($#)); do
     --targets) targets=${2:?--targets needs a list}; shift ;;
     --build) build=${2:?--build needs a directory}; shift ;;
     -o) out=${2:?-o needs a directory}; shift ;;
-    -h | --help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "experiment.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -85,8 +86,16 @@ commit=$(git rev-parse --short HEAD 2>/dev/null || echo '?')
 git diff --quiet HEAD 2>/dev/null || commit+="+dirty"
 host="$(uname -n) $(nproc) cores $(awk -F': ' '/model name/{print $2; exit}' /proc/cpuinfo)"
 csv=$out/experiment.csv failed=0
-echo "app,args,np,target,aet_s,aet_min_s,aet_max_s,tfat_s,tfat_pct,predict_pet_s,predict_pete_pct,predict_set_pct,predict_wall_s,replay_pet_s,replay_pete_pct,replay_wall_s,simulate_pet_s,simulate_pete_pct,simulate_wall_s,note" >"$csv"
+echo "app,args,np,target,aet_s,aet_min_s,aet_max_s,tfat_s,tfat_pct,predict_pet_s,predict_pete_pct,predict_set_pct,predict_wall_s,replay_pet_s,replay_pete_pct,replay_wall_s,simulate_pet_s,simulate_pete_pct,simulate_wall_s,predict_pet_min_s,predict_pet_max_s,replay_pet_min_s,replay_pet_max_s,note" >"$csv"
 
+# rounds FILE: the "PET SET wall" lines of R runs -> "median-PET median-SET median-wall min-PET
+# max-PET" over the runs that predicted, or "fail ..." when none did
+rounds() {
+  local ok; ok=$(awk '$1 ~ /^[0-9.eE+-]+$/' "$1")
+  if [[ -z $ok ]]; then echo "fail fail fail fail fail"; return; fi
+  echo "$(cut -d' ' -f1 <<<"$ok" | median) $(cut -d' ' -f2 <<<"$ok" | median) $(cut -d' ' -f3 <<<"$ok" | median)" \
+    "$(cut -d' ' -f1 <<<"$ok" | sort -g | head -1) $(cut -d' ' -f1 <<<"$ok" | sort -g | tail -1)"
+}
 # run_path NAME OUTFILE CMD...: runs a prediction; prints "PET SET wall" or "fail fail fail"
 run_path() {
   local name=$1 o=$2; shift 2
@@ -112,26 +121,35 @@ while IFS="|" read -r -u 3 app _np targs vargs; do
   tfat=$(field TFAT <"$a/analyze.out"); tfat=${tfat:-0}
   for t in $targets; do
     read -r -a L <<<"$(launcher "$t")"
-    log "$app on $t: $runs AET runs"
-    : >"$a/aet.$t"; note=""
+    # R rounds, each an AET run, a predict and a replay back to back: the machine's speed
+    # drifts over minutes (this VM: 3.5 -> 4.3 s for the same stencil2d run), so AET and
+    # predictions are sampled over the same stretch of time and compared as medians
+    log "$app on $t: $runs rounds of AET, predict, replay"
+    : >"$a/aet.$t"; : >"$a/predict.$t"; : >"$a/replay.$t"; note=""
     for ((k = 0; k < runs; k++)); do
-      rm -rf "$a/run"
+      rm -rf "$a/run" "$a/p.$t.$k" "$a/r.$t.$k"
       if PAS2P_CALIBRATE_MS=0 "$pas2p" trace -o "$a/run" -- "${L[@]}" -np "$np" "$build/apps/$app" $args >"$a/run.out" 2>&1; then
         "$pas2p" dump "$a/run" | field AET >>"$a/aet.$t"
       else
         note+="AET run failed: $(tail -1 "$a/run.out"); "
       fi
+      run_path predict "$a/predict.$t.$k.out" "$pas2p" predict "$a/sig.xml" -o "$a/p.$t.$k" \
+        -- "${L[@]}" -np "$np" "$build/apps/$app" $args >>"$a/predict.$t"
+      run_path replay "$a/replay.$t.$k.out" "$pas2p" replay "$a/sig.xml" -o "$a/r.$t.$k" \
+        -- "${L[@]}" -np "$np" >>"$a/replay.$t"
     done
     if [[ ! -s $a/aet.$t ]]; then
       log "$app on $t: no AET"; failed=1
-      echo "$app,$args,$np,$t,fail,,,$tfat,,,,,,,,,,,,\"${note//\"/\'}\"" >>"$csv"; continue
+      echo "$app,$args,$np,$t,fail,,,$tfat,,,,,,,,,,,,,,,,\"${note//\"/\'}\"" >>"$csv"; continue
     fi
     aet=$(median <"$a/aet.$t")
-    log "$app on $t: AET $aet s; predict, replay${NODES[$t]:+, simulate}"
-    read -r ppet pset pwall < <(run_path predict "$a/predict.$t.out" "$pas2p" predict "$a/sig.xml" --aet "$aet" \
-      -o "$a/predict.$t" -- "${L[@]}" -np "$np" "$build/apps/$app" $args)
-    read -r rpet _ rwall < <(run_path replay "$a/replay.$t.out" "$pas2p" replay "$a/sig.xml" --aet "$aet" \
-      -o "$a/replay.$t" -- "${L[@]}" -np "$np")
+    for path in predict replay; do
+      nf=$(grep -c '^fail' "$a/$path.$t")
+      ((nf)) && { failed=1; note+="$path failed in $nf of $runs rounds; "; }
+    done
+    read -r ppet pset pwall plo phi < <(rounds "$a/predict.$t")
+    read -r rpet _ rwall rlo rhi < <(rounds "$a/replay.$t")
+    log "$app on $t: AET $aet s, predict $ppet s, replay $rpet s${NODES[$t]:+; simulate}"
     spet=n/a swall=n/a
     if [[ $t != base ]]; then
       read -r spet _ swall < <(run_path simulate "$a/simulate.$t.out" "$pas2p" simulate "$a/sig.xml" \
@@ -141,7 +159,7 @@ while IFS="|" read -r -u 3 app _np targs vargs; do
     fi
     for v in "$ppet" "$rpet" "$spet"; do [[ $v == fail ]] && failed=1; done
     pset_pct=$(num "$pset" && pct "$pset" "$aet" || echo "$pset")
-    echo "$app,$args,$np,$t,$aet,$(sort -g "$a/aet.$t" | head -1),$(sort -g "$a/aet.$t" | tail -1),$tfat,$(pct "$tfat" "$aet"),$ppet,$(pe "$ppet"),$pset_pct,$pwall,$rpet,$(pe "$rpet"),$rwall,$spet,$(pe "$spet"),$swall,\"${note//\"/\'}\"" >>"$csv"
+    echo "$app,$args,$np,$t,$aet,$(sort -g "$a/aet.$t" | head -1),$(sort -g "$a/aet.$t" | tail -1),$tfat,$(pct "$tfat" "$aet"),$ppet,$(pe "$ppet"),$pset_pct,$pwall,$rpet,$(pe "$rpet"),$rwall,$spet,$(pe "$spet"),$swall,$plo,$phi,$rlo,$rhi,\"${note//\"/\'}\"" >>"$csv"
   done
 done 3<validation/apps/sizes.txt
 
@@ -157,12 +175,15 @@ done 3<validation/apps/sizes.txt
       echo "- $t: ${NODES[$t]} nodes x 1 slot, ${BW[$t]} links (tc tbf), ${CPU[$t]} CPU per node (cgroup quota); platform \`platform-$t.xml\`"
   done
   echo
-  echo "| app | target | AET s (range) | predict PET s | PETE | SET/AET | replay PET s | PETE | simulate PET s | PETE | TFAT/AET | note |"
+  echo "AET, predict PET and replay PET: median of $runs rounds (range in parentheses); simulate: one run."
+  echo
+  echo "| app | target | AET s | predict PET s | PETE | SET/AET | replay PET s | PETE | simulate PET s | PETE | TFAT/AET | note |"
   echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
   awk -F, 'function p(x) { return x ~ /^[-+]?[0-9.]+$/ ? x " %" : x }
-    NR > 1 { note = $20; gsub(/"/, "", note)
-      printf "| %s %s | %s | %s (%s-%s) | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $4, $5, $6, $7,
-        $10, p($11), p($12), $14, p($15), $17, p($18), p($9), note }' "$csv"
+    function r(x, lo, hi) { return x ~ /^[0-9.]+$/ ? sprintf("%.3f (%.3f-%.3f)", x, lo, hi) : x }
+    NR > 1 { note = $24; gsub(/"/, "", note)
+      printf "| %s %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $4, r($5, $6, $7),
+        r($10, $20, $21), p($11), p($12), r($14, $22, $23), p($15), $17, p($18), p($9), note }' "$csv"
   echo
   echo "PETE = (PET - AET) / AET.  Summary over the virtual clusters (target: predict mean |PETE| <= 3 %,"
   echo "max <= 6 %, |mean signed PETE| <= 1.5 %; simulate mean |PETE| <= 10 %):"
