@@ -485,7 +485,7 @@ int pas2p_cmd_analyze(int argc, char **argv)
         jobs = np;
     int rc = run_ranks(&j, jobs);
     /* auto granularity: coarser phases while a heavy phase is skewed and coarsening helps */
-    double skew = rc ? 0 : phase_skew(&j);
+    double skew = rc ? 0 : phase_skew(&j), skew0 = -1;
     while (!rc && auto_inline && skew > max_skew && o.inline_events < 4096) {
         pas2p_analysis_opts_t o2 = o;
         o2.inline_events = o.inline_events * 4;
@@ -509,9 +509,8 @@ int pas2p_cmd_analyze(int argc, char **argv)
         free(drop->failed);
         if (!better)
             break;
-        fprintf(stderr, "pas2p analyze: phases skewed by %.0f %% (mean above median: a pipeline "
-                "fill?): inner loops of <= %u events are now part of their enclosing phase (%.0f %%)\n",
-                100 * skew, o2.inline_events, 100 * skew2);
+        if (skew0 < 0)
+            skew0 = skew;
         o = o2;
         j.res = j2.res;
         j.warn = j2.warn;
@@ -555,6 +554,9 @@ int pas2p_cmd_analyze(int argc, char **argv)
             printf("phases = %u\n", R->nphases);
             printf("relevant phases = %u\n", nrel);
             printf("inline events = %u\n", o.inline_events);
+            if (skew0 >= 0)
+                printf("granularity = coarser: a heavy phase's mean was %.0f %% above its median "
+                       "(a pipeline fill?), now %.0f %%\n", 100 * skew0, 100 * skew);
             printf("coverage = %.2f %%\n", 100 * sig.coverage);
             printf("remainder = %.6f s\n", sig.remainder_s);
             printf("AET = %.6f s\n", m.aet_s);

@@ -224,10 +224,11 @@ int pas2p_times_read(const char *dir, const pas2p_sig_rank_t *R, int by_occurren
 }
 
 
-int pas2p_pet_from_times(const pas2p_signature_t *sig, const char *dir, double aet_s,
-                         pas2p_pet_t *out, char *err, size_t errlen)
+int pas2p_pet_from_times(const pas2p_signature_t *sig, const char *dir, const char *base_dir,
+                         double aet_s, pas2p_pet_t *out, char *err, size_t errlen)
 {
     double **target = calloc(sig->nranks ? sig->nranks : 1, sizeof *target), set = 0;
+    double *base = NULL;
     int rc = -1;
     if (!target) {
         snprintf(err, errlen, "out of memory");
@@ -246,11 +247,29 @@ int pas2p_pet_from_times(const pas2p_signature_t *sig, const char *dir, double a
             goto out;
         if (st.set_s > set)
             set = st.set_s;
+        if (!base_dir)
+            continue;
+        /* relative: the base PhaseET scaled by how much slower the same replay ran here */
+        free(base);
+        base = calloc(R->nphases ? R->nphases : 1, sizeof *base);
+        pas2p_times_t bst;
+        memset(&bst, 0, sizeof bst);
+        if (!base) {
+            snprintf(err, errlen, "out of memory");
+            goto out;
+        }
+        if (pas2p_times_read(base_dir, R, 0, base, &bst, err, errlen))
+            goto out;
+        for (uint32_t k = 0; k < R->nphases; k++)
+            target[r][k] = isfinite(target[r][k]) && isfinite(base[k]) && base[k] > 0
+                               ? R->phases[k].time_mean_s * target[r][k] / base[k]
+                               : NAN;
     }
     rc = pas2p_pet_compute(sig, (const double *const *)target, set, aet_s, out, err, errlen);
 out:
     for (uint32_t r = 0; r < sig->nranks; r++)
         free(target[r]);
     free(target);
+    free(base);
     return rc;
 }

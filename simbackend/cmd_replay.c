@@ -17,7 +17,7 @@
 
 static const char usage[] =
     "usage: pas2p replay SIGNATURE.xml [-o DIR] [--compute kernel|sleep] [--reps N] [--aet T]\n"
-    "                    -- LAUNCHER...\n"
+    "                    [--relative BASE_DIR] -- LAUNCHER...\n"
     "       pas2p replay SIGNATURE.xml --export DIR [--base-speed F]\n"
     "\n"
     "Runs the signature's relevant phases on this (target) machine as real MPI, without the\n"
@@ -35,6 +35,11 @@ static const char usage[] =
     "                     and the MPI library of the target are measured\n"
     "  --reps N           replays of each phase, the first a warm-up (default 3, 1-16)\n"
     "  --aet T            the application's measured time on this target (s): prints PETE\n"
+    "  --relative BASE_DIR  BASE_DIR holds a replay of the same signature on the base machine\n"
+    "                     (its -o DIR, same --compute): each phase's target time is then its\n"
+    "                     base PhaseET x (time here / time there), so what the replay models\n"
+    "                     wrongly on both machines (the kernel against the application's own\n"
+    "                     computation, the replayer's overheads) cancels out\n"
     "  -o DIR             results (default pas2p-replay-YYYYmmdd-HHMMSS): actions/,\n"
     "                     rank-*.times, prediction.xml\n"
     "  --export DIR       write the phases as SimGrid SMPI time-independent traces instead\n"
@@ -74,9 +79,39 @@ static int export_ti(const pas2p_signature_t *sig, const char *sig_path, const c
     return 0;
 }
 
+#define KERNEL_MODE "the calibrated kernel"
+#define SLEEP_MODE "a timed wait"
+
+/* --relative BASE_DIR: a replay of this signature with the same computation mode */
+static int check_base_replay(const char *base, const char *sig_path, int kernel)
+{
+    char path[PATH_MAX + 32], err[4400], sig_abs[PATH_MAX];
+    pas2p_prediction_t p;
+    memset(&p, 0, sizeof p);
+    snprintf(path, sizeof path, "%.4000s/prediction.xml", base);
+    int rc = pas2p_prediction_read(path, &p, err, sizeof err);
+    if (rc) {
+        fprintf(stderr, "pas2p replay: --relative %s: %s (give the -o directory of a replay on "
+                "the base machine)\n", base, rc == -2 ? "not a prediction file" : err);
+        pas2p_prediction_free(&p);
+        return -1;
+    }
+    if (!realpath(sig_path, sig_abs))
+        snprintf(sig_abs, sizeof sig_abs, "%s", sig_path);
+    const char *why = strcmp(p.method, "replay") ? "is not a replay"
+                      : strcmp(p.signature, sig_abs) ? "replayed another signature"
+                      : !strstr(p.stop, kernel ? KERNEL_MODE : SLEEP_MODE) ? "used the other --compute"
+                      : NULL;
+    if (why)
+        fprintf(stderr, "pas2p replay: --relative %s: that run %s (%s of %.1000s)\n", base, why,
+                p.method, p.signature);
+    pas2p_prediction_free(&p);
+    return why ? -1 : 0;
+}
+
 int pas2p_cmd_replay(int argc, char **argv)
 {
-    const char *sig_path = NULL, *dir = NULL, *export_dir = NULL;
+    const char *sig_path = NULL, *dir = NULL, *export_dir = NULL, *rel = NULL;
     int kernel = 1, i = 1;
     long reps = 3;
     double aet = 0, speed = 1e9;
@@ -91,6 +126,8 @@ int pas2p_cmd_replay(int argc, char **argv)
             return 0;
         } else if (!strcmp(a, "-o") && more) {
             dir = argv[++i];
+        } else if (!strcmp(a, "--relative") && more) {
+            rel = argv[++i];
         } else if (!strcmp(a, "--export") && more) {
             export_dir = argv[++i];
         } else if ((!strcmp(a, "--compute") && more) || !strncmp(a, "--compute=", 10)) {
@@ -135,6 +172,10 @@ int pas2p_cmd_replay(int argc, char **argv)
         fprintf(stderr, "pas2p replay: no launcher (usage: pas2p replay SIG.xml -- mpirun -np N)\n");
         return 2;
     }
+    if (export_dir && rel) {
+        fprintf(stderr, "pas2p replay: --relative needs a replay to compare, --export runs nothing\n");
+        return 2;
+    }
     if (export_dir && i < argc) {
         fprintf(stderr, "pas2p replay: --export runs nothing: drop the launcher after --\n");
         return 2;
@@ -156,6 +197,8 @@ int pas2p_cmd_replay(int argc, char **argv)
                 "%ld: launch with -np %u\n", sig.np, np, sig.np);
         goto out;
     }
+    if (rel && check_base_replay(rel, sig_path, kernel))
+        goto out;
     const pas2p_sig_rank_t *uncal = kernel ? pas2p_signature_uncalibrated(&sig) : NULL;
     if (uncal) {
         fprintf(stderr, "pas2p replay: %s: rank %u has no kernel calibration (traced with "
@@ -229,7 +272,7 @@ int pas2p_cmd_replay(int argc, char **argv)
         rc = 1;
         goto out;
     }
-    if (pas2p_pet_from_times(&sig, absdir, aet, &res.pet, err, sizeof err)) {
+    if (pas2p_pet_from_times(&sig, absdir, rel, aet, &res.pet, err, sizeof err)) {
         fprintf(stderr, "pas2p replay: %s (did the launcher run the replayer?)\n", err);
         rc = 1;
         goto out;
@@ -237,7 +280,8 @@ int pas2p_cmd_replay(int argc, char **argv)
     pas2p_prediction_begin(&res, "replay", sig_path, &sig, wall);
     pas2p_join_argv(res.target, sizeof res.target, argv + i, argc - i);
     snprintf(res.stop, sizeof res.stop, "replayed: %ld replay(s) of each relevant phase, "
-             "computation as %s", reps, kernel ? "the calibrated kernel" : "a timed wait");
+             "computation as %s%s%.300s", reps, kernel ? KERNEL_MODE : SLEEP_MODE,
+             rel ? ", relative to the base replay in " : "", rel ? rel : "");
     snprintf(xml, sizeof xml, "%s/prediction.xml", absdir);
     if (pas2p_prediction_write(&res, xml, err, sizeof err)) {
         fprintf(stderr, "pas2p replay: %s\n", err);

@@ -408,7 +408,7 @@ int pas2p_cmd_simulate(int argc, char **argv)
     pas2p_prediction_t res;
     memset(&res, 0, sizeof res);
     rc = 1;
-    if (pas2p_pet_from_times(&sig, absdir, aet, &res.pet, err, sizeof err)) {
+    if (pas2p_pet_from_times(&sig, absdir, NULL, aet, &res.pet, err, sizeof err)) {
         unfinished(logp, err);
         goto out;
     }

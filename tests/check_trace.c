@@ -414,6 +414,22 @@ static int run_sane(const char *dir)
                 bad = 1;
                 break;
             }
+        /* every completed request is tied to the call that started it */
+        for (size_t i = 0; i < t.n[r]; i++) {
+            const event_t *e = &t.ev[r][i];
+            if (!e->payload || pas2p_call_class(e->ev.call) != PAS2P_CLASS_COMPLETION)
+                continue;
+            pas2p_event_view_t v = {.ordinal = i, .ev = e->ev, .payload = e->payload};
+            uint32_t nc = 0;
+            const pas2p_completion_t *c = pas2p_event_completions(&v, &nc);
+            for (uint32_t k = 0; c && k < nc; k++)
+                if (c[k].post == UINT64_MAX) {
+                    fprintf(stderr, "rank %d: event %zu (%s): completed request %u has no starting call\n",
+                            r, i, pas2p_call_name(e->ev.call), k);
+                    bad = 1;
+                    break;
+                }
+        }
     }
     if (total != t.m.events) {
         fprintf(stderr, "manifest says %llu events, files hold %llu\n",

@@ -229,6 +229,12 @@ static inline int32_t to_world(const comm_t *c, int r)
 }
 
 /* ------------------------------------------------------------------ requests */
+/* The table maps a request handle to what started it.  One handle can stand for several
+ * live requests: Open MPI's ob1 returns its static, already complete &ompi_request_empty
+ * from every MPI_Isend it could send inline (small messages over shared memory).  So an
+ * insert always takes a new slot, and a lookup finds the oldest entry of a handle (linear
+ * probing and backward-shift deletion keep a handle's entries in insertion order); those
+ * entries are alike anyway.  insert = 1: a new slot; 0: the oldest entry, or NULL. */
 static req_t *req_slot(MPI_Request h, int insert)
 {
     if (insert && (pas2p_rt.nreqs + 1) * 2 > pas2p_rt.req_cap) {
@@ -255,7 +261,7 @@ static req_t *req_slot(MPI_Request h, int insert)
     size_t mask = pas2p_rt.req_cap - 1;
     for (size_t i = hash_ptr(h, pas2p_rt.req_cap);; i = (i + 1) & mask) {
         req_t *r = &pas2p_rt.reqs[i];
-        if (r->h == h)
+        if (r->h == h && !insert)
             return r;
         if (r->h == MPI_REQUEST_NULL)
             return insert ? r : NULL;
@@ -291,8 +297,7 @@ static void req_add(pas2p_cx_t *cx, MPI_Request h, MPI_Comm comm, int recv, uint
     req_t *r = req_slot(h, 1);
     if (!r)
         return;
-    if (r->h == MPI_REQUEST_NULL)
-        pas2p_rt.nreqs++;
+    pas2p_rt.nreqs++;
     unsigned call = cx->ev.call;
     int persistent = call >= PAS2P_CALL_Send_init && call <= PAS2P_CALL_Recv_init;
     *r = (req_t){.h = h, .post = cx->ordinal, .init = cx->ordinal, .bytes = bytes, .comm = comm,

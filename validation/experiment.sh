@@ -5,9 +5,10 @@
 #                                 [--build DIR] [-o DIR]
 #
 # For each bundled SPMD application (validation/apps/sizes.txt, validation size, np 4):
-#  1. on the base (this machine, shared memory): trace once and analyse (TFAT);
+#  1. on the base (this machine, shared memory): trace once and analyse (TFAT), replay once;
 #  2. on each target, R rounds of: a traced run (its AET: MPI_Init -> MPI_Finalize, max
-#     over ranks, the signature's definition), a `pas2p predict`, a `pas2p replay`; AET and
+#     over ranks, the signature's definition), a `pas2p predict`, a `pas2p replay` and a
+#     `pas2p replay --relative` (to the base's replay); AET and
 #     PETs are the medians over the rounds (interleaved, because this VM's speed drifts);
 #     on a virtual cluster, one `pas2p simulate` with the cluster's own platform XML
 #     (validation/vcluster platform) and the trace's kernel calibration as base speed.
@@ -33,7 +34,7 @@ while (($#)); do
     --targets) targets=${2:?--targets needs a list}; shift ;;
     --build) build=${2:?--build needs a directory}; shift ;;
     -o) out=${2:?-o needs a directory}; shift ;;
-    -h | --help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "experiment.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -86,7 +87,7 @@ commit=$(git rev-parse --short HEAD 2>/dev/null || echo '?')
 git diff --quiet HEAD 2>/dev/null || commit+="+dirty"
 host="$(uname -n) $(nproc) cores $(awk -F': ' '/model name/{print $2; exit}' /proc/cpuinfo)"
 csv=$out/experiment.csv failed=0
-echo "app,args,np,target,aet_s,aet_min_s,aet_max_s,tfat_s,tfat_pct,predict_pet_s,predict_pete_pct,predict_set_pct,predict_wall_s,replay_pet_s,replay_pete_pct,replay_wall_s,simulate_pet_s,simulate_pete_pct,simulate_wall_s,predict_pet_min_s,predict_pet_max_s,replay_pet_min_s,replay_pet_max_s,note" >"$csv"
+echo "app,args,np,target,aet_s,aet_min_s,aet_max_s,tfat_s,tfat_pct,predict_pet_s,predict_pete_pct,predict_set_pct,predict_wall_s,replay_pet_s,replay_pete_pct,replay_wall_s,simulate_pet_s,simulate_pete_pct,simulate_wall_s,predict_pet_min_s,predict_pet_max_s,replay_pet_min_s,replay_pet_max_s,replay_rel_pet_s,replay_rel_pete_pct,replay_rel_pet_min_s,replay_rel_pet_max_s,note" >"$csv"
 
 # rounds FILE: the "PET SET wall" lines of R runs -> "median-PET median-SET median-wall min-PET
 # max-PET" over the runs that predicted, or "fail ..." when none did
@@ -119,15 +120,18 @@ while IFS="|" read -r -u 3 app _np targs vargs; do
     failed=1; continue
   fi
   tfat=$(field TFAT <"$a/analyze.out"); tfat=${tfat:-0}
+  # the replay on the base, once: what `replay --relative` compares each target's replay with
+  "$pas2p" replay "$a/sig.xml" -o "$a/rbase" -- "${mpirun[@]}" -np "$np" >"$a/rbase.out" 2>&1 ||
+    log "$app: the base replay failed: $(grep -m1 pas2p "$a/rbase.out")"
   for t in $targets; do
     read -r -a L <<<"$(launcher "$t")"
     # R rounds, each an AET run, a predict and a replay back to back: the machine's speed
     # drifts over minutes (this VM: 3.5 -> 4.3 s for the same stencil2d run), so AET and
     # predictions are sampled over the same stretch of time and compared as medians
     log "$app on $t: $runs rounds of AET, predict, replay"
-    : >"$a/aet.$t"; : >"$a/predict.$t"; : >"$a/replay.$t"; note=""
+    : >"$a/aet.$t"; : >"$a/predict.$t"; : >"$a/replay.$t"; : >"$a/replayrel.$t"; note=""
     for ((k = 0; k < runs; k++)); do
-      rm -rf "$a/run" "$a/p.$t.$k" "$a/r.$t.$k"
+      rm -rf "$a/run" "$a/p.$t.$k" "$a/r.$t.$k" "$a/rr.$t.$k"
       if PAS2P_CALIBRATE_MS=0 "$pas2p" trace -o "$a/run" -- "${L[@]}" -np "$np" "$build/apps/$app" $args >"$a/run.out" 2>&1; then
         "$pas2p" dump "$a/run" | field AET >>"$a/aet.$t"
       else
@@ -137,19 +141,22 @@ while IFS="|" read -r -u 3 app _np targs vargs; do
         -- "${L[@]}" -np "$np" "$build/apps/$app" $args >>"$a/predict.$t"
       run_path replay "$a/replay.$t.$k.out" "$pas2p" replay "$a/sig.xml" -o "$a/r.$t.$k" \
         -- "${L[@]}" -np "$np" >>"$a/replay.$t"
+      run_path replay-relative "$a/replayrel.$t.$k.out" "$pas2p" replay "$a/sig.xml" -o "$a/rr.$t.$k" \
+        --relative "$a/rbase" -- "${L[@]}" -np "$np" >>"$a/replayrel.$t"
     done
     if [[ ! -s $a/aet.$t ]]; then
       log "$app on $t: no AET"; failed=1
-      echo "$app,$args,$np,$t,fail,,,$tfat,,,,,,,,,,,,,,,,\"${note//\"/\'}\"" >>"$csv"; continue
+      echo "$app,$args,$np,$t,fail,,,$tfat$(printf ',%.0s' {1..20})\"${note//\"/\'}\"" >>"$csv"; continue
     fi
     aet=$(median <"$a/aet.$t")
-    for path in predict replay; do
+    for path in predict replay replayrel; do
       nf=$(grep -c '^fail' "$a/$path.$t")
       ((nf)) && { failed=1; note+="$path failed in $nf of $runs rounds; "; }
     done
     read -r ppet pset pwall plo phi < <(rounds "$a/predict.$t")
     read -r rpet _ rwall rlo rhi < <(rounds "$a/replay.$t")
-    log "$app on $t: AET $aet s, predict $ppet s, replay $rpet s${NODES[$t]:+; simulate}"
+    read -r qpet _ _ qlo qhi < <(rounds "$a/replayrel.$t")
+    log "$app on $t: AET $aet s, predict $ppet s, replay $rpet s, relative $qpet s${NODES[$t]:+; simulate}"
     spet=n/a swall=n/a
     if [[ $t != base ]]; then
       read -r spet _ swall < <(run_path simulate "$a/simulate.$t.out" "$pas2p" simulate "$a/sig.xml" \
@@ -157,9 +164,9 @@ while IFS="|" read -r -u 3 app _np targs vargs; do
     else
       note+="simulate: no calibrated platform of the base (pas2p calibrate is not built); "
     fi
-    for v in "$ppet" "$rpet" "$spet"; do [[ $v == fail ]] && failed=1; done
+    for v in "$ppet" "$rpet" "$qpet" "$spet"; do [[ $v == fail ]] && failed=1; done
     pset_pct=$(num "$pset" && pct "$pset" "$aet" || echo "$pset")
-    echo "$app,$args,$np,$t,$aet,$(sort -g "$a/aet.$t" | head -1),$(sort -g "$a/aet.$t" | tail -1),$tfat,$(pct "$tfat" "$aet"),$ppet,$(pe "$ppet"),$pset_pct,$pwall,$rpet,$(pe "$rpet"),$rwall,$spet,$(pe "$spet"),$swall,$plo,$phi,$rlo,$rhi,\"${note//\"/\'}\"" >>"$csv"
+    echo "$app,$args,$np,$t,$aet,$(sort -g "$a/aet.$t" | head -1),$(sort -g "$a/aet.$t" | tail -1),$tfat,$(pct "$tfat" "$aet"),$ppet,$(pe "$ppet"),$pset_pct,$pwall,$rpet,$(pe "$rpet"),$rwall,$spet,$(pe "$spet"),$swall,$plo,$phi,$rlo,$rhi,$qpet,$(pe "$qpet"),$qlo,$qhi,\"${note//\"/\'}\"" >>"$csv"
   done
 done 3<validation/apps/sizes.txt
 
@@ -177,20 +184,21 @@ done 3<validation/apps/sizes.txt
   echo
   echo "AET, predict PET and replay PET: median of $runs rounds (range in parentheses); simulate: one run."
   echo
-  echo "| app | target | AET s | predict PET s | PETE | SET/AET | replay PET s | PETE | simulate PET s | PETE | TFAT/AET | note |"
-  echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+  echo "| app | target | AET s | predict PET s | PETE | SET/AET | replay PET s | PETE | replay --relative PET s | PETE | simulate PET s | PETE | TFAT/AET | note |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
   awk -F, 'function p(x) { return x ~ /^[-+]?[0-9.]+$/ ? x " %" : x }
     function r(x, lo, hi) { return x ~ /^[0-9.]+$/ ? sprintf("%.3f (%.3f-%.3f)", x, lo, hi) : x }
-    NR > 1 { note = $24; gsub(/"/, "", note)
-      printf "| %s %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $4, r($5, $6, $7),
-        r($10, $20, $21), p($11), p($12), r($14, $22, $23), p($15), $17, p($18), p($9), note }' "$csv"
+    NR > 1 { note = $28; gsub(/"/, "", note)
+      printf "| %s %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $4,
+        r($5, $6, $7), r($10, $20, $21), p($11), p($12), r($14, $22, $23), p($15), r($24, $26, $27), p($25),
+        $17, p($18), p($9), note }' "$csv"
   echo
   echo "PETE = (PET - AET) / AET.  Summary over the virtual clusters (target: predict mean |PETE| <= 3 %,"
   echo "max <= 6 %, |mean signed PETE| <= 1.5 %; simulate mean |PETE| <= 10 %):"
   echo
   echo "| path | pairs | mean abs PETE | max abs PETE | mean signed PETE | on the base: mean abs PETE |"
   echo "|---|---|---|---|---|---|"
-  for path in predict:11 replay:15 simulate:18; do
+  for path in predict:11 replay:15 replay-relative:25 simulate:18; do
     awk -F, -v name="${path%%:*}" -v c="${path##*:}" '
       NR > 1 && $c ~ /^[-+0-9.]+$/ {
         e = $c + 0; a = e < 0 ? -e : e
@@ -205,7 +213,7 @@ done 3<validation/apps/sizes.txt
 # the plot: PET against AET, one series per path, and the line PET = AET
 if command -v gnuplot >/dev/null; then
   series='x title "PET = AET" lw 1 lc rgb "gray"'
-  for c in 10:predict:7 14:replay:5 17:simulate:9; do
+  for c in 10:predict:7 14:replay:5 24:replay-relative:11 17:simulate:9; do
     IFS=: read -r col name pt <<<"$c"
     awk -F, -v c="$col" 'NR > 1 && $5 ~ /^[0-9.]/ && $c ~ /^[0-9.]/ {print $5, $c}' "$csv" >"$work/$name.dat"
     [[ -s $work/$name.dat ]] && series+=", \"$work/$name.dat\" title \"$name\" pt $pt ps 1.4"
