@@ -16,7 +16,7 @@
 
 static const char usage[] =
     "usage: pas2p predict SIGNATURE.xml [-o DIR] [--occurrences N] [--aet T] [--ignore-args]\n"
-    "                     -- LAUNCH...\n"
+    "                     [--measure-end] -- LAUNCH...\n"
     "\n"
     "Runs the application on this (target) machine under its signature: every rank counts\n"
     "its MPI calls, checks them against the signature's phases, times the relevant phases'\n"
@@ -28,6 +28,10 @@ static const char usage[] =
     "  --occurrences N  occurrences timed per phase after the warm-up, median kept (default 3)\n"
     "  --aet T          the application's measured time on this target (s): prints PETE\n"
     "  --ignore-args    run even if the program or its arguments differ from the signature's\n"
+    "  --measure-end    also time a relevant phase that occurs once, at the very end\n"
+    "                   (MPI_Finalize's): the run cannot stop early then.  By default such a\n"
+    "                   phase is estimated as its base time x the rank's measured ratio\n"
+    "                   (marked `estimated`)\n"
     "  LAUNCH           the same launch as traced, e.g. mpirun -np 4 ./app args\n"
     "\n"
     "Prints `PET = T s`, `SET = T s` (MPI_Init to the stop, slowest rank), `wall = T s`\n"
@@ -40,7 +44,7 @@ int pas2p_cmd_predict(int argc, char **argv)
     const char *sig_path = NULL, *dir = NULL;
     long occ = 3; /* odd: the median is a measured occurrence, one outlier cannot move it */
     double aet = 0;
-    int ignore_args = 0, i = 1;
+    int ignore_args = 0, measure_end = 0, i = 1;
     for (; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--")) {
@@ -68,6 +72,8 @@ int pas2p_cmd_predict(int argc, char **argv)
             }
         } else if (!strcmp(a, "--ignore-args")) {
             ignore_args = 1;
+        } else if (!strcmp(a, "--measure-end")) {
+            measure_end = 1;
         } else if (a[0] == '-' || sig_path) {
             fprintf(stderr, "pas2p predict: unexpected '%s' (the command goes after --; see --help)\n", a);
             return 2;
@@ -107,8 +113,9 @@ int pas2p_cmd_predict(int argc, char **argv)
         setenv("PAS2P_ARGS_CHECK", "0", 1);
     else
         unsetenv("PAS2P_ARGS_CHECK");
+    setenv("PAS2P_MEASURE_END", measure_end ? "1" : "0", 1);
     static const char *const xs[] = {"PAS2P_SIGNATURE", "PAS2P_PREDICT_DIR", "PAS2P_OCCURRENCES",
-                                      "PAS2P_ARGS_CHECK", "PAS2P_QUIET"};
+                                      "PAS2P_ARGS_CHECK", "PAS2P_MEASURE_END", "PAS2P_QUIET"};
     double w0 = pas2p_mono_s();
     int code = pas2p_launch("pas2p predict", lib, argv + i, argc - i, xs, sizeof xs / sizeof *xs);
     double wall = pas2p_mono_s() - w0;
