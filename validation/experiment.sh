@@ -44,6 +44,7 @@ source validation/bench/common.sh
 need_build "$build"
 [[ $(id -u) == 0 ]] || { echo "experiment.sh: skipped: the virtual clusters need root" >&2; exit 77; }
 build=$(cd "$build" && pwd)
+export VCLUSTER_PROBE=${VCLUSTER_PROBE:-$build/bench/vcprobe} # the platforms' probe: this build's
 pas2p=$build/bin/pas2p vc=$root/validation/vcluster/vcluster
 if ((quick)); then
   np=2 size=test apps=${apps:-cg} targets=${targets:-base vcq}
