@@ -127,6 +127,11 @@ int pas2p_prediction_write(const pas2p_prediction_t *p, const char *path, char *
  * err names the file.  Validated against the schema; no network, no external entities. */
 int pas2p_prediction_read(const char *path, pas2p_prediction_t *p, char *err, size_t errlen);
 void pas2p_prediction_free(pas2p_prediction_t *p);
+/* `--relative BASE_DIR` of replay and simulate: BASE_DIR/prediction.xml must be a `method`
+ * run of the same signature whose `stop` line contains `mode` (the settings that must
+ * match, e.g. the computation model).  0, or -1 with a one-line reason. */
+int pas2p_prediction_check_base(const char *base_dir, const char *method, const char *sig_path,
+                                const char *mode, char *err, size_t errlen);
 /* The run's lines (method, target, stop, wall) then pas2p_pet_print. */
 void pas2p_prediction_print(const pas2p_prediction_t *p, FILE *out);
 

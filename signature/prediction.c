@@ -1,5 +1,6 @@
 /* The prediction result file (pas2p_pet.h, prediction.rng): written by every prediction
  * path, printed by `pas2p show`. */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,4 +174,31 @@ void pas2p_prediction_print(const pas2p_prediction_t *p, FILE *out)
         fprintf(out, "note: %s\n", p->note);
     fprintf(out, "wall = %.6f s\n", p->wall_s);
     pas2p_pet_print(&p->pet, out);
+}
+
+int pas2p_prediction_check_base(const char *base_dir, const char *method, const char *sig_path,
+                                const char *mode, char *err, size_t errlen)
+{
+    char path[PATH_MAX + 32], sig_abs[PATH_MAX], why[4400];
+    pas2p_prediction_t p;
+    memset(&p, 0, sizeof p);
+    snprintf(path, sizeof path, "%.4000s/prediction.xml", base_dir);
+    int rc = pas2p_prediction_read(path, &p, why, sizeof why);
+    if (rc) {
+        snprintf(err, errlen, "--relative %.1000s: %.2000s (give the -o directory of a %s on the "
+                 "base machine)", base_dir, rc == -2 ? "not a prediction file" : why, method);
+        pas2p_prediction_free(&p);
+        return -1;
+    }
+    if (!realpath(sig_path, sig_abs))
+        snprintf(sig_abs, sizeof sig_abs, "%s", sig_path);
+    const char *bad = strcmp(p.method, method) ? "is not a"
+                      : strcmp(p.signature, sig_abs) ? "ran another signature in its"
+                      : !strstr(p.stop, mode) ? "has other settings in its"
+                      : NULL;
+    if (bad)
+        snprintf(err, errlen, "--relative %.1000s: that run %s %s (%s of %.1000s; %.300s)", base_dir,
+                 bad, method, p.method, p.signature, p.stop);
+    pas2p_prediction_free(&p);
+    return bad ? -1 : 0;
 }

@@ -82,33 +82,6 @@ static int export_ti(const pas2p_signature_t *sig, const char *sig_path, const c
 #define KERNEL_MODE "the calibrated kernel"
 #define SLEEP_MODE "a timed wait"
 
-/* --relative BASE_DIR: a replay of this signature with the same computation mode */
-static int check_base_replay(const char *base, const char *sig_path, int kernel)
-{
-    char path[PATH_MAX + 32], err[4400], sig_abs[PATH_MAX];
-    pas2p_prediction_t p;
-    memset(&p, 0, sizeof p);
-    snprintf(path, sizeof path, "%.4000s/prediction.xml", base);
-    int rc = pas2p_prediction_read(path, &p, err, sizeof err);
-    if (rc) {
-        fprintf(stderr, "pas2p replay: --relative %s: %s (give the -o directory of a replay on "
-                "the base machine)\n", base, rc == -2 ? "not a prediction file" : err);
-        pas2p_prediction_free(&p);
-        return -1;
-    }
-    if (!realpath(sig_path, sig_abs))
-        snprintf(sig_abs, sizeof sig_abs, "%s", sig_path);
-    const char *why = strcmp(p.method, "replay") ? "is not a replay"
-                      : strcmp(p.signature, sig_abs) ? "replayed another signature"
-                      : !strstr(p.stop, kernel ? KERNEL_MODE : SLEEP_MODE) ? "used the other --compute"
-                      : NULL;
-    if (why)
-        fprintf(stderr, "pas2p replay: --relative %s: that run %s (%s of %.1000s)\n", base, why,
-                p.method, p.signature);
-    pas2p_prediction_free(&p);
-    return why ? -1 : 0;
-}
-
 int pas2p_cmd_replay(int argc, char **argv)
 {
     const char *sig_path = NULL, *dir = NULL, *export_dir = NULL, *rel = NULL;
@@ -197,8 +170,11 @@ int pas2p_cmd_replay(int argc, char **argv)
                 "%ld: launch with -np %u\n", sig.np, np, sig.np);
         goto out;
     }
-    if (rel && check_base_replay(rel, sig_path, kernel))
+    if (rel && pas2p_prediction_check_base(rel, "replay", sig_path, kernel ? KERNEL_MODE : SLEEP_MODE,
+                                           err, sizeof err)) {
+        fprintf(stderr, "pas2p replay: %s\n", err);
         goto out;
+    }
     const pas2p_sig_rank_t *uncal = kernel ? pas2p_signature_uncalibrated(&sig) : NULL;
     if (uncal) {
         fprintf(stderr, "pas2p replay: %s: rank %u has no kernel calibration (traced with "

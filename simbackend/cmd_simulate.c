@@ -39,6 +39,11 @@ static const char usage[] =
     "                       speeds are kernel flop/s (validation/vcluster platform)\n"
     "  --reps N             replays of each phase, the first a warm-up (default 2)\n"
     "  --aet T              the measured time on the target (s): prints PETE\n"
+    "  --relative BASE_DIR  BASE_DIR holds a simulation of the same signature on the base\n"
+    "                       machine's platform (`pas2p calibrate`; same --base-speed): each\n"
+    "                       phase's target time is its base PhaseET x (simulated time here /\n"
+    "                       simulated time there), so what the model gets wrong on both\n"
+    "                       platforms (computation as flops, the network model) cancels out\n"
     "  --what-if LIST       a hypothetical change of the platform, e.g. speed=2,bw=0.5,lat=2:\n"
     "                       host speeds, link bandwidths and latencies multiplied (the scaled\n"
     "                       platform is written to DIR/platform.xml)\n"
@@ -127,11 +132,13 @@ static void unfinished(const char *log, const char *err)
 
 int pas2p_cmd_simulate(int argc, char **argv)
 {
-    const char *sig_path = NULL, *trace = NULL, *platform = NULL, *hostfile = NULL, *dir = NULL;
+    const char *sig_path = NULL, *trace = NULL, *platform = NULL, *hostfile = NULL, *dir = NULL,
+               *rel = NULL;
     int block = 1, verbose = 0;
     long reps = 2;
     double base_speed = 0, aet = 0, wf[3] = {1, 1, 1}; /* what-if: speed, bw, lat */
     int kernel_speed = 0; /* --base-speed kernel: each rank's calibrated base speed */
+    char mode[96] = "base speed: rank 0's host"; /* what a --relative base must share */
     char *cfgs[32];
     int ncfg = 0;
     for (int i = 1; i < argc; i++) {
@@ -160,6 +167,12 @@ int pas2p_cmd_simulate(int argc, char **argv)
                 fprintf(stderr, "pas2p simulate: --base-speed needs a speed such as 2.5Gf or 'kernel', not '%s'\n", argv[i]);
                 return 2;
             }
+            if (kernel_speed)
+                snprintf(mode, sizeof mode, "base speed: kernel calibration");
+            else
+                snprintf(mode, sizeof mode, "base speed: %.6g flop/s", base_speed);
+        } else if (!strcmp(a, "--relative") && more) {
+            rel = argv[++i];
         } else if (!strcmp(a, "--reps") && more) {
             char *end;
             reps = strtol(argv[++i], &end, 10);
@@ -214,7 +227,15 @@ int pas2p_cmd_simulate(int argc, char **argv)
         fprintf(stderr, "pas2p simulate: no --platform (e.g. platforms/gbe-cluster.xml)\n");
         return 2;
     }
+    if (rel && trace) {
+        fprintf(stderr, "pas2p simulate: --relative compares signature simulations, not --full-trace\n");
+        return 2;
+    }
     char err[4400], replayer[PATH_MAX];
+    if (rel && pas2p_prediction_check_base(rel, "simulate", sig_path, mode, err, sizeof err)) {
+        fprintf(stderr, "pas2p simulate: %s\n", err);
+        return 2;
+    }
     pas2p_signature_t sig;
     memset(&sig, 0, sizeof sig);
     pas2p_platform_t plat;
@@ -408,13 +429,14 @@ int pas2p_cmd_simulate(int argc, char **argv)
     pas2p_prediction_t res;
     memset(&res, 0, sizeof res);
     rc = 1;
-    if (pas2p_pet_from_times(&sig, absdir, NULL, aet, &res.pet, err, sizeof err)) {
+    if (pas2p_pet_from_times(&sig, absdir, rel, aet, &res.pet, err, sizeof err)) {
         unfinished(logp, err);
         goto out;
     }
     pas2p_prediction_begin(&res, "simulate", sig_path, &sig, wall);
     snprintf(res.target, sizeof res.target, "%s", platform);
-    snprintf(res.stop, sizeof res.stop, "simulated: %ld replay(s) of each relevant phase", reps);
+    snprintf(res.stop, sizeof res.stop, "simulated: %ld replay(s) of each relevant phase, %s%s%.300s",
+             reps, mode, rel ? ", relative to the base simulation in " : "", rel ? rel : "");
     snprintf(path, sizeof path, "%s/prediction.xml", absdir);
     if (pas2p_prediction_write(&res, path, err, sizeof err)) {
         fprintf(stderr, "pas2p simulate: %s\n", err);

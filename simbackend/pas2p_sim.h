@@ -54,6 +54,7 @@ int pas2p_actions_export_ti(const pas2p_signature_t *sig, const char *dir, doubl
 
 int pas2p_cmd_simulate(int argc, char **argv); /* cmd_simulate.c */
 int pas2p_cmd_replay(int argc, char **argv);   /* cmd_replay.c */
+int pas2p_cmd_calibrate(int argc, char **argv); /* cmd_calibrate.c */
 
 #ifdef __cplusplus
 }

@@ -24,6 +24,7 @@ static const struct {
     {"predict", pas2p_cmd_predict, "run the application on this target under its signature: PET"},
     {"replay", pas2p_cmd_replay, "replay the signature's phases with real MPI on this target: PET"},
     {"simulate", pas2p_cmd_simulate, "replay the signature's phases in SimGrid on a platform: PET"},
+    {"calibrate", pas2p_cmd_calibrate, "measure this machine: a SimGrid platform for simulate"},
 };
 
 static void usage(FILE *f)

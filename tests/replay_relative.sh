@@ -30,8 +30,8 @@ expect_refusal() { # expect_refusal REGEX ARGS...
 }
 "$pas2p" replay "$other" --compute sleep --reps 1 -o "$work/rel-other" -- "$@" >/dev/null ||
   fail "the other signature's replay failed"
-expect_refusal "replayed another signature" "$sig" --compute sleep --relative "$work/rel-other" -o "$work/rel-x" -- "$@"
-expect_refusal "used the other --compute" "$sig" --compute kernel --relative "$work/rel-base" -o "$work/rel-x" -- "$@"
+expect_refusal "ran another signature" "$sig" --compute sleep --relative "$work/rel-other" -o "$work/rel-x" -- "$@"
+expect_refusal "has other settings" "$sig" --compute kernel --relative "$work/rel-base" -o "$work/rel-x" -- "$@"
 expect_refusal "not-there/prediction.xml" "$sig" --relative "$work/not-there" -o "$work/rel-x" -- "$@"
 expect_refusal "--export runs nothing" "$sig" --relative "$work/rel-base" --export "$work/rel-x"
 echo "replay_relative: OK"

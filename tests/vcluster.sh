@@ -14,7 +14,7 @@ build=$1 pas2p=$2
 here=$(cd "$(dirname "$0")" && pwd)
 vc=$here/../validation/vcluster/vcluster
 name=tvc
-export VCLUSTER_PROBE=$build/bench/vcprobe OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export VCLUSTER_PAS2P=$build/bin/pas2p OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 tmp=$(mktemp -d)
 trap '"$vc" down $name >/dev/null 2>&1; rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }

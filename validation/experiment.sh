@@ -5,13 +5,15 @@
 #                                 [--build DIR] [-o DIR]
 #
 # For each bundled SPMD application (validation/apps/sizes.txt, validation size, np 4):
-#  1. on the base (this machine, shared memory): trace once and analyse (TFAT), replay once;
+#  0. `pas2p calibrate` of the base: its platform (np hosts sharing this machine's cores);
+#  1. on the base (this machine, shared memory): trace once and analyse (TFAT), replay once,
+#     simulate once on the base's platform (the trace's kernel calibration as base speed);
 #  2. on each target, R rounds of: a traced run (its AET: MPI_Init -> MPI_Finalize, max
 #     over ranks, the signature's definition), a `pas2p predict`, a `pas2p replay` and a
-#     `pas2p replay --relative` (to the base's replay); AET and
-#     PETs are the medians over the rounds (interleaved, because this VM's speed drifts);
-#     on a virtual cluster, one `pas2p simulate` with the cluster's own platform XML
-#     (validation/vcluster platform) and the trace's kernel calibration as base speed.
+#     `pas2p replay --relative` (to the base's replay); AET and PETs are the medians over
+#     the rounds (interleaved, because this VM's speed drifts); on a virtual cluster, one
+#     `pas2p simulate` with the cluster's own platform (validation/vcluster platform) and
+#     one `pas2p simulate --relative` to the base's simulation.
 # Targets (virtual clusters built with validation/vcluster, removed at the end):
 #   base    this machine itself, mpirun over shared memory
 #   vc1g    4 nodes x 1 slot, 1 Gbit/s links, full CPU
@@ -34,17 +36,17 @@ while (($#)); do
     --targets) targets=${2:?--targets needs a list}; shift ;;
     --build) build=${2:?--build needs a directory}; shift ;;
     -o) out=${2:?-o needs a directory}; shift ;;
-    -h | --help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "experiment.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift
 done
 source validation/bench/common.sh
-[[ -x $build/bench/vcprobe ]] || { echo "experiment.sh: build first: cmake --build $build" >&2; exit 1; }
+[[ -x $build/bin/pas2p-probe ]] || { echo "experiment.sh: build first: cmake --build $build" >&2; exit 1; }
 need_build "$build"
 [[ $(id -u) == 0 ]] || { echo "experiment.sh: skipped: the virtual clusters need root" >&2; exit 77; }
 build=$(cd "$build" && pwd)
-export VCLUSTER_PROBE=${VCLUSTER_PROBE:-$build/bench/vcprobe} # the platforms' probe: this build's
+export VCLUSTER_PAS2P=${VCLUSTER_PAS2P:-$build/bin/pas2p} # the platforms' calibration: this build's
 pas2p=$build/bin/pas2p vc=$root/validation/vcluster/vcluster
 if ((quick)); then
   np=2 size=test apps=${apps:-cg} targets=${targets:-base vcq}
@@ -70,6 +72,12 @@ pete() { awk -v p="$1" -v a="$2" 'BEGIN{printf "%+.2f", (p - a) / a * 100}'; }
 pe() { num "$1" && pete "$1" "$aet" || echo "$1"; } # PETE of a PET against $aet, or its failure
 pct() { awk -v x="$1" -v a="$2" 'BEGIN{printf "%.2f", x / a * 100}'; }
 
+# the base's platform (pas2p calibrate: np hosts sharing this machine's cores, shared-memory
+# MPI latency and bandwidth): simulate on the base, and what simulate --relative compares with
+log "calibrating the base (pas2p calibrate)"
+"$pas2p" calibrate --name base --hosts "$np" -o "$work/base.xml" -- "${mpirun[@]}" >/dev/null ||
+  { echo "experiment.sh: pas2p calibrate failed on the base" >&2; exit 1; }
+cp "$work/base.xml" "$out/platform-base.xml"
 # bring up the virtual clusters (names e<target>, removed on exit)
 for t in $targets; do
   [[ $t == base ]] && continue
@@ -88,7 +96,7 @@ commit=$(git rev-parse --short HEAD 2>/dev/null || echo '?')
 git diff --quiet HEAD 2>/dev/null || commit+="+dirty"
 host="$(uname -n) $(nproc) cores $(awk -F': ' '/model name/{print $2; exit}' /proc/cpuinfo)"
 csv=$out/experiment.csv failed=0
-echo "app,args,np,target,aet_s,aet_min_s,aet_max_s,tfat_s,tfat_pct,predict_pet_s,predict_pete_pct,predict_set_pct,predict_wall_s,replay_pet_s,replay_pete_pct,replay_wall_s,simulate_pet_s,simulate_pete_pct,simulate_wall_s,predict_pet_min_s,predict_pet_max_s,replay_pet_min_s,replay_pet_max_s,replay_rel_pet_s,replay_rel_pete_pct,replay_rel_pet_min_s,replay_rel_pet_max_s,note" >"$csv"
+echo "app,args,np,target,aet_s,aet_min_s,aet_max_s,tfat_s,tfat_pct,predict_pet_s,predict_pete_pct,predict_set_pct,predict_wall_s,replay_pet_s,replay_pete_pct,replay_wall_s,simulate_pet_s,simulate_pete_pct,simulate_wall_s,predict_pet_min_s,predict_pet_max_s,replay_pet_min_s,replay_pet_max_s,replay_rel_pet_s,replay_rel_pete_pct,replay_rel_pet_min_s,replay_rel_pet_max_s,simulate_rel_pet_s,simulate_rel_pete_pct,note" >"$csv"
 
 # rounds FILE: the "PET SET wall" lines of R runs -> "median-PET median-SET median-wall min-PET
 # max-PET" over the runs that predicted, or "fail ..." when none did
@@ -121,6 +129,10 @@ while IFS="|" read -r -u 3 app _np targs vargs; do
     failed=1; continue
   fi
   tfat=$(field TFAT <"$a/analyze.out"); tfat=${tfat:-0}
+  # the simulation on the base's platform, once: the base's simulate, and what
+  # `simulate --relative` compares each cluster's simulation with
+  read -r sbpet _ sbwall < <(run_path simulate-base "$a/sbase.out" "$pas2p" simulate "$a/sig.xml" \
+    --platform "$work/base.xml" --base-speed kernel -o "$a/sbase")
   # the replay on the base, once: what `replay --relative` compares each target's replay with
   "$pas2p" replay "$a/sig.xml" -o "$a/rbase" -- "${mpirun[@]}" -np "$np" >"$a/rbase.out" 2>&1 ||
     log "$app: the base replay failed: $(grep -m1 pas2p "$a/rbase.out")"
@@ -147,7 +159,7 @@ while IFS="|" read -r -u 3 app _np targs vargs; do
     done
     if [[ ! -s $a/aet.$t ]]; then
       log "$app on $t: no AET"; failed=1
-      echo "$app,$args,$np,$t,fail,,,$tfat$(printf ',%.0s' {1..20})\"${note//\"/\'}\"" >>"$csv"; continue
+      echo "$app,$args,$np,$t,fail,,,$tfat$(printf ',%.0s' {1..22})\"${note//\"/\'}\"" >>"$csv"; continue
     fi
     aet=$(median <"$a/aet.$t")
     for path in predict replay replayrel; do
@@ -158,16 +170,16 @@ while IFS="|" read -r -u 3 app _np targs vargs; do
     read -r rpet _ rwall rlo rhi < <(rounds "$a/replay.$t")
     read -r qpet _ _ qlo qhi < <(rounds "$a/replayrel.$t")
     log "$app on $t: AET $aet s, predict $ppet s, replay $rpet s, relative $qpet s${NODES[$t]:+; simulate}"
-    spet=n/a swall=n/a
+    spet=$sbpet swall=$sbwall srpet=n/a
     if [[ $t != base ]]; then
       read -r spet _ swall < <(run_path simulate "$a/simulate.$t.out" "$pas2p" simulate "$a/sig.xml" \
-        --platform "$work/$t.xml" --base-speed kernel --aet "$aet" -o "$a/simulate.$t")
-    else
-      note+="simulate: no calibrated platform of the base (pas2p calibrate is not built); "
+        --platform "$work/$t.xml" --base-speed kernel -o "$a/simulate.$t")
+      read -r srpet _ _ < <(run_path simulate-relative "$a/simrel.$t.out" "$pas2p" simulate "$a/sig.xml" \
+        --platform "$work/$t.xml" --base-speed kernel --relative "$a/sbase" -o "$a/simrel.$t")
     fi
-    for v in "$ppet" "$rpet" "$qpet" "$spet"; do [[ $v == fail ]] && failed=1; done
+    for v in "$ppet" "$rpet" "$qpet" "$spet" "$srpet"; do [[ $v == fail ]] && failed=1; done
     pset_pct=$(num "$pset" && pct "$pset" "$aet" || echo "$pset")
-    echo "$app,$args,$np,$t,$aet,$(sort -g "$a/aet.$t" | head -1),$(sort -g "$a/aet.$t" | tail -1),$tfat,$(pct "$tfat" "$aet"),$ppet,$(pe "$ppet"),$pset_pct,$pwall,$rpet,$(pe "$rpet"),$rwall,$spet,$(pe "$spet"),$swall,$plo,$phi,$rlo,$rhi,$qpet,$(pe "$qpet"),$qlo,$qhi,\"${note//\"/\'}\"" >>"$csv"
+    echo "$app,$args,$np,$t,$aet,$(sort -g "$a/aet.$t" | head -1),$(sort -g "$a/aet.$t" | tail -1),$tfat,$(pct "$tfat" "$aet"),$ppet,$(pe "$ppet"),$pset_pct,$pwall,$rpet,$(pe "$rpet"),$rwall,$spet,$(pe "$spet"),$swall,$plo,$phi,$rlo,$rhi,$qpet,$(pe "$qpet"),$qlo,$qhi,$srpet,$(pe "$srpet"),\"${note//\"/\'}\"" >>"$csv"
   done
 done 3<validation/apps/sizes.txt
 
@@ -185,21 +197,21 @@ done 3<validation/apps/sizes.txt
   echo
   echo "AET, predict PET and replay PET: median of $runs rounds (range in parentheses); simulate: one run."
   echo
-  echo "| app | target | AET s | predict PET s | PETE | SET/AET | replay PET s | PETE | replay --relative PET s | PETE | simulate PET s | PETE | TFAT/AET | note |"
-  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+  echo "| app | target | AET s | predict PET s | PETE | SET/AET | replay PET s | PETE | replay --relative PET s | PETE | simulate PET s | PETE | simulate --relative PET s | PETE | TFAT/AET | note |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
   awk -F, 'function p(x) { return x ~ /^[-+]?[0-9.]+$/ ? x " %" : x }
     function r(x, lo, hi) { return x ~ /^[0-9.]+$/ ? sprintf("%.3f (%.3f-%.3f)", x, lo, hi) : x }
-    NR > 1 { note = $28; gsub(/"/, "", note)
-      printf "| %s %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $4,
+    NR > 1 { note = $30; gsub(/"/, "", note)
+      printf "| %s %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $4,
         r($5, $6, $7), r($10, $20, $21), p($11), p($12), r($14, $22, $23), p($15), r($24, $26, $27), p($25),
-        $17, p($18), p($9), note }' "$csv"
+        $17, p($18), $28, p($29), p($9), note }' "$csv"
   echo
   echo "PETE = (PET - AET) / AET.  Summary over the virtual clusters (target: predict mean |PETE| <= 3 %,"
   echo "max <= 6 %, |mean signed PETE| <= 1.5 %; simulate mean |PETE| <= 10 %):"
   echo
   echo "| path | pairs | mean abs PETE | max abs PETE | mean signed PETE | on the base: mean abs PETE |"
   echo "|---|---|---|---|---|---|"
-  for path in predict:11 replay:15 replay-relative:25 simulate:18; do
+  for path in predict:11 replay:15 replay-relative:25 simulate:18 simulate-relative:29; do
     awk -F, -v name="${path%%:*}" -v c="${path##*:}" '
       NR > 1 && $c ~ /^[-+0-9.]+$/ {
         e = $c + 0; a = e < 0 ? -e : e
@@ -214,7 +226,7 @@ done 3<validation/apps/sizes.txt
 # the plot: PET against AET, one series per path, and the line PET = AET
 if command -v gnuplot >/dev/null; then
   series='x title "PET = AET" lw 1 lc rgb "gray"'
-  for c in 10:predict:7 14:replay:5 24:replay-relative:11 17:simulate:9; do
+  for c in 10:predict:7 14:replay:5 24:replay-relative:11 17:simulate:9 28:simulate-relative:13; do
     IFS=: read -r col name pt <<<"$c"
     awk -F, -v c="$col" 'NR > 1 && $5 ~ /^[0-9.]/ && $c ~ /^[0-9.]/ {print $5, $c}' "$csv" >"$work/$name.dat"
     [[ -s $work/$name.dat ]] && series+=", \"$work/$name.dat\" title \"$name\" pt $pt ps 1.4"

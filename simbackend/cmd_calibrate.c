@@ -1,0 +1,229 @@
+/* `pas2p calibrate`: measures a machine (or a virtual cluster reached through its launcher)
+ * and writes the SimGrid platform that `pas2p simulate` needs to reproduce it.  The
+ * measurements are bin/pas2p-probe's (probe.c); the model is written down in the file's
+ * comment. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pas2p_launch.h"
+#include "pas2p_platform.h"
+#include "pas2p_sim.h"
+
+static const char usage[] =
+    "usage: pas2p calibrate [-o PLATFORM.xml] [--hosts N] [--slots S] [--cpu F]\n"
+    "                       [--link-bw B] [--name NAME] [--seconds T] [-- LAUNCHER...]\n"
+    "\n"
+    "Measures this machine for `pas2p simulate`: the replay kernel's speed on one core (the\n"
+    "unit of `simulate --base-speed kernel`), and the MPI one-way latency and 4 MiB\n"
+    "bandwidth between two ranks started by LAUNCHER (default `mpirun`; pas2p appends\n"
+    "`-np 2` and its probe).  Writes a SimGrid cluster that reproduces them: N hosts of S\n"
+    "cores, host speed = kernel speed x min(F, cores here / (N x S)) (ranks sharing this\n"
+    "machine's cores get their share), each host's link half the measured latency, links of\n"
+    "B bytes/s with smpi/bw-factor = measured / B.  Takes a few seconds.\n"
+    "\n"
+    "  -o PLATFORM.xml  where to write it (default: stdout)\n"
+    "  --hosts N        hosts in the cluster (default: this machine's cores): one per rank\n"
+    "                   to simulate a run of N ranks on this machine\n"
+    "  --slots S        cores per host (default 1)\n"
+    "  --cpu F          share of a core each slot gets (default 1), e.g. a cgroup quota\n"
+    "  --link-bw B      the links' nominal bandwidth in bytes/s (suffixes k, M, G; default:\n"
+    "                   the measured bandwidth, bw-factor 1)\n"
+    "  --name NAME      the cluster's id and host prefix (default: base)\n"
+    "  --seconds T      time spent measuring the kernel (default 1)\n"
+    "  LAUNCHER         how to start 2 ranks on two of the machine's hosts, e.g.\n"
+    "                   `mpirun --host a,b` or `validation/vcluster/vcluster mpirun NAME`\n"
+    "\n"
+    "Prints `speed`, `latency`, `bandwidth` (what was measured) and `platform`.\n";
+
+/* "key = value" lines of a probe's output file: the value of key, or -1 */
+static double probe_value(const char *path, const char *key)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    char line[256], k[64];
+    double v = -1, x;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "%63s = %lf", k, &x) == 2 && !strcmp(k, key))
+            v = x;
+    fclose(f);
+    return v;
+}
+
+/* a bandwidth in bytes/s: a number with an optional k, M or G (x 1e3, 1e6, 1e9), or -1 */
+static double parse_bw(const char *s)
+{
+    char *end;
+    double v = strtod(s, &end);
+    double m = !*end ? 1 : !strcmp(end, "k") ? 1e3 : !strcmp(end, "M") ? 1e6 : !strcmp(end, "G") ? 1e9 : -1;
+    return m > 0 && v > 0 ? v * m : -1;
+}
+
+static int write_platform(FILE *f, const char *name, long hosts, long slots, double cpu,
+                          double link_bw, double speed, double lat, double bw, long cores,
+                          const char *launcher)
+{
+    double share = cpu, cap = (double)cores / (double)(hosts * slots);
+    if (cap < share)
+        share = cap;
+    double nominal = link_bw > 0 ? link_bw : bw, factor = bw / nominal;
+    if (factor > 1)
+        factor = 1;
+    return fprintf(f,
+        "<?xml version=\"1.0\"?>\n"
+        "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+        "<!-- pas2p calibrate: %ld hosts x %ld cores, %.4g of a core per slot.\n"
+        "     Measured (launcher: %.300s):\n"
+        "       kernel speed   %.6g flop/s on one core (pas2p's replay kernel: the unit of\n"
+        "                      pas2p simulate - -base-speed kernel)\n"
+        "       host speed     %.6g flop/s = kernel speed x %.4g (cpu %.4g, capped by %ld cores here\n"
+        "                      / %ld slots)\n"
+        "       MPI latency    %.6g s one way between two ranks (each of the 2 links on a path:\n"
+        "                      half)\n"
+        "       MPI bandwidth  %.6g B/s for 4 MiB messages = %.4g of the links' %.6g B/s:\n"
+        "                      smpi/bw-factor\n"
+        "     Traffic between ranks on one host uses the loopback's nominal figures. -->\n"
+        "<platform version=\"4.1\">\n"
+        "  <config>\n"
+        "    <prop id=\"smpi/bw-factor\" value=\"0:%.6g\"/>\n"
+        "    <prop id=\"smpi/lat-factor\" value=\"0:1\"/>\n"
+        "  </config>\n"
+        "  <cluster id=\"%s\" prefix=\"%s-n\" radical=\"0-%ld\" suffix=\"\" speed=\"%.6gf\" core=\"%ld\"\n"
+        "           bw=\"%.6gBps\" lat=\"%.6gs\" bb_bw=\"%.6gBps\" bb_lat=\"0s\" sharing_policy=\"SPLITDUPLEX\"\n"
+        "           loopback_bw=\"2GBps\" loopback_lat=\"10us\"/>\n"
+        "</platform>\n",
+        hosts, slots, cpu, launcher, speed, speed * share, share, cpu, cores, hosts * slots, lat,
+        bw, factor, nominal, factor, name, name, hosts - 1, speed * share, slots, nominal, lat / 2,
+        nominal * (double)hosts) < 0 ? -1 : 0;
+}
+
+int pas2p_cmd_calibrate(int argc, char **argv)
+{
+    const char *out = NULL, *name = "base";
+    long cores = sysconf(_SC_NPROCESSORS_ONLN) > 0 ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
+    long hosts = cores, slots = 1;
+    double cpu = 1, link_bw = 0, seconds = 1;
+    int i = 1;
+    for (; i < argc; i++) {
+        const char *a = argv[i];
+        int more = i + 1 < argc;
+        char *end;
+        if (!strcmp(a, "--")) {
+            i++;
+            break;
+        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            fputs(usage, stdout);
+            return 0;
+        } else if (!strcmp(a, "-o") && more) {
+            out = argv[++i];
+        } else if ((!strcmp(a, "--hosts") || !strcmp(a, "--slots")) && more) {
+            long v = strtol(argv[++i], &end, 10);
+            if (*end || v < 1 || v > 100000) {
+                fprintf(stderr, "pas2p calibrate: %s needs a number from 1 to 100000\n", a);
+                return 2;
+            }
+            *(a[2] == 'h' ? &hosts : &slots) = v;
+        } else if (!strcmp(a, "--cpu") && more) {
+            cpu = strtod(argv[++i], &end);
+            if (*end || !(cpu > 0) || cpu > 1) {
+                fprintf(stderr, "pas2p calibrate: --cpu needs a share of a core in (0, 1]\n");
+                return 2;
+            }
+        } else if (!strcmp(a, "--link-bw") && more) {
+            link_bw = parse_bw(argv[++i]);
+            if (!(link_bw > 0)) {
+                fprintf(stderr, "pas2p calibrate: --link-bw needs bytes/s such as 125M, not '%s'\n", argv[i]);
+                return 2;
+            }
+        } else if (!strcmp(a, "--seconds") && more) {
+            seconds = strtod(argv[++i], &end);
+            if (*end || !(seconds >= 0.05) || seconds > 600) {
+                fprintf(stderr, "pas2p calibrate: --seconds needs a time from 0.05 to 600\n");
+                return 2;
+            }
+        } else if (!strcmp(a, "--name") && more) {
+            name = argv[++i];
+            if (!*name || strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.") != strlen(name)) {
+                fprintf(stderr, "pas2p calibrate: --name takes letters, digits, '_', '-' and '.'\n");
+                return 2;
+            }
+        } else {
+            fprintf(stderr, "pas2p calibrate: unexpected '%s' (the launcher goes after --; see --help)\n", a);
+            return 2;
+        }
+    }
+    char probe[PATH_MAX], tmpl[] = "/tmp/pas2p-calibrate-XXXXXX", speed_f[64], net_f[64], secs[32];
+    if (pas2p_find_beside("PAS2P_PROBE", "pas2p-probe", probe, sizeof probe) || access(probe, X_OK)) {
+        fprintf(stderr, "pas2p calibrate: the probe %s is missing (build pas2p with MPI; or set "
+                "PAS2P_PROBE)\n", probe);
+        return 1;
+    }
+    if (!mkdtemp(tmpl)) {
+        fprintf(stderr, "pas2p calibrate: cannot make a directory in /tmp: %s\n", strerror(errno));
+        return 1;
+    }
+    snprintf(speed_f, sizeof speed_f, "%s/speed", tmpl);
+    snprintf(net_f, sizeof net_f, "%s/net", tmpl);
+    snprintf(secs, sizeof secs, "%g", seconds);
+    int rc = 1;
+    fprintf(stderr, "pas2p calibrate: kernel speed (%g s)...\n", seconds);
+    char *sp[] = {probe, "speed", secs, speed_f};
+    int code = pas2p_launch("pas2p calibrate", NULL, sp, 4, NULL, 0);
+    double speed = probe_value(speed_f, "speed");
+    if (code || !(speed > 0)) {
+        fprintf(stderr, "pas2p calibrate: the kernel speed probe failed (exit status %d)\n", code);
+        goto out;
+    }
+    /* the launcher, then -np 2 and the probe */
+    char *defl[] = {"mpirun"};
+    char **launcher = i < argc ? argv + i : defl;
+    int nl = i < argc ? argc - i : 1;
+    char **net = calloc((size_t)nl + 5, sizeof *net), joined[1024];
+    if (!net) {
+        fprintf(stderr, "pas2p calibrate: out of memory\n");
+        goto out;
+    }
+    memcpy(net, launcher, (size_t)nl * sizeof *net);
+    net[nl] = "-np";
+    net[nl + 1] = "2";
+    net[nl + 2] = probe;
+    net[nl + 3] = "net";
+    net[nl + 4] = net_f;
+    pas2p_join_argv(joined, sizeof joined, launcher, nl);
+    fprintf(stderr, "pas2p calibrate: MPI latency and bandwidth (%s -np 2)...\n", joined);
+    static const char *const xs[] = {"PAS2P_QUIET"};
+    code = pas2p_launch("pas2p calibrate", NULL, net, nl + 5, xs, 1);
+    free(net);
+    double lat = probe_value(net_f, "latency"), bw = probe_value(net_f, "bandwidth");
+    if (code || !(lat > 0) || !(bw > 0)) {
+        if (code != 127)
+            fprintf(stderr, "pas2p calibrate: the MPI probe failed (launcher exit status %d)\n", code);
+        goto out;
+    }
+    FILE *f = out ? fopen(out, "w") : stdout;
+    if (!f) {
+        fprintf(stderr, "pas2p calibrate: %s: %s\n", out, strerror(errno));
+        goto out;
+    }
+    for (char *d; (d = strstr(joined, "--"));) /* an XML comment may not hold "--" */
+        d[1] = ' ';
+    int w = write_platform(f, name, hosts, slots, cpu, link_bw, speed, lat, bw, cores, joined);
+    if ((out && fclose(f)) || w) {
+        fprintf(stderr, "pas2p calibrate: cannot write %s\n", out ? out : "stdout");
+        if (out)
+            unlink(out);
+        goto out;
+    }
+    if (out)
+        printf("speed = %.6g\nlatency = %.6g\nbandwidth = %.6g\nplatform = %s\n", speed, lat, bw, out);
+    rc = 0;
+out:
+    unlink(speed_f);
+    unlink(net_f);
+    rmdir(tmpl);
+    return rc;
+}
