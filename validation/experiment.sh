@@ -96,7 +96,7 @@ commit=$(git rev-parse --short HEAD 2>/dev/null || echo '?')
 git diff --quiet HEAD 2>/dev/null || commit+="+dirty"
 host="$(uname -n) $(nproc) cores $(awk -F': ' '/model name/{print $2; exit}' /proc/cpuinfo)"
 csv=$out/experiment.csv failed=0
-echo "app,args,np,target,aet_s,aet_min_s,aet_max_s,tfat_s,tfat_pct,predict_pet_s,predict_pete_pct,predict_set_pct,predict_wall_s,replay_pet_s,replay_pete_pct,replay_wall_s,simulate_pet_s,simulate_pete_pct,simulate_wall_s,predict_pet_min_s,predict_pet_max_s,replay_pet_min_s,replay_pet_max_s,replay_rel_pet_s,replay_rel_pete_pct,replay_rel_pet_min_s,replay_rel_pet_max_s,simulate_rel_pet_s,simulate_rel_pete_pct,note" >"$csv"
+echo "app,args,np,target,aet_s,aet_min_s,aet_max_s,tfat_s,tfat_pct,predict_pet_s,predict_pete_pct,predict_set_pct,predict_wall_s,replay_pet_s,replay_pete_pct,replay_wall_s,simulate_pet_s,simulate_pete_pct,simulate_wall_s,predict_pet_min_s,predict_pet_max_s,replay_pet_min_s,replay_pet_max_s,replay_rel_pet_s,replay_rel_pete_pct,replay_rel_pet_min_s,replay_rel_pet_max_s,simulate_rel_pet_s,simulate_rel_pete_pct,aet_noise_pct,note" >"$csv"
 
 # rounds FILE: the "PET SET wall" lines of R runs -> "median-PET median-SET median-wall min-PET
 # max-PET" over the runs that predicted, or "fail ..." when none did
@@ -159,9 +159,12 @@ while IFS="|" read -r -u 3 app _np targs vargs; do
     done
     if [[ ! -s $a/aet.$t ]]; then
       log "$app on $t: no AET"; failed=1
-      echo "$app,$args,$np,$t,fail,,,$tfat$(printf ',%.0s' {1..22})\"${note//\"/\'}\"" >>"$csv"; continue
+      echo "$app,$args,$np,$t,fail,,,$tfat$(printf ',%.0s' {1..23})\"${note//\"/\'}\"" >>"$csv"; continue
     fi
     aet=$(median <"$a/aet.$t")
+    # the target's own noise: how far one run is from the median, on average (a floor for
+    # any prediction of one run)
+    noise=$(awk -v m="$aet" '{d = ($1 - m) / m; s += d < 0 ? -d : d; n++} END {printf "%.2f", n ? 100 * s / n : 0}' "$a/aet.$t")
     for path in predict replay replayrel; do
       nf=$(grep -c '^fail' "$a/$path.$t")
       ((nf)) && { failed=1; note+="$path failed in $nf of $runs rounds; "; }
@@ -179,7 +182,7 @@ while IFS="|" read -r -u 3 app _np targs vargs; do
     fi
     for v in "$ppet" "$rpet" "$qpet" "$spet" "$srpet"; do [[ $v == fail ]] && failed=1; done
     pset_pct=$(num "$pset" && pct "$pset" "$aet" || echo "$pset")
-    echo "$app,$args,$np,$t,$aet,$(sort -g "$a/aet.$t" | head -1),$(sort -g "$a/aet.$t" | tail -1),$tfat,$(pct "$tfat" "$aet"),$ppet,$(pe "$ppet"),$pset_pct,$pwall,$rpet,$(pe "$rpet"),$rwall,$spet,$(pe "$spet"),$swall,$plo,$phi,$rlo,$rhi,$qpet,$(pe "$qpet"),$qlo,$qhi,$srpet,$(pe "$srpet"),\"${note//\"/\'}\"" >>"$csv"
+    echo "$app,$args,$np,$t,$aet,$(sort -g "$a/aet.$t" | head -1),$(sort -g "$a/aet.$t" | tail -1),$tfat,$(pct "$tfat" "$aet"),$ppet,$(pe "$ppet"),$pset_pct,$pwall,$rpet,$(pe "$rpet"),$rwall,$spet,$(pe "$spet"),$swall,$plo,$phi,$rlo,$rhi,$qpet,$(pe "$qpet"),$qlo,$qhi,$srpet,$(pe "$srpet"),$noise,\"${note//\"/\'}\"" >>"$csv"
   done
 done 3<validation/apps/sizes.txt
 
@@ -201,7 +204,7 @@ done 3<validation/apps/sizes.txt
   echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
   awk -F, 'function p(x) { return x ~ /^[-+]?[0-9.]+$/ ? x " %" : x }
     function r(x, lo, hi) { return x ~ /^[0-9.]+$/ ? sprintf("%.3f (%.3f-%.3f)", x, lo, hi) : x }
-    NR > 1 { note = $30; gsub(/"/, "", note)
+    NR > 1 { note = $31; gsub(/"/, "", note)
       printf "| %s %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $4,
         r($5, $6, $7), r($10, $20, $21), p($11), p($12), r($14, $22, $23), p($15), r($24, $26, $27), p($25),
         $17, p($18), $28, p($29), p($9), note }' "$csv"
@@ -209,9 +212,12 @@ done 3<validation/apps/sizes.txt
   echo "PETE = (PET - AET) / AET.  Summary over the virtual clusters (target: predict mean |PETE| <= 3 %,"
   echo "max <= 6 %, |mean signed PETE| <= 1.5 %; simulate mean |PETE| <= 10 %):"
   echo
+  echo "(AET-noise: one AET run against the median of the $runs, |AET_k - AET| / AET: the floor any"
+  echo "prediction of a single run is measured against.)"
+  echo
   echo "| path | pairs | mean abs PETE | max abs PETE | mean signed PETE | on the base: mean abs PETE |"
   echo "|---|---|---|---|---|---|"
-  for path in predict:11 replay:15 replay-relative:25 simulate:18 simulate-relative:29; do
+  for path in AET-noise:30 predict:11 replay:15 replay-relative:25 simulate:18 simulate-relative:29; do
     awk -F, -v name="${path%%:*}" -v c="${path##*:}" '
       NR > 1 && $c ~ /^[-+0-9.]+$/ {
         e = $c + 0; a = e < 0 ? -e : e
