@@ -321,7 +321,7 @@ static int build_signature(const job_t *j, const pas2p_manifest_t *m, const pas2
     return 0;
 }
 
-/* analyses every rank with j->jobs threads; 0, or 1 after printing the first rank's error */
+/* analyses every rank with `jobs` threads; 0, or 1 after printing the first rank's error */
 static int run_ranks(job_t *j, long jobs)
 {
     j->next = 0;
@@ -490,6 +490,7 @@ int pas2p_cmd_analyze(int argc, char **argv)
         pas2p_analysis_opts_t o2 = o;
         o2.inline_events = o.inline_events * 4;
         job_t j2 = j;
+        pthread_mutex_init(&j2.lock, NULL); /* its own, not a copy of j's */
         j2.o = &o2;
         j2.res = calloc((size_t)np, sizeof *j2.res);
         j2.warn = calloc((size_t)np, sizeof *j2.warn);
@@ -500,6 +501,7 @@ int pas2p_cmd_analyze(int argc, char **argv)
             skew2 = phase_skew(&j2);
             better = skew2 < skew && min_loop_weight(&j2, o.relevance * m.aet_s) >= 4;
         }
+        pthread_mutex_destroy(&j2.lock);
         job_t *drop = better ? &j : &j2;
         if (drop->res)
             for (int r = 0; r < np; r++)

@@ -400,6 +400,10 @@ int pas2p_cmd_simulate(int argc, char **argv)
     if (code) {
         char why[1600];
         first_error(logp, why, sizeof why);
+        if (code > 128 && !why[0]) /* SimGrid 3.x dies on some malformed <config> values */
+            snprintf(why, sizeof why, "it crashed (signal %d) on %.1000s: check its <config> "
+                     "props (smpi/bw-factor and smpi/lat-factor take \"size:factor;...\")",
+                     code - 128, platform);
         fprintf(stderr, "pas2p simulate: SimGrid failed (exit %d)%s%s (log: %s)\n", code,
                 why[0] ? ": " : "", why, logp);
         rc = 1;

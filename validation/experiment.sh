@@ -27,6 +27,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
+cmdline="bash validation/experiment.sh${*:+ $*}" # as run, for the report
 build=build out=validation/results runs=3 quick=0 apps="" targets=""
 while (($#)); do
   case $1 in
@@ -191,7 +192,7 @@ done 3<validation/apps/sizes.txt
   echo "# PET vs AET on real, different targets"
   echo
   echo "$(date -u '+%F %H:%M UTC'), commit $commit, on $host."
-  echo "Command: \`bash validation/experiment.sh$( ((quick)) && echo ' --quick')\` (runs $runs, np $np, $size size)."
+  echo "Command: \`$cmdline\` (runs $runs, np $np, $size size)."
   echo "Base: this machine, shared memory.  Targets:"
   for t in $targets; do
     [[ $t == base ]] && echo "- base: the base machine itself" ||
