@@ -10,7 +10,8 @@
  *    aborted (never a hang, never a PET from another program);
  *  - the relevant phases' occurrences after the first (warm-up) are timed: end of the event
  *    before the occurrence -> end of its last event, as the analyzer times them;
- *  - at every blocking collective on MPI_COMM_WORLD the ranks agree (one extra allreduce on
+ *  - at every blocking collective on MPI_COMM_WORLD, or on a communicator of all the ranks
+ *    (a Cartesian one, a duplicate: the signature lists them), the ranks agree (one extra allreduce on
  *    a private duplicate of MPI_COMM_WORLD, its time excluded from the measurements)
  *    whether every rank is done and nothing is in flight: messages sent == received over
  *    all ranks and no request active anywhere.  Then each rank writes its times, finalises
@@ -276,7 +277,19 @@ static void count_messages(const pas2p_event_t *e)
     }
 }
 
-/* the early stop: every rank done and nothing in flight, agreed at a world collective */
+/* a collective every rank takes part in: on the world, or on a communicator that the
+ * signature records with all np ranks (every rank reaches the same occurrence of it) */
+static int world_wide(const pas2p_sigrun_t *s, uint32_t comm)
+{
+    if (comm == PAS2P_COMM_WORLD)
+        return 1;
+    for (uint32_t i = 0; i < s->sig.ncomms; i++)
+        if (s->sig.comms[i].id == comm)
+            return s->sig.comms[i].size == s->sig.np;
+    return 0;
+}
+
+/* the early stop: every rank done and nothing in flight, agreed at a world-wide collective */
 static void maybe_stop(pas2p_sigrun_t *s)
 {
     uint64_t t0 = pas2p_ticks();
@@ -323,8 +336,9 @@ void pas2p_sig_event(pas2p_cx_t *cx)
         }
     }
     s->prev_v = v;
-    if (e->comm == PAS2P_COMM_WORLD && pas2p_call_class(e->call) == PAS2P_CLASS_COLLECTIVE &&
-        pas2p_call_name(e->call)[4] != 'I') /* blocking: MPI_Ibcast & co. are not a point */
+    if (pas2p_call_class(e->call) == PAS2P_CLASS_COLLECTIVE &&
+        pas2p_call_name(e->call)[4] != 'I' && /* blocking: MPI_Ibcast & co. are not a point */
+        world_wide(s, e->comm))
         maybe_stop(s);
 }
 
