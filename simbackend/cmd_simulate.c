@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,12 @@ static const char usage[] =
     "  --what-if LIST       a hypothetical change of the platform, e.g. speed=2,bw=0.5,lat=2:\n"
     "                       host speeds, link bandwidths and latencies multiplied (the scaled\n"
     "                       platform is written to DIR/platform.xml)\n"
+    "  --sweep GRID         the procurement study: one simulation per point of a grid of\n"
+    "                       what-if factors, e.g. speed=0.5:1:2,bw=1:10,lat=1 (values\n"
+    "                       separated by ':'; a factor not named stays 1; at most 256\n"
+    "                       points).  Writes DIR/sweep.csv, DIR/sweep.png (gnuplot; the\n"
+    "                       script DIR/sweep.gp is kept) and each point's results in\n"
+    "                       DIR/point-NNN/, and prints the table\n"
     "  --sg-cfg OPT         passed to SimGrid as --cfg=OPT (repeatable), e.g.\n"
     "                       network/model:CM02\n"
     "  -o DIR               results (default pas2p-simulate-YYYYmmdd-HHMMSS): actions/,\n"
@@ -99,6 +106,59 @@ static int run_logged(char **argv, const char *log, int verbose)
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 }
 
+/* --sweep GRID: up to 16 values for each of speed, bw, lat */
+typedef struct {
+    double v[3][16];
+    int n[3];
+} grid_t;
+
+static const char *const factor_names[3] = {"speed", "bw", "lat"};
+
+/* "speed=0.5:1:2,bw=1:10": 0, or -1 after a one-line message */
+static int parse_grid(const char *spec, grid_t *g)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", spec);
+    for (int k = 0; k < 3; k++) {
+        g->n[k] = 1;
+        g->v[k][0] = 1;
+    }
+    int seen[3] = {0, 0, 0};
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(tok, '=');
+        int k = -1;
+        for (int j = 0; eq && j < 3; j++)
+            if ((size_t)(eq - tok) == strlen(factor_names[j]) && !strncmp(tok, factor_names[j], (size_t)(eq - tok)))
+                k = j;
+        if (k < 0 || seen[k]) {
+            fprintf(stderr, "pas2p simulate: --sweep takes speed=A:B...,bw=...,lat=... (each once), not '%s'\n", tok);
+            return -1;
+        }
+        seen[k] = 1;
+        g->n[k] = 0;
+        char *vs = NULL;
+        for (char *v = strtok_r(eq + 1, ":", &vs); v; v = strtok_r(NULL, ":", &vs)) {
+            char *end;
+            double x = strtod(v, &end);
+            if (*end || !(x > 0) || g->n[k] == 16) {
+                fprintf(stderr, "pas2p simulate: --sweep %s: factors > 0, at most 16, not '%s'\n", factor_names[k], v);
+                return -1;
+            }
+            g->v[k][g->n[k]++] = x;
+        }
+        if (!g->n[k]) {
+            fprintf(stderr, "pas2p simulate: --sweep %s= has no value\n", factor_names[k]);
+            return -1;
+        }
+    }
+    if (g->n[0] * g->n[1] * g->n[2] > 256) {
+        fprintf(stderr, "pas2p simulate: --sweep asks for %d points, at most 256\n", g->n[0] * g->n[1] * g->n[2]);
+        return -1;
+    }
+    return 0;
+}
+
 /* the first line of SimGrid's log that explains a failure */
 static void first_error(const char *log, char *out, size_t len)
 {
@@ -130,6 +190,183 @@ static void unfinished(const char *log, const char *err)
         fprintf(stderr, "pas2p simulate: %s\n", err);
 }
 
+/* the last "pas2p simulate: ..." line of a point's log: why it failed */
+static void point_error(const char *log, char *out, size_t len)
+{
+    snprintf(out, len, "no reason given (log: %.1000s)", log);
+    FILE *f = fopen(log, "r");
+    if (!f)
+        return;
+    char line[2048];
+    while (fgets(line, sizeof line, f))
+        if (!strncmp(line, "pas2p simulate: ", 16) && !strstr(line, " replaying ")) {
+            line[strcspn(line, "\n")] = 0;
+            snprintf(out, len, "%.1500s", line + 16);
+        }
+    fclose(f);
+}
+
+/* --sweep: this command again for every point of the grid, with --what-if and its own -o;
+ * argv without --sweep, -o and --verbose goes to every point.  The table, sweep.csv, and a
+ * plot of PET against the speed factor, one line per (bw, lat). */
+static int sweep(int argc, char **argv, const grid_t *g, const char *dir)
+{
+    char self[PATH_MAX], defdir[64], absdir[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0) {
+        fprintf(stderr, "pas2p simulate: cannot find this program (/proc/self/exe)\n");
+        return 1;
+    }
+    self[n] = 0;
+    if (!dir) {
+        pas2p_default_dir("pas2p-sweep", defdir, sizeof defdir);
+        dir = defdir;
+    }
+    if (pas2p_prepare_dir("pas2p simulate", dir) || !realpath(dir, absdir))
+        return 2;
+    char **cargv = calloc((size_t)argc + 8, sizeof *cargv);
+    int total = g->n[0] * g->n[1] * g->n[2];
+    double *pet = calloc((size_t)total, sizeof *pet), *set = calloc((size_t)total, sizeof *set);
+    if (!cargv || !pet || !set) {
+        fprintf(stderr, "pas2p simulate: out of memory\n");
+        free(cargv);
+        free(pet);
+        free(set);
+        return 1;
+    }
+    int c = 0;
+    cargv[c++] = self;
+    cargv[c++] = "simulate";
+    for (int i = 1; i < argc; i++) {
+        if ((!strcmp(argv[i], "--sweep") || !strcmp(argv[i], "-o")) && i + 1 < argc) {
+            i++;
+            continue;
+        }
+        if (strcmp(argv[i], "--verbose"))
+            cargv[c++] = argv[i];
+    }
+    char wi[128], sub[PATH_MAX + 32], log[PATH_MAX + 32], why[1600];
+    cargv[c++] = "--what-if";
+    cargv[c++] = wi;
+    cargv[c++] = "-o";
+    cargv[c++] = sub;
+    cargv[c] = NULL;
+    int quiet = getenv("PAS2P_QUIET") && *getenv("PAS2P_QUIET"), failed = 0, p = 0;
+    for (int a = 0; a < g->n[0]; a++)
+        for (int b = 0; b < g->n[1]; b++)
+            for (int l = 0; l < g->n[2]; l++, p++) {
+                snprintf(wi, sizeof wi, "speed=%g,bw=%g,lat=%g", g->v[0][a], g->v[1][b], g->v[2][l]);
+                snprintf(sub, sizeof sub, "%s/point-%03d", absdir, p + 1);
+                snprintf(log, sizeof log, "%s/point-%03d.log", absdir, p + 1);
+                if (!quiet)
+                    fprintf(stderr, "pas2p simulate: sweep point %d/%d: %s\n", p + 1, total, wi);
+                int code = run_logged(cargv, log, 0);
+                pas2p_prediction_t r;
+                memset(&r, 0, sizeof r);
+                char xml[PATH_MAX + 64], err[4400];
+                snprintf(xml, sizeof xml, "%s/prediction.xml", sub);
+                pet[p] = set[p] = NAN;
+                if (!code && !pas2p_prediction_read(xml, &r, err, sizeof err)) {
+                    pet[p] = r.pet.pet_s;
+                    set[p] = r.pet.set_s;
+                }
+                pas2p_prediction_free(&r);
+                if (isnan(pet[p])) {
+                    point_error(log, why, sizeof why);
+                    fprintf(stderr, "pas2p simulate: sweep point %d (%s) failed: %s\n", p + 1, wi, why);
+                    failed = 1;
+                    if (p == 0) /* the first point's error is every point's */
+                        goto out;
+                }
+            }
+out:;
+    /* the reference for the ratios: the point with every factor 1, else the first */
+    int ref = 0;
+    for (int a = 0, q = 0; a < g->n[0]; a++)
+        for (int b = 0; b < g->n[1]; b++)
+            for (int l = 0; l < g->n[2]; l++, q++)
+                if (g->v[0][a] == 1 && g->v[1][b] == 1 && g->v[2][l] == 1)
+                    ref = q;
+    char csv[PATH_MAX + 32], dat[PATH_MAX + 32], gp[PATH_MAX + 32], png[PATH_MAX + 32];
+    snprintf(csv, sizeof csv, "%s/sweep.csv", absdir);
+    snprintf(dat, sizeof dat, "%s/sweep.dat", absdir);
+    snprintf(gp, sizeof gp, "%s/sweep.gp", absdir);
+    snprintf(png, sizeof png, "%s/sweep.png", absdir);
+    FILE *fc = fopen(csv, "w"), *fd = fopen(dat, "w");
+    if (!fc || !fd) {
+        fprintf(stderr, "pas2p simulate: cannot write %s\n", fc ? dat : csv);
+        if (fc)
+            fclose(fc);
+        if (fd)
+            fclose(fd);
+        free(cargv);
+        free(pet);
+        free(set);
+        return 1;
+    }
+    fprintf(fc, "point,speed,bw,lat,pet_s,set_s,pet_ratio\n");
+    printf("sweep = %s\npoints = %d\n  point    speed       bw      lat        PET_s  PET/ref\n", dir, p);
+    for (int a = 0, q = 0; a < g->n[0]; a++)
+        for (int b = 0; b < g->n[1]; b++)
+            for (int l = 0; l < g->n[2]; l++, q++) {
+                if (q >= p)
+                    break;
+                double ratio = pet[q] / pet[ref];
+                fprintf(fc, "%d,%g,%g,%g,%.9g,%.9g,%.6g\n", q + 1, g->v[0][a], g->v[1][b], g->v[2][l],
+                        pet[q], set[q], ratio);
+                printf("  %5d %8g %8g %8g %12.6f %8.4f\n", q + 1, g->v[0][a], g->v[1][b], g->v[2][l],
+                       pet[q], ratio);
+            }
+    fclose(fc);
+    /* the plot: PET along the first factor that varies (speed by default), one line per
+     * combination of the other two; one gnuplot data block per line */
+    int xk = g->n[0] > 1 ? 0 : g->n[1] > 1 ? 1 : g->n[2] > 1 ? 2 : 0;
+    int o1 = xk == 0 ? 1 : 0, o2 = xk == 2 ? 1 : 2;
+    for (int i1 = 0; i1 < g->n[o1]; i1++)
+        for (int i2 = 0; i2 < g->n[o2]; i2++) {
+            for (int x = 0; x < g->n[xk]; x++) {
+                int idx[3];
+                idx[xk] = x;
+                idx[o1] = i1;
+                idx[o2] = i2;
+                int q = (idx[0] * g->n[1] + idx[1]) * g->n[2] + idx[2];
+                if (q < p && !isnan(pet[q]))
+                    fprintf(fd, "%g %.9g\n", g->v[xk][x], pet[q]);
+            }
+            fprintf(fd, "\n\n");
+        }
+    fclose(fd);
+    FILE *fg = fopen(gp, "w");
+    if (fg) {
+        fprintf(fg, "set terminal pngcairo size 800,600\nset output \"%s\"\n"
+                    "set title \"pas2p simulate --sweep: PET by %s factor\"\n"
+                    "set xlabel \"%s factor\"; set ylabel \"PET (s)\"; set grid; set key top right\n"
+                    "set logscale x\nplot ", png, factor_names[xk], factor_names[xk]);
+        for (int i1 = 0, k = 0; i1 < g->n[o1]; i1++)
+            for (int i2 = 0; i2 < g->n[o2]; i2++, k++)
+                fprintf(fg, "%s\"%s\" index %d using 1:2 with linespoints title \"%s x%g, %s x%g\"",
+                        k ? ", " : "", dat, k, factor_names[o1], g->v[o1][i1], factor_names[o2],
+                        g->v[o2][i2]);
+        fprintf(fg, "\n");
+        fclose(fg);
+    }
+    char *gpv[] = {"gnuplot", gp, NULL}, gplog[PATH_MAX + 32];
+    snprintf(gplog, sizeof gplog, "%s/gnuplot.log", absdir);
+    int gcode = fg && p > 0 ? run_logged(gpv, gplog, 0) : 127;
+    printf("csv = %s/sweep.csv\n", dir);
+    if (!p)
+        printf("plot: not drawn (no point was simulated)\n");
+    else if (!gcode)
+        printf("plot = %s/sweep.png\n", dir);
+    else
+        printf("plot: not drawn (%s; the gnuplot script is %s/sweep.gp)\n",
+               gcode == 127 ? "no gnuplot: scripts/setup.sh installs gnuplot-nox" : "gnuplot failed, see gnuplot.log", dir);
+    free(cargv);
+    free(pet);
+    free(set);
+    return failed ? 1 : 0;
+}
+
 int pas2p_cmd_simulate(int argc, char **argv)
 {
     const char *sig_path = NULL, *trace = NULL, *platform = NULL, *hostfile = NULL, *dir = NULL,
@@ -140,7 +377,8 @@ int pas2p_cmd_simulate(int argc, char **argv)
     int kernel_speed = 0; /* --base-speed kernel: each rank's calibrated base speed */
     char mode[96] = "base speed: rank 0's host"; /* what a --relative base must share */
     char *cfgs[32];
-    int ncfg = 0;
+    int ncfg = 0, sweeping = 0, whatif = 0;
+    grid_t grid;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int more = i + 1 < argc;
@@ -193,6 +431,10 @@ int pas2p_cmd_simulate(int argc, char **argv)
                 return 2;
             }
             cfgs[ncfg++] = argv[++i];
+        } else if (!strcmp(a, "--sweep") && more) {
+            if (parse_grid(argv[++i], &grid))
+                return 2;
+            sweeping = 1;
         } else if (!strcmp(a, "--what-if") && more) {
             char buf[256];
             snprintf(buf, sizeof buf, "%s", argv[++i]);
@@ -208,6 +450,7 @@ int pas2p_cmd_simulate(int argc, char **argv)
                 }
                 wf[k] = v;
             }
+            whatif = 1;
         } else if (!strcmp(a, "-o") && more) {
             dir = argv[++i];
         } else if (!strcmp(a, "--verbose")) {
@@ -227,6 +470,12 @@ int pas2p_cmd_simulate(int argc, char **argv)
         fprintf(stderr, "pas2p simulate: no --platform (e.g. platforms/gbe-cluster.xml)\n");
         return 2;
     }
+    if (sweeping && whatif) {
+        fprintf(stderr, "pas2p simulate: --sweep is a grid of --what-if factors: give one of them\n");
+        return 2;
+    }
+    if (sweeping)
+        return sweep(argc, argv, &grid, dir);
     if (rel && trace) {
         fprintf(stderr, "pas2p simulate: --relative compares signature simulations, not --full-trace\n");
         return 2;
