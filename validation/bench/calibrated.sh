@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Calibrated local platform benchmark (issue "Simulated-target prediction": simulated PET on
+# the platform `pas2p calibrate` writes of this machine within 15 % of the measured AET).
+#
+#   bash validation/bench/calibrated.sh [--build DIR] [--np N] [--runs R] [--apps "a b"]
+#
+# Calibrates this machine for np ranks (default 2: one per core, nothing shared), then per
+# application (validation/apps/sizes.txt, validation size): trace and analyse, measure AET
+# (median of R traced runs, default 3, interleaved with nothing), simulate the signature on
+# the calibrated platform with the trace's kernel calibration as base speed.  Prints
+# Markdown.  Timings are never asserted by the tests.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+build=build np=2 runs=3 apps="stencil2d cg wavefront cartsweep ftn_ring"
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --build) build=$2; shift ;;
+    --np) np=$2; shift ;;
+    --runs) runs=$2; shift ;;
+    --apps) apps=$2; shift ;;
+    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+    *) echo "calibrated.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+source validation/bench/common.sh
+need_build "$build"
+pas2p=$build/bin/pas2p
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+"$pas2p" calibrate --hosts "$np" -o "$tmp/base.xml" -- "${mpirun[@]}" >"$tmp/cal" 2>/dev/null ||
+  { echo "calibrated.sh: pas2p calibrate failed" >&2; exit 1; }
+
+echo "## Simulation on the calibrated platform of this machine against measured AET ($(date -u +%F), $(nproc) cores, commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'))"
+echo
+echo "\`pas2p calibrate --hosts $np\`: kernel speed $(field speed <"$tmp/cal") flop/s, MPI latency $(field latency <"$tmp/cal") s,"
+echo "bandwidth $(field bandwidth <"$tmp/cal") B/s.  np $np; AET = median of $runs traced runs; simulate with \`--base-speed kernel\`."
+echo
+echo "| app | AET of the trace s | AET s (range) | simulated PET s | PETE |"
+echo "|---|---|---|---|---|"
+while IFS="|" read -r -u 3 app _np _targs vargs; do
+  app=$(echo "$app" | xargs); vargs=$(echo "$vargs" | xargs)
+  [[ -z $app || $app == \#* ]] && continue
+  [[ " $apps " != *" $app "* ]] && continue
+  rm -rf "$tmp/tr" "$tmp/s"; : >"$tmp/aet"
+  "$pas2p" trace -o "$tmp/tr" -- "${mpirun[@]}" -np "$np" "$build/apps/$app" $vargs >"$tmp/to"
+  "$pas2p" analyze "$tmp/tr" -o "$tmp/sig.xml" >/dev/null
+  for ((k = 0; k < runs; k++)); do
+    rm -rf "$tmp/run"
+    PAS2P_CALIBRATE_MS=0 "$pas2p" trace -o "$tmp/run" -- "${mpirun[@]}" -np "$np" "$build/apps/$app" $vargs >/dev/null
+    "$pas2p" dump "$tmp/run" | field AET >>"$tmp/aet"
+  done
+  aet=$(median <"$tmp/aet")
+  if ! "$pas2p" simulate "$tmp/sig.xml" --platform "$tmp/base.xml" --base-speed kernel -o "$tmp/s" >"$tmp/so" 2>&1; then
+    echo "| $app $vargs | $(field AET <"$tmp/to") | $aet ($(rng "$tmp/aet")) | refused: $(grep -m1 'pas2p simulate:' "$tmp/so" | sed 's/^pas2p simulate: //') | |"
+    continue
+  fi
+  pet=$(field PET <"$tmp/so")
+  printf '| %s %s | %s | %s (%s) | %s | %+.2f %% |\n' "$app" "$vargs" "$(field AET <"$tmp/to")" "$aet" "$(rng "$tmp/aet")" "$pet" \
+    "$(awk -v p="$pet" -v a="$aet" 'BEGIN{print (p-a)/a*100}')"
+done 3< validation/apps/sizes.txt
