@@ -343,9 +343,11 @@ static int run_ranks(job_t *j, long jobs)
     return 0;
 }
 
-/* the largest (mean - median) / mean over the phases that repeat (weight >= 8) and carry
- * >= 5 % of their rank's time: a few slow occurrences (a pipeline's fill at the start of
- * each inner loop) that the few occurrences a prediction times do not represent */
+/* the largest (mean - median) / mean over the phases that repeat (weight >= 8), carry
+ * >= 5 % of their rank's time and have >= 3 % of their occurrences slower than 3 x the
+ * median: slow occurrences that recur (a pipeline's fill at the start of each inner loop),
+ * which the few occurrences a prediction times do not represent.  Rarer outliers are
+ * noise (a preempted occurrence of a ping-pong): coarser phases would not remove them. */
 static double phase_skew(const job_t *j)
 {
     double worst = 0;
@@ -353,7 +355,7 @@ static double phase_skew(const job_t *j)
         const pas2p_rank_phases_t *R = &j->res[r];
         for (uint32_t i = 0; i < R->nphases; i++) {
             const pas2p_phase_t *p = &R->phases[i];
-            if (p->weight < 8 || p->time_mean_s <= 0 ||
+            if (p->weight < 8 || p->time_mean_s <= 0 || p->time_slow_share < 0.03 ||
                 (double)p->weight * p->time_mean_s < 0.05 * R->elapsed_s)
                 continue;
             double k = (p->time_mean_s - p->time_median_s) / p->time_mean_s;

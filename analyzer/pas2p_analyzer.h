@@ -69,6 +69,9 @@ typedef struct {
     uint32_t *syms;              /* their symbols (pas2p_rank_phases_t.symbols) */
     uint64_t weight;             /* occurrences */
     double time_sum_s, time_mean_s, time_median_s, time_min_s, time_max_s, time_sd_s;
+    double time_slow_share;      /* share of the sampled occurrences slower than 3 x the
+                                    median: a pipeline's fill is one in every inner loop (1/16
+                                    in wavefront), scheduling noise far fewer */
     double compute_mean_s;       /* computation per occurrence */
     double *pos_compute_s;       /* nsym: mean computation before each call of the phase */
     double *pos_instructions;    /* nsym: mean instructions before each call (0 if uncounted) */

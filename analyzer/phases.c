@@ -860,6 +860,10 @@ int pas2p_find_phases(pas2p_event_source_t a, pas2p_event_source_t b,
             acc->samples[y] = key;
         }
         p->time_median_s = m % 2 ? acc->samples[m / 2] : 0.5 * (acc->samples[m / 2 - 1] + acc->samples[m / 2]);
+        uint32_t slow = 0;
+        for (uint32_t x = 0; x < m; x++)
+            slow += acc->samples[x] > 3 * p->time_median_s;
+        p->time_slow_share = m ? (double)slow / m : 0;
     }
     rc = 0;
     goto done;
