@@ -312,6 +312,11 @@ out:;
                 if (q >= p)
                     break;
                 double ratio = pet[q] / pet[ref];
+                if (isnan(pet[q])) { /* failed: said above, with its reason */
+                    fprintf(fc, "%d,%g,%g,%g,fail,fail,fail\n", q + 1, g->v[0][a], g->v[1][b], g->v[2][l]);
+                    printf("  %5d %8g %8g %8g %12s\n", q + 1, g->v[0][a], g->v[1][b], g->v[2][l], "failed");
+                    continue;
+                }
                 fprintf(fc, "%d,%g,%g,%g,%.9g,%.9g,%.6g\n", q + 1, g->v[0][a], g->v[1][b], g->v[2][l],
                         pet[q], set[q], ratio);
                 printf("  %5d %8g %8g %8g %12.6f %8.4f\n", q + 1, g->v[0][a], g->v[1][b], g->v[2][l],
