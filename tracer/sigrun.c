@@ -9,7 +9,10 @@
  *    the first mismatch is a divergence, reported with where it happened, and the run is
  *    aborted (never a hang, never a PET from another program);
  *  - the relevant phases' occurrences after the first (warm-up) are timed: end of the event
- *    before the occurrence -> end of its last event, as the analyzer times them;
+ *    before the occurrence -> end of its last event, as the analyzer times them; not a
+ *    phase that occurs once at MPI_Finalize (unless PAS2P_MEASURE_END=1), nor a minor
+ *    variant of another phase (same calls and sizes, fewer occurrences): both are
+ *    estimated by the PET from the rank's ratio rather than delay the stop;
  *  - at every blocking collective on MPI_COMM_WORLD, or on a communicator of all the ranks
  *    (a Cartesian one, a duplicate: the signature lists them), the ranks agree (one extra allreduce on
  *    a private duplicate of MPI_COMM_WORLD, its time excluded from the measurements)
@@ -158,6 +161,32 @@ static int args_match(const char *sig_cmd, const char *mine)
     return n1 == n2 && !memcmp(b1, b2, n1);
 }
 
+/* p is a minor variant: another phase of the rank has the same calls, peers, tags,
+ * communicators and sizes (within tol: it differs in computation only) and more occurrences.  Its occurrences
+ * are scattered wherever the noise put them, often late; the PET estimates it from the
+ * rank's ratio instead of waiting for it. */
+static int minor_variant(const pas2p_sig_rank_t *me, const pas2p_sig_phase_t *p, double tol)
+{
+    for (uint32_t k = 0; k < me->nphases; k++) {
+        const pas2p_sig_phase_t *q = &me->phases[k];
+        if (q == p || q->nevents != p->nevents || q->weight < p->weight ||
+            (q->weight == p->weight && q->id > p->id))
+            continue;
+        uint32_t i = 0;
+        for (; i < p->nevents; i++) {
+            const pas2p_sig_event_t *a = &p->events[i], *b = &q->events[i];
+            double x = (double)(a->bytes + a->rbytes), y = (double)(b->bytes + b->rbytes);
+            if (a->call != b->call || a->peer != b->peer || a->tag != b->tag ||
+                a->peer2 != b->peer2 || a->tag2 != b->tag2 || a->comm != b->comm ||
+                fabs(x - y) > tol * (x > y ? x : y))
+                break;
+        }
+        if (i == p->nevents)
+            return 1;
+    }
+    return 0;
+}
+
 pas2p_sigrun_t *pas2p_sig_start(const char *sig_path, const char *dir)
 {
     pas2p_sigrun_t *s = calloc(1, sizeof *s);
@@ -212,10 +241,11 @@ pas2p_sigrun_t *pas2p_sig_start(const char *sig_path, const char *dir)
         /* a phase that occurs once, at MPI_Finalize, would forbid the early stop: by default
          * it is not timed, and the PET estimates it (base time x the rank's ratio) */
         int at_end = p->weight == 1 && p->nocc == 1 && p->occ_end[0] >= s->me->events;
+        int minor = minor_variant(s->me, p, s->sig.size_tolerance);
         for (uint32_t j = 0; j < p->nocc; j++) {
             interval_t *v = &s->iv[s->niv++];
             /* the first occurrence warms up when there are more */
-            int measured = p->relevant && (!at_end || measure_end) &&
+            int measured = p->relevant && (!at_end || measure_end) && !minor &&
                            (p->nocc == 1 ? j == 0 : j >= 1 && j <= (uint32_t)occ);
             *v = (interval_t){.start = p->occ_start[j], .end = p->occ_end[j], .phase = k,
                               .measured = measured, .t0 = -1, .t1 = -1};
