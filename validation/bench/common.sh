@@ -18,3 +18,29 @@ launch_time() {
 }
 # rng FILE: "lo-hi" of the numbers in FILE
 rng() { sort -g "$1" | awk 'NR==1{lo=$1} {hi=$1} END{printf "%.3f-%.3f", lo, hi}'; }
+# bench_parse NAME HELP_LAST_LINE "$@": the options the accuracy benchmarks share (--build,
+# --np, --runs, --apps, -h: the header comment up to HELP_LAST_LINE) into build np runs apps,
+# whose defaults the script sets first; an option with one value that the script defines in
+# a function bench_option OPT VALUE (status 0: taken) is its own; then the build is checked
+# and pas2p set.
+bench_parse() {
+  local name=$1 help=$2; shift 2
+  while (($#)); do
+    case $1 in
+      --build) build=$2; shift ;;
+      --np) np=$2; shift ;;
+      --runs) runs=$2; shift ;;
+      --apps) apps=$2; shift ;;
+      -h | --help) sed -n "2,${help}p" "$0"; exit 0 ;;
+      *)
+        if declare -F bench_option >/dev/null && (($# > 1)) && bench_option "$1" "$2"; then
+          shift
+        else
+          echo "$name: unknown option $1" >&2; exit 2
+        fi ;;
+    esac
+    shift
+  done
+  need_build "$build"
+  pas2p=$build/bin/pas2p
+}

@@ -18,21 +18,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=build np=2 runs=3 apps="stencil2d cg wavefront cartsweep ftn_ring" occ=2
-while [[ $# -gt 0 ]]; do
-  case $1 in
-    --build) build=$2; shift ;;
-    --np) np=$2; shift ;;
-    --runs) runs=$2; shift ;;
-    --apps) apps=$2; shift ;;
-    --occurrences) occ=$2; shift ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
-    *) echo "predict.sh: unknown option $1" >&2; exit 2 ;;
-  esac
-  shift
-done
 source validation/bench/common.sh
-need_build "$build"
-pas2p=$build/bin/pas2p
+bench_option() { [[ $1 == --occurrences ]] && occ=$2; }
+bench_parse predict.sh 17 "$@"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 launch=$(launch_time "$np")
 
