@@ -1,7 +1,9 @@
 /* `pas2p analyze TRACE_DIR [options]`: phases, weights, relevant phases and coverage of
- * every rank, the representative rank (EPAS), and the base-machine PET.
- * (Writing the signature file is the next step of this module and not offered yet.) */
+ * every rank, the representative rank (EPAS), the base-machine PET, and the signature.
+ * With --mpi K it runs itself as K MPI processes (bin/pas2p-analyze, mpi_analyze.c), each
+ * analysing its share of the rank files; pas2p_analyze_run is the one body of both. */
 #include <errno.h>
+#include <stdarg.h>
 #include <limits.h>
 #include <math.h>
 #include <pthread.h>
@@ -12,6 +14,7 @@
 #include <unistd.h>
 
 #include "pas2p_analyzer.h"
+#include "pas2p_launch.h"
 #include "pas2p_signature.h"
 
 static const char usage[] =
@@ -19,6 +22,7 @@ static const char usage[] =
     "                     [--compute-similarity F] [--size-tolerance F]\n"
     "                     [--inline-events N|auto] [--skew F]\n"
     "                     [--logical global|local] [--strict] [--all-ranks]\n"
+    "                     [--mpi K [-- LAUNCHER...]]\n"
     "\n"
     "Finds each rank's phases (repeating sequences of MPI calls with their computation) and\n"
     "weights, the relevant phases (weight x time >= F x AET, default 0.01) and their coverage,\n"
@@ -46,7 +50,15 @@ static const char usage[] =
     "                          across ranks) or local (each rank's order, EPAS); prints\n"
     "                          `logical time` (its length in ticks)\n"
     "  --strict                refuse a truncated rank file instead of analysing what is there\n"
-    "  --all-ranks             print every rank's phase table\n";
+    "  --all-ranks             print every rank's phase table\n"
+    "  --mpi K                 run as K MPI processes (bin/pas2p-analyze), each analysing\n"
+    "                          every K-th rank file with --jobs threads (default: the cores\n"
+    "                          over the processes on its node), for traces larger than one\n"
+    "                          node handles; process 0 gathers the phase tables and writes\n"
+    "                          the signature (TRACE_DIR must be readable on every node).\n"
+    "                          The launcher (default: mpirun) goes after --; `-np K` and the\n"
+    "                          program are appended.  `mpirun -np K pas2p-analyze TRACE_DIR\n"
+    "                          [options]` does the same by hand\n";
 
 typedef struct {
     pas2p_rank_reader_t *r;
@@ -76,7 +88,8 @@ typedef struct {
     const pas2p_manifest_t *m;
     const pas2p_analysis_opts_t *o;
     int strict, np;
-    int next;                    /* next rank to analyse (under lock) */
+    int first, stride;           /* this process analyses ranks first, first + stride, ... */
+    int next;                    /* next of those to analyse (under lock) */
     pthread_mutex_t lock;
     pas2p_rank_phases_t *res;
     char (*warn)[512];
@@ -133,7 +146,7 @@ static void *worker(void *arg)
     job_t *j = arg;
     for (;;) {
         pthread_mutex_lock(&j->lock);
-        int rank = j->next++;
+        int rank = j->first + j->stride * j->next++;
         pthread_mutex_unlock(&j->lock);
         if (rank >= j->np)
             return NULL;
@@ -322,8 +335,28 @@ static int build_signature(const job_t *j, const pas2p_manifest_t *m, const pas2
     return 0;
 }
 
-/* analyses every rank with `jobs` threads; 0, or 1 after printing the first rank's error */
-static int run_ranks(job_t *j, long jobs)
+/* 1 if this or any other process failed; the lowest process that failed prints its error
+ * (*speak), so that a distributed run says it once */
+static int any_failed(const pas2p_analyze_dist_t *d, int failed, int *speak)
+{
+    if (!d) {
+        *speak = failed;
+        return failed;
+    }
+    double v = d->max(d->ctx, failed ? (double)(d->size - d->self) : 0);
+    *speak = failed && (int)v == d->size - d->self;
+    return v > 0;
+}
+
+/* the maximum of v over the processes of a distributed run */
+static double all_max(const pas2p_analyze_dist_t *d, double v)
+{
+    return d ? d->max(d->ctx, v) : v;
+}
+
+/* analyses this process's ranks with `jobs` threads; 0, or 1 after the first failed
+ * rank's error was printed (here or by another process) */
+static int run_ranks(job_t *j, long jobs, const pas2p_analyze_dist_t *d)
 {
     j->next = 0;
     pthread_t *th = calloc((size_t)jobs, sizeof *th);
@@ -336,12 +369,14 @@ static int run_ranks(job_t *j, long jobs)
     for (long k = 0; k < started; k++)
         pthread_join(th[k], NULL);
     free(th);
-    for (int r = 0; r < j->np; r++)
-        if (j->failed[r]) {
-            fprintf(stderr, "pas2p analyze: %s\n", j->res[r].error);
-            return 1;
-        }
-    return 0;
+    int bad = 0, speak;
+    while (bad < j->np && !j->failed[bad])
+        bad++;
+    if (!any_failed(d, bad < j->np, &speak))
+        return 0;
+    if (speak)
+        fprintf(stderr, "pas2p analyze: %s\n", j->res[bad].error);
+    return 1;
 }
 
 /* the largest (mean - median) / mean over the phases that repeat (weight >= 8), carry
@@ -381,8 +416,34 @@ static uint64_t min_loop_weight(const job_t *j, double relevant_s)
     return w;
 }
 
-int pas2p_cmd_analyze(int argc, char **argv)
+static void complain(int quiet, const char *fmt, ...)
 {
+    if (quiet)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("pas2p analyze: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+static void job_free(job_t *j)
+{
+    if (j->res)
+        for (int r = 0; r < j->np; r++)
+            pas2p_rank_phases_free(&j->res[r]);
+    free(j->res);
+    free(j->warn);
+    free(j->failed);
+    j->res = NULL;
+    j->warn = NULL;
+    j->failed = NULL;
+}
+
+int pas2p_analyze_run(int argc, char **argv, const pas2p_analyze_dist_t *dist)
+{
+    int quiet = dist && dist->self; /* option errors: process 0 says them */
     const char *dir = NULL;
     pas2p_analysis_opts_t o;
     pas2p_analysis_defaults(&o);
@@ -395,29 +456,30 @@ int pas2p_cmd_analyze(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            fputs(usage, stdout);
+            if (!quiet)
+                fputs(usage, stdout);
             return 0;
         } else if (!strcmp(a, "--jobs") && i + 1 < argc) {
             char *end;
             jobs = strtol(argv[++i], &end, 10);
             if (*end || jobs < 1 || jobs > 1024) {
-                fprintf(stderr, "pas2p analyze: --jobs needs a number from 1 to 1024\n");
+                complain(quiet, "--jobs needs a number from 1 to 1024");
                 return 2;
             }
         } else if (!strcmp(a, "--relevance") && i + 1 < argc) {
             if (parse_fraction(argv[++i], &o.relevance)) {
-                fprintf(stderr, "pas2p analyze: --relevance needs a fraction in [0, 1]\n");
+                complain(quiet, "--relevance needs a fraction in [0, 1]");
                 return 2;
             }
         } else if (!strcmp(a, "--compute-similarity") && i + 1 < argc) {
             if (parse_fraction(argv[++i], &o.compute_similarity)) {
-                fprintf(stderr, "pas2p analyze: --compute-similarity needs a fraction in [0, 1]\n");
+                complain(quiet, "--compute-similarity needs a fraction in [0, 1]");
                 return 2;
             }
             o.compute_similarity_time = o.compute_similarity;
         } else if (!strcmp(a, "--size-tolerance") && i + 1 < argc) {
             if (parse_fraction(argv[++i], &o.size_tolerance)) {
-                fprintf(stderr, "pas2p analyze: --size-tolerance needs a fraction in [0, 1]\n");
+                complain(quiet, "--size-tolerance needs a fraction in [0, 1]");
                 return 2;
             }
         } else if (!strcmp(a, "--inline-events") && i + 1 < argc) {
@@ -430,12 +492,12 @@ int pas2p_cmd_analyze(int argc, char **argv)
                 o.inline_events = (uint32_t)n;
                 auto_inline = 0;
             } else {
-                fprintf(stderr, "pas2p analyze: --inline-events needs 'auto' or a number from 0 to 1000000\n");
+                complain(quiet, "--inline-events needs 'auto' or a number from 0 to 1000000");
                 return 2;
             }
         } else if (!strcmp(a, "--skew") && i + 1 < argc) {
             if (parse_fraction(argv[++i], &max_skew)) {
-                fprintf(stderr, "pas2p analyze: --skew needs a fraction in [0, 1]\n");
+                complain(quiet, "--skew needs a fraction in [0, 1]");
                 return 2;
             }
         } else if (!strcmp(a, "--logical") && i + 1 < argc) {
@@ -445,7 +507,7 @@ int pas2p_cmd_analyze(int argc, char **argv)
             else if (!strcmp(mode, "local"))
                 logical = 0;
             else {
-                fprintf(stderr, "pas2p analyze: --logical is 'global' or 'local', not '%s'\n", mode);
+                complain(quiet, "--logical is 'global' or 'local', not '%s'", mode);
                 return 2;
             }
         } else if (!strcmp(a, "--strict")) {
@@ -455,40 +517,53 @@ int pas2p_cmd_analyze(int argc, char **argv)
         } else if (!strcmp(a, "-o") && i + 1 < argc) {
             out_path = argv[++i];
         } else if (a[0] == '-' || dir) {
-            fprintf(stderr, "pas2p analyze: unexpected '%s' (see --help)\n", a);
+            complain(quiet, "unexpected '%s' (see --help)", a);
             return 2;
         } else {
             dir = a;
         }
     }
     if (!dir) {
-        fputs(usage, stderr);
+        if (!quiet)
+            fputs(usage, stderr);
         return 2;
     }
     double t0 = now_s();
     pas2p_manifest_t m;
     char err[1024];
-    if (pas2p_manifest_read(dir, &m, err, sizeof err)) {
-        fprintf(stderr, "pas2p analyze: %s\n", err);
+    int speak, bad = pas2p_manifest_read(dir, &m, err, sizeof err) != 0;
+    if (any_failed(dist, bad, &speak)) {
+        if (speak)
+            fprintf(stderr, "pas2p analyze: %s\n", err);
+        if (!bad)
+            pas2p_manifest_free(&m);
         return 1;
     }
     int np = m.np;
     job_t j = {.dir = dir, .m = &m, .o = &o, .strict = strict, .np = np,
+               .first = dist ? dist->self : 0, .stride = dist ? dist->size : 1,
                .lock = PTHREAD_MUTEX_INITIALIZER};
     j.res = calloc((size_t)np, sizeof *j.res);
     j.warn = calloc((size_t)np, sizeof *j.warn);
     j.failed = calloc((size_t)np, sizeof *j.failed);
-    if (!j.res || !j.warn || !j.failed) {
-        fprintf(stderr, "pas2p analyze: out of memory\n");
+    bad = !j.res || !j.warn || !j.failed;
+    if (any_failed(dist, bad, &speak)) {
+        if (speak)
+            fprintf(stderr, "pas2p analyze: out of memory\n");
+        job_free(&j);
+        pas2p_manifest_free(&m);
         return 1;
     }
+    long mine = j.first < np ? (np - j.first + j.stride - 1) / j.stride : 0;
     if (!jobs)
-        jobs = sysconf(_SC_NPROCESSORS_ONLN) > 0 ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
-    if (jobs > np)
-        jobs = np;
-    int rc = run_ranks(&j, jobs);
-    /* auto granularity: coarser phases while a heavy phase is skewed and coarsening helps */
-    double skew = rc ? 0 : phase_skew(&j), skew0 = -1;
+        jobs = dist && dist->jobs > 0 ? dist->jobs
+               : sysconf(_SC_NPROCESSORS_ONLN) > 0 ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
+    if (jobs > mine)
+        jobs = mine > 0 ? mine : 1;
+    int rc = run_ranks(&j, jobs, dist);
+    /* auto granularity: coarser phases while a heavy phase is skewed and coarsening helps
+     * (decided over all ranks: every process takes the same branch) */
+    double skew = rc ? 0 : all_max(dist, phase_skew(&j)), skew0 = -1;
     while (!rc && auto_inline && skew > max_skew && o.inline_events < 4096) {
         pas2p_analysis_opts_t o2 = o;
         o2.inline_events = o.inline_events * 4;
@@ -500,18 +575,15 @@ int pas2p_cmd_analyze(int argc, char **argv)
         j2.failed = calloc((size_t)np, sizeof *j2.failed);
         int better = 0;
         double skew2 = skew;
-        if (j2.res && j2.warn && j2.failed && !run_ranks(&j2, jobs)) {
-            skew2 = phase_skew(&j2);
-            better = skew2 < skew && min_loop_weight(&j2, o.relevance * m.aet_s) >= 4;
+        bad = !j2.res || !j2.warn || !j2.failed;
+        if (!any_failed(dist, bad, &speak) && !run_ranks(&j2, jobs, dist)) {
+            skew2 = all_max(dist, phase_skew(&j2));
+            /* the smallest weight of a relevant loop phase, over all processes */
+            double w = -all_max(dist, -(double)min_loop_weight(&j2, o.relevance * m.aet_s));
+            better = skew2 < skew && w >= 4;
         }
         pthread_mutex_destroy(&j2.lock);
-        job_t *drop = better ? &j : &j2;
-        if (drop->res)
-            for (int r = 0; r < np; r++)
-                pas2p_rank_phases_free(&drop->res[r]);
-        free(drop->res);
-        free(drop->warn);
-        free(drop->failed);
+        job_free(better ? &j : &j2);
         if (!better)
             break;
         if (skew0 < 0)
@@ -521,6 +593,21 @@ int pas2p_cmd_analyze(int argc, char **argv)
         j.warn = j2.warn;
         j.failed = j2.failed;
         skew = skew2;
+    }
+    /* a distributed run: the phase tables to process 0, which goes on alone */
+    if (!rc && dist) {
+        err[0] = 0;
+        bad = dist->gather(dist->ctx, j.res, j.warn, np, err, sizeof err) != 0;
+        if (any_failed(dist, bad, &speak)) {
+            if (speak)
+                fprintf(stderr, "pas2p analyze: %s\n", err);
+            rc = 1;
+        }
+    }
+    if (dist && dist->self) {
+        job_free(&j);
+        pas2p_manifest_free(&m);
+        return rc;
     }
     uint64_t events = 0;
     int rep = 0;
@@ -592,11 +679,85 @@ int pas2p_cmd_analyze(int argc, char **argv)
         }
         pas2p_signature_free(&sig);
     }
-    for (int r = 0; r < np; r++)
-        pas2p_rank_phases_free(&j.res[r]);
-    free(j.res);
-    free(j.warn);
-    free(j.failed);
+    job_free(&j);
     pas2p_manifest_free(&m);
+    return rc;
+}
+
+/* `pas2p analyze`: in this process, or with --mpi K as K processes of bin/pas2p-analyze
+ * under a launcher (default mpirun): LAUNCHER... -np K pas2p-analyze OPTIONS... */
+int pas2p_cmd_analyze(int argc, char **argv)
+{
+    int mpi = 0, dash = argc;
+    long k = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--")) {
+            dash = i;
+            break;
+        }
+        if (!strcmp(argv[i], "--mpi")) {
+            char *end;
+            k = i + 1 < argc ? strtol(argv[i + 1], &end, 10) : 0;
+            if (i + 1 >= argc || *end || k < 1 || k > 100000) {
+                fprintf(stderr, "pas2p analyze: --mpi needs a number of processes from 1 to 100000\n");
+                return 2;
+            }
+            mpi = i;
+            i++;
+        }
+    }
+    if (!mpi) {
+        if (dash < argc) {
+            fprintf(stderr, "pas2p analyze: a launcher after -- needs --mpi K (see --help)\n");
+            return 2;
+        }
+        return pas2p_analyze_run(argc, argv, NULL);
+    }
+    char prog[PATH_MAX];
+    if (pas2p_find_beside("PAS2P_ANALYZE_MPI", "pas2p-analyze", prog, sizeof prog) ||
+        access(prog, X_OK)) {
+        fprintf(stderr, "pas2p analyze: the MPI analyzer %s is missing (build pas2p with MPI; or "
+                "set PAS2P_ANALYZE_MPI)\n", prog);
+        return 1;
+    }
+    char *defl[] = {"mpirun"}, np[32];
+    char **launcher = dash + 1 < argc ? argv + dash + 1 : defl;
+    int nl = dash + 1 < argc ? argc - dash - 1 : 1;
+    char **cmd = calloc((size_t)(nl + 3 + argc), sizeof *cmd);
+    if (!cmd) {
+        fprintf(stderr, "pas2p analyze: out of memory\n");
+        return 1;
+    }
+    snprintf(np, sizeof np, "%ld", k);
+    int n = 0;
+    for (int i = 0; i < nl; i++)
+        cmd[n++] = launcher[i];
+    cmd[n++] = "-np";
+    cmd[n++] = np;
+    cmd[n++] = prog;
+    for (int i = 1; i < dash; i++)
+        if (i != mpi && i != mpi + 1)
+            cmd[n++] = argv[i];
+    /* process 0's exit status comes back through a file (mpi_analyze.c) */
+    char tmpl[] = "/tmp/pas2p-analyze-XXXXXX", status[64];
+    if (!mkdtemp(tmpl)) {
+        fprintf(stderr, "pas2p analyze: cannot make a directory in /tmp: %s\n", strerror(errno));
+        free(cmd);
+        return 1;
+    }
+    snprintf(status, sizeof status, "%s/status", tmpl);
+    setenv("PAS2P_ANALYZE_STATUS", status, 1);
+    static const char *const vars[] = {"PAS2P_ANALYZE_STATUS"};
+    int rc = pas2p_launch("pas2p analyze", NULL, cmd, n, vars, 1);
+    unsetenv("PAS2P_ANALYZE_STATUS");
+    free(cmd);
+    FILE *f = fopen(status, "r");
+    int code;
+    if (f && fscanf(f, "%d", &code) == 1 && !rc)
+        rc = code;
+    if (f)
+        fclose(f);
+    unlink(status);
+    rmdir(tmpl);
     return rc;
 }

@@ -121,6 +121,14 @@ int pas2p_find_phases(pas2p_event_source_t a, pas2p_event_source_t b,
                       pas2p_rank_phases_t *out);
 void pas2p_rank_phases_free(pas2p_rank_phases_t *p);
 
+/* One rank's phases as bytes and back (analyzer/pack.c), for the MPI mode: pack returns 0
+ * with a malloc'ed buffer, or -1 (out of memory); unpack fills *r (free it with
+ * pas2p_rank_phases_free) or returns -1 with a one-line reason on damaged or foreign
+ * bytes.  Host byte order: the processes of one MPI job run the same binary. */
+int pas2p_rank_phases_pack(const pas2p_rank_phases_t *r, unsigned char **out, size_t *len);
+int pas2p_rank_phases_unpack(const unsigned char *in, size_t len, pas2p_rank_phases_t *r,
+                             char *err, size_t errlen);
+
 /* The logical trace (analyzer/logical.c).  global: PAS2P's Lamport rules across ranks
  * (srcs[r] is rank r's event stream; np of them); otherwise each rank's own order (EPAS).
  * visit(ctx, rank, ordinal, lt) is called for every event, each rank in order.  Returns 0
@@ -132,6 +140,24 @@ int pas2p_logical_clock(pas2p_event_source_t *srcs, int np, int global,
 
 /* `pas2p analyze` */
 int pas2p_cmd_analyze(int argc, char **argv);
+
+/* `pas2p analyze` spread over several processes (the MPI mode, analyzer/mpi_analyze.c:
+ * bin/pas2p-analyze).  Process `self` of `size` analyses the trace ranks r with
+ * r % size == self, with `jobs` threads unless --jobs says otherwise; the processes agree
+ * through `max` (the maximum of v over all processes; every process calls it the same
+ * number of times) and `gather` (every process calls it once with its own ranks' results
+ * in res[] and warn[]; on process 0 it fills in the others').  Process 0 prints and writes
+ * the signature; errors are printed once, by the lowest process that has one.  Returns
+ * the exit status. */
+typedef struct {
+    int self, size;
+    long jobs;
+    void *ctx;
+    double (*max)(void *ctx, double v);
+    int (*gather)(void *ctx, pas2p_rank_phases_t *res, char (*warn)[512], int np, char *err,
+                  size_t errlen);
+} pas2p_analyze_dist_t;
+int pas2p_analyze_run(int argc, char **argv, const pas2p_analyze_dist_t *dist);
 
 #ifdef __cplusplus
 }
