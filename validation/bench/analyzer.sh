@@ -48,6 +48,19 @@ for jobs in 1 2; do
   awk -v e="$events" -v c="$c" -v b="$b" -v w="$w" -v j="$jobs" -v rss="$rss" \
     'BEGIN{printf "| %d | %.2f (%.2f) | %.2f M (%.2f M) | %.2f | %.1f MB |\n", j, c, b, e/c/1e6, e/b/1e6, w, rss/1024}'
 done
+# the MPI mode: 2 analyzer processes of 1 thread, one rank file each; wall time includes
+# mpirun's start-up; the signature must be the one-process one, byte for byte
+"$pas2p" analyze "$tmp/pp" --jobs 1 -o "$tmp/sig1.xml" >/dev/null
+: >"$tmp/wall"
+for i in 1 2 3 4 5; do
+  /usr/bin/time -f "%e" -o "$tmp/tm" "$pas2p" analyze "$tmp/pp" --jobs 1 -o "$tmp/sigm.xml" \
+    --mpi 2 -- "${mpirun[@]}" >/dev/null
+  cat "$tmp/tm" >>"$tmp/wall"
+done
+same=$(cmp -s "$tmp/sig1.xml" "$tmp/sigm.xml" && echo "identical" || echo "DIFFERENT")
+echo
+echo "MPI mode (\`--mpi 2 --jobs 1\`, one rank file per process): wall median $(median <"$tmp/wall") s" \
+  "including mpirun's start-up; signature $same to the one-process analysis."
 echo
 echo "### TFAT against AET, bundled applications at validation size (np $np)"
 echo
