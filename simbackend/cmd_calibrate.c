@@ -18,12 +18,13 @@ static const char usage[] =
     "                       [--link-bw B] [--name NAME] [--seconds T] [-- LAUNCHER...]\n"
     "\n"
     "Measures this machine for `pas2p simulate`: the replay kernel's speed on one core (the\n"
-    "unit of `simulate --base-speed kernel`), and the MPI one-way latency and 4 MiB\n"
-    "bandwidth between two ranks started by LAUNCHER (default `mpirun`; pas2p appends\n"
-    "`-np 2` and its probe).  Writes a SimGrid cluster that reproduces them: N hosts of S\n"
-    "cores, host speed = kernel speed x min(F, cores here / (N x S)) (ranks sharing this\n"
-    "machine's cores get their share), each host's link half the measured latency, links of\n"
-    "B bytes/s with smpi/bw-factor = measured / B.  Takes a few seconds.\n"
+    "unit of `simulate --base-speed kernel`), and MPI one-way times from 1 byte to 4 MiB\n"
+    "between two ranks started by LAUNCHER (default `mpirun`; pas2p appends `-np 2` and its\n"
+    "probe).  Writes a SimGrid cluster that reproduces them: N hosts of S cores, host speed\n"
+    "= kernel speed x min(F, cores here / (N x S)) (ranks sharing this machine's cores get\n"
+    "their share), each host's link half the 1-byte latency, links of B bytes/s, and SMPI's\n"
+    "piecewise smpi/lat-factor and smpi/bw-factor fitted so that every message size takes\n"
+    "the measured time (linear between the measured sizes).  Takes a few seconds.\n"
     "\n"
     "  -o PLATFORM.xml  where to write it (default: stdout)\n"
     "  --hosts N        hosts in the cluster (default: this machine's cores): one per rank\n"
@@ -63,17 +64,76 @@ static double parse_bw(const char *s)
     return m > 0 && v > 0 ? v * m : -1;
 }
 
+#define MAX_SIZES 32
+
+/* the probe's one-way times ("oneway-BYTES = SECONDS" lines), by increasing size; how many */
+static int probe_sizes(const char *path, double *size, double *t)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    char line[256];
+    int n = 0;
+    double s, x;
+    while (n < MAX_SIZES && fgets(line, sizeof line, f))
+        if (sscanf(line, "oneway-%lf = %lf", &s, &x) == 2 && s >= 0 && x > 0 &&
+            (!n || s > size[n - 1])) {
+            size[n] = s;
+            t[n++] = x;
+        }
+    fclose(f);
+    return n;
+}
+
+/* SMPI's piecewise network model fitted to measured one-way times: on segment k (sizes
+ * from thr[k] to the next threshold) a message of s bytes takes a[k] + s * b[k], the line
+ * through the measured points that bound it (the last segment extends the last line).
+ * SMPI computes lat x lat-factor + s / (bw x bw-factor), so lat-factor = a / lat and
+ * bw-factor = 1 / (b x bw).  Noise is kept in bounds: times are made non-decreasing, a
+ * segment is at most 10x faster than the largest message's average rate, and its start-up
+ * at least 5 % of the latency (then the line goes through the segment's far point). */
+static int fit_pieces(const double *size, const double *t, int n, double lat, double bw,
+                      double *thr, double *latf, double *bwf)
+{
+    double tt[MAX_SIZES];
+    for (int i = 0; i < n; i++)
+        tt[i] = i && t[i] < tt[i - 1] ? tt[i - 1] : t[i];
+    double bmin = 0.1 * tt[n - 1] / size[n - 1];
+    for (int k = 0; k + 1 < n; k++) {
+        double b = (tt[k + 1] - tt[k]) / (size[k + 1] - size[k]);
+        if (b < bmin)
+            b = bmin;
+        double a = tt[k] - size[k] * b;
+        if (a < 0.05 * lat) {
+            a = 0.05 * lat;
+            b = (tt[k + 1] - a) / size[k + 1];
+            if (b < bmin)
+                b = bmin;
+        }
+        thr[k] = k ? size[k] : 0;
+        latf[k] = a / lat;
+        bwf[k] = 1 / (b * bw);
+    }
+    return n - 1;
+}
+
 static int write_platform(FILE *f, const char *name, long hosts, long slots, double cpu,
                           double link_bw, double speed, double lat, double bw, long cores,
-                          const char *launcher)
+                          const char *launcher, const double *size, const double *t, int n)
 {
     double share = cpu, cap = (double)cores / (double)(hosts * slots);
     if (cap < share)
         share = cap;
-    double nominal = link_bw > 0 ? link_bw : bw, factor = bw / nominal;
-    if (factor > 1)
-        factor = 1;
-    return fprintf(f,
+    double nominal = link_bw > 0 ? link_bw : bw;
+    double thr[MAX_SIZES], latf[MAX_SIZES], bwf[MAX_SIZES];
+    int np = fit_pieces(size, t, n, lat, nominal, thr, latf, bwf);
+    char lf[MAX_SIZES * 40] = "", bf[MAX_SIZES * 40] = "";
+    size_t ll = 0, bl = 0;
+    for (int k = 0; k < np; k++) {
+        ll += (size_t)snprintf(lf + ll, sizeof lf - ll, "%s%.0f:%.6g", k ? ";" : "", thr[k], latf[k]);
+        bl += (size_t)snprintf(bf + bl, sizeof bf - bl, "%s%.0f:%.6g", k ? ";" : "", thr[k], bwf[k]);
+    }
+    if (fprintf(f,
         "<?xml version=\"1.0\"?>\n"
         "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
         "<!-- pas2p calibrate: %ld hosts x %ld cores, %.4g of a core per slot.\n"
@@ -82,22 +142,31 @@ static int write_platform(FILE *f, const char *name, long hosts, long slots, dou
         "                      pas2p simulate - -base-speed kernel)\n"
         "       host speed     %.6g flop/s = kernel speed x %.4g (cpu %.4g, capped by %ld cores here\n"
         "                      / %ld slots)\n"
-        "       MPI latency    %.6g s one way between two ranks (each of the 2 links on a path:\n"
-        "                      half)\n"
-        "       MPI bandwidth  %.6g B/s for 4 MiB messages = %.4g of the links' %.6g B/s:\n"
-        "                      smpi/bw-factor\n"
+        "       MPI latency    %.6g s one way (1 byte) between two ranks: the route's latency\n"
+        "                      (each of the 2 links on a path: half)\n"
+        "       MPI bandwidth  %.6g B/s for 4 MiB messages; the links' nominal bandwidth %.6g B/s\n"
+        "       one-way times (bytes: seconds):",
+        hosts, slots, cpu, launcher, speed, speed * share, share, cpu, cores, hosts * slots, lat,
+        bw, nominal) < 0)
+        return -1;
+    for (int i = 0; i < n; i++)
+        fprintf(f, "%s %.0f: %.4g", i ? "," : "", size[i], t[i]);
+    return fprintf(f,
+        "\n"
+        "     Model: SMPI's piecewise factors, fitted so that a message of s bytes takes the\n"
+        "     measured time, linearly between the measured sizes: latency x lat-factor(s) +\n"
+        "     s / (bandwidth x bw-factor(s)).\n"
         "     Traffic between ranks on one host uses the loopback's nominal figures. -->\n"
         "<platform version=\"4.1\">\n"
         "  <config>\n"
-        "    <prop id=\"smpi/bw-factor\" value=\"0:%.6g\"/>\n"
-        "    <prop id=\"smpi/lat-factor\" value=\"0:1\"/>\n"
+        "    <prop id=\"smpi/bw-factor\" value=\"%s\"/>\n"
+        "    <prop id=\"smpi/lat-factor\" value=\"%s\"/>\n"
         "  </config>\n"
         "  <cluster id=\"%s\" prefix=\"%s-n\" radical=\"0-%ld\" suffix=\"\" speed=\"%.6gf\" core=\"%ld\"\n"
         "           bw=\"%.6gBps\" lat=\"%.6gs\" bb_bw=\"%.6gBps\" bb_lat=\"0s\" sharing_policy=\"SPLITDUPLEX\"\n"
         "           loopback_bw=\"2GBps\" loopback_lat=\"10us\"/>\n"
         "</platform>\n",
-        hosts, slots, cpu, launcher, speed, speed * share, share, cpu, cores, hosts * slots, lat,
-        bw, factor, nominal, factor, name, name, hosts - 1, speed * share, slots, nominal, lat / 2,
+        bf, lf, name, name, hosts - 1, speed * share, slots, nominal, lat / 2,
         nominal * (double)hosts) < 0 ? -1 : 0;
 }
 
@@ -194,14 +263,21 @@ int pas2p_cmd_calibrate(int argc, char **argv)
     net[nl + 3] = "net";
     net[nl + 4] = net_f;
     pas2p_join_argv(joined, sizeof joined, launcher, nl);
-    fprintf(stderr, "pas2p calibrate: MPI latency and bandwidth (%s -np 2)...\n", joined);
+    fprintf(stderr, "pas2p calibrate: MPI one-way times, 1 byte to 4 MiB (%s -np 2)...\n", joined);
     static const char *const xs[] = {"PAS2P_QUIET"};
     code = pas2p_launch("pas2p calibrate", NULL, net, nl + 5, xs, 1);
     free(net);
     double lat = probe_value(net_f, "latency"), bw = probe_value(net_f, "bandwidth");
+    double size[MAX_SIZES], t[MAX_SIZES];
+    int nsizes = probe_sizes(net_f, size, t);
     if (code || !(lat > 0) || !(bw > 0)) {
         if (code != 127)
             fprintf(stderr, "pas2p calibrate: the MPI probe failed (launcher exit status %d)\n", code);
+        goto out;
+    }
+    if (nsizes < 2) {
+        fprintf(stderr, "pas2p calibrate: the MPI probe %s measured %d message sizes, not >= 2 "
+                "(an older probe?)\n", probe, nsizes);
         goto out;
     }
     FILE *f = out ? fopen(out, "w") : stdout;
@@ -211,7 +287,8 @@ int pas2p_cmd_calibrate(int argc, char **argv)
     }
     for (char *d; (d = strstr(joined, "--"));) /* an XML comment may not hold "--" */
         d[1] = ' ';
-    int w = write_platform(f, name, hosts, slots, cpu, link_bw, speed, lat, bw, cores, joined);
+    int w = write_platform(f, name, hosts, slots, cpu, link_bw, speed, lat, bw, cores, joined,
+                           size, t, nsizes);
     if ((out && fclose(f)) || w) {
         fprintf(stderr, "pas2p calibrate: cannot write %s\n", out ? out : "stdout");
         if (out)

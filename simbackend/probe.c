@@ -3,10 +3,11 @@
  *   pas2p-probe speed SECONDS [OUT]   this core's speed in flop/s with pas2p's replay kernel
  *                                     (pas2p_kernel.h): the median of 5 slices of
  *                                     SECONDS/5.  No MPI.
- *   pas2p-probe net [OUT]             np = 2: MPI one-way latency (half the median round
- *                                     trip of 1-byte messages, 10 blocks of 200) and
- *                                     bandwidth (4 MiB messages one way, acknowledged;
- *                                     median of 5 blocks of 4) between ranks 0 and 1.
+ *   pas2p-probe net [OUT]             np = 2: MPI one-way times between ranks 0 and 1 at
+ *                                     sizes from 1 byte to 4 MiB (half the round trip of a
+ *                                     ping-pong; median of 7 blocks of >= 4 ms each):
+ *                                     `oneway-BYTES`, and from them `latency` (1 byte) and
+ *                                     `bandwidth` (4 MiB / its one-way time).
  * Writes "key = value" lines (speed in flop/s, latency in s, bandwidth in B/s) to OUT, or
  * to stdout without it. */
 #include <mpi.h>
@@ -49,6 +50,11 @@ static int speed(double seconds, const char *out)
     return emit(out, text);
 }
 
+/* the message sizes of the ping-pong: protocol changes (eager, rendezvous, pipelining)
+ * fall between them on Open MPI's shared memory and TCP transports */
+static const int sizes[] = {1, 1024, 8192, 65536, 524288, 4 << 20};
+enum { NSIZES = sizeof sizes / sizeof sizes[0], BLOCKS = 7, BLOCK_MS = 4 };
+
 static int net(const char *out)
 {
     int rank, np;
@@ -62,51 +68,46 @@ static int net(const char *out)
         return 2;
     }
     int peer = 1 - rank;
-    enum { LAT_BLOCKS = 10, LAT_ITERS = 200, BW_BLOCKS = 5, BW_MSGS = 4, BW_BYTES = 4 << 20 };
-    char small = 0;
-    double lat[LAT_BLOCKS], bw[BW_BLOCKS];
-    for (int b = -1; b < LAT_BLOCKS; b++) { /* block -1: warm-up */
-        MPI_Barrier(MPI_COMM_WORLD);
-        double t0 = MPI_Wtime();
-        for (int i = 0; i < LAT_ITERS; i++) {
-            if (rank == 0) {
-                MPI_Send(&small, 1, MPI_CHAR, peer, 0, MPI_COMM_WORLD);
-                MPI_Recv(&small, 1, MPI_CHAR, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            } else {
-                MPI_Recv(&small, 1, MPI_CHAR, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-                MPI_Send(&small, 1, MPI_CHAR, peer, 0, MPI_COMM_WORLD);
-            }
-        }
-        if (b >= 0)
-            lat[b] = (MPI_Wtime() - t0) / (2.0 * LAT_ITERS);
-    }
-    char *buf = calloc(BW_BYTES, 1);
+    char *buf = calloc((size_t)sizes[NSIZES - 1], 1);
     if (!buf) {
         fprintf(stderr, "pas2p-probe net: out of memory\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
-    for (int b = -1; b < BW_BLOCKS; b++) {
-        MPI_Barrier(MPI_COMM_WORLD);
-        double t0 = MPI_Wtime();
-        for (int i = 0; i < BW_MSGS; i++) {
-            if (rank == 0)
-                MPI_Send(buf, BW_BYTES, MPI_CHAR, peer, 1, MPI_COMM_WORLD);
+    double oneway[NSIZES];
+    for (int k = 0; k < NSIZES; k++) {
+        int n = 1; /* round trips per block: doubled until a block takes >= BLOCK_MS */
+        double t[BLOCKS];
+        for (int b = 0; b < BLOCKS;) {
+            MPI_Barrier(MPI_COMM_WORLD);
+            double t0 = MPI_Wtime();
+            for (int i = 0; i < n; i++) {
+                if (rank == 0) {
+                    MPI_Send(buf, sizes[k], MPI_CHAR, peer, k, MPI_COMM_WORLD);
+                    MPI_Recv(buf, sizes[k], MPI_CHAR, peer, k, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                } else {
+                    MPI_Recv(buf, sizes[k], MPI_CHAR, peer, k, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                    MPI_Send(buf, sizes[k], MPI_CHAR, peer, k, MPI_COMM_WORLD);
+                }
+            }
+            double dt = MPI_Wtime() - t0;
+            int longer = dt < BLOCK_MS * 1e-3 && n < (1 << 20); /* rank 0's clock decides */
+            MPI_Bcast(&longer, 1, MPI_INT, 0, MPI_COMM_WORLD);
+            if (longer)
+                n *= 2; /* the short blocks were the warm-up */
             else
-                MPI_Recv(buf, BW_BYTES, MPI_CHAR, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                t[b++] = dt / (2.0 * n);
         }
-        if (rank == 0) /* the last message has arrived when the acknowledgement does */
-            MPI_Recv(&small, 1, MPI_CHAR, peer, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        else
-            MPI_Send(&small, 1, MPI_CHAR, peer, 2, MPI_COMM_WORLD);
-        if (b >= 0)
-            bw[b] = (double)BW_MSGS * BW_BYTES / (MPI_Wtime() - t0);
+        oneway[k] = median(t, BLOCKS);
     }
     free(buf);
     int rc = 0;
     if (rank == 0) {
-        char text[128];
-        double l = median(lat, LAT_BLOCKS), b = median(bw, BW_BLOCKS);
-        snprintf(text, sizeof text, "latency = %.6g\nbandwidth = %.6g\n", l, b);
+        char text[1024];
+        int len = snprintf(text, sizeof text, "latency = %.6g\nbandwidth = %.6g\n", oneway[0],
+                           sizes[NSIZES - 1] / oneway[NSIZES - 1]);
+        for (int k = 0; k < NSIZES; k++)
+            len += snprintf(text + len, sizeof text - (size_t)len, "oneway-%d = %.6g\n", sizes[k],
+                            oneway[k]);
         rc = emit(out, text);
     }
     MPI_Finalize();
