@@ -47,7 +47,7 @@ static uint64_t base_hash(const pas2p_event_t *e)
     return mix64(a ^ b ^ c);
 }
 
-static int same_base(const pas2p_symbol_t *s, const pas2p_event_t *e)
+static inline int same_base(const pas2p_symbol_t *s, const pas2p_event_t *e)
 {
     return s->call == e->call && s->peer == e->peer && s->peer2 == e->peer2 && s->tag == e->tag &&
            s->tag2 == e->tag2 && s->comm == e->comm && s->aux == e->aux;
@@ -153,6 +153,7 @@ typedef struct node {
     uint64_t nev;            /* events in all */
     uint64_t per;            /* events per iteration */
     uint64_t bhash;          /* hash of the body (fixed once the loop exists) */
+    uint64_t mhash;          /* mix64(hash): where the folder's last-position table looks */
     uint32_t sym;
     uint32_t nbody;
     struct node **body;
@@ -177,7 +178,7 @@ static uint64_t body_hash(node_t *const *b, uint32_t n)
 }
 
 /* sets nev and hash from the body (created) or the new count (one more iteration) */
-static void loop_rehash(node_t *l, int created)
+static inline void loop_rehash(node_t *l, int created)
 {
     if (created) {
         l->per = 0;
@@ -187,6 +188,7 @@ static void loop_rehash(node_t *l, int created)
     }
     l->nev = l->per * l->count;
     l->hash = mix64(l->bhash ^ mix64(l->count + 0x9e3779b97f4a7c15ull));
+    l->mhash = mix64(l->hash);
 }
 
 /* a loop element on the stack: where it is, and the stack top at which the elements after
@@ -225,7 +227,7 @@ static void compact(folder_t *f)
     f->nloops -= k;
 }
 
-static int folder_push(folder_t *f, node_t *x)
+static inline int folder_push(folder_t *f, node_t *x)
 {
     if (f->off + (f->top - f->base) == f->cap) {
         if (f->off > f->cap / 2) {
@@ -276,28 +278,30 @@ static int fold_once(folder_t *f)
 {
     uint64_t n = f->top;
     node_t *x = AT(f, n - 1);
-    uint32_t mask = f->nlast - 1, j = (uint32_t)mix64(x->hash) & mask;
+    uint32_t j = (uint32_t)x->mhash & (f->nlast - 1);
     if (n - f->base < 2) { /* nothing to fold yet, but remember where x is */
         f->last_key[j] = x->hash;
         f->last_pos[j] = n - 1;
         return 0;
     }
-    /* case 1: the tail repeats the body of a recent loop element -> one more iteration */
-    for (size_t i = f->nloops, tries = 0; i-- > 0 && tries < 4; tries++) {
-        uint64_t p = f->loops[i].pos;
-        if (p + f->window < n - 1) /* older loops are further still (and may be emitted) */
-            break;
+    /* case 1: the tail repeats the body of a recent loop element -> one more iteration.
+     * Only the 4 most recent loops are tried, and only one whose body exactly fills the
+     * top (target == n) can match; such a loop is within the window (bodies are at most
+     * `window` long), so no window test is needed here. */
+    size_t lo = f->nloops > 4 ? f->nloops - 4 : 0;
+    for (size_t i = f->nloops; i-- > lo;) {
         if (f->loops[i].target != n)
             continue;
-        uint64_t len = n - 1 - p;
+        uint64_t p = f->loops[i].pos, len = n - 1 - p;
         node_t *l = AT(f, p);
+        node_t *const *tail = &AT(f, p + 1);
         uint64_t k = 0;
-        while (k < len && l->body[k]->hash == AT(f, p + 1 + k)->hash)
+        while (k < len && l->body[k]->hash == tail[k]->hash)
             k++;
         if (k < len)
             continue;
         for (k = 0; k < len; k++)
-            node_free(AT(f, p + 1 + k));
+            node_free(tail[k]);
         folder_cut(f, p + 1);
         l->count++;
         loop_rehash(l, 0);
@@ -354,6 +358,8 @@ typedef struct {
     /* current occurrence */
     uint32_t *syms;
     double *cs, *is;         /* per event of the occurrence: compute (s), instructions */
+    uint64_t instr_or;       /* OR of the occurrence's instruction counts: 0 = none counted */
+    double sim_floor, sim_thr; /* similar_compute's floor and threshold, from the options */
     uint32_t nsyms, capsyms;
     pas2p_comm_info_t *comms;
     uint32_t ncomms, capcomms;
@@ -374,12 +380,19 @@ typedef struct {
     size_t errlen;
 } walker_t;
 
-static int similar_compute(const walker_t *w, double a, double b)
+static inline int similar_compute(const walker_t *w, double a, double b)
 {
     double mx = a > b ? a : b, mn = a < b ? a : b;
-    double floor = w->use_instr ? 0 : (double)w->o->compute_floor_ns * 1e-9;
-    double thr = w->use_instr ? w->o->compute_similarity : w->o->compute_similarity_time;
-    return mx - mn <= floor || mn >= thr * mx;
+    return mx - mn <= w->sim_floor || mn >= w->sim_thr * mx;
+}
+
+/* the key (symbol-sequence hash) of the current occurrence */
+static uint64_t occurrence_key(const walker_t *w)
+{
+    uint64_t key = 0x2545f4914f6cdd1dull;
+    for (uint32_t k = 0; k < w->nsyms; k++)
+        key = mix64(key ^ w->syms[k]) + 0x9e37;
+    return key;
 }
 
 static int phase_slot_grow(walker_t *w)
@@ -410,12 +423,17 @@ static int phase_slot_grow(walker_t *w)
     return 0;
 }
 
-/* the current occurrence is an occurrence of phase k */
-static int phase_matches(const walker_t *w, uint32_t k, double measure)
+/* the current occurrence is an occurrence of phase k (same symbols, hence the same key,
+ * and similar computation) */
+static inline int phase_matches(const walker_t *w, uint32_t k, double measure)
 {
     const phase_acc_t *a = &w->ph[k];
-    return a->key == w->key && a->p.nsym == w->nsyms && similar_compute(w, a->ref, measure) &&
-           !memcmp(a->p.syms, w->syms, w->nsyms * sizeof *w->syms);
+    if (a->p.nsym != w->nsyms || !similar_compute(w, a->ref, measure))
+        return 0;
+    for (uint32_t i = 0; i < w->nsyms; i++) /* short: an inline loop beats memcmp's call */
+        if (a->p.syms[i] != w->syms[i])
+            return 0;
+    return 1;
 }
 
 static int occurrence_end(walker_t *w)
@@ -431,6 +449,7 @@ static int occurrence_end(walker_t *w)
     }
     if ((w->nph + 1) * 2 > w->nslots && phase_slot_grow(w))
         return -1;
+    w->key = occurrence_key(w);
     uint32_t mask = w->nslots - 1, j = (uint32_t)mix64(w->key) & mask;
     while (w->slots[j] && w->ph[w->slots[j] - 1].key != w->key)
         j = (j + 1) & mask;
@@ -486,10 +505,11 @@ found:;
         p->nfirst++;
     }
     p->weight++;
-    for (uint32_t k = 0; k < w->nsyms; k++) {
+    for (uint32_t k = 0; k < w->nsyms; k++)
         a->pos_c[k] += w->cs[k];
-        a->pos_i[k] += w->is[k];
-    }
+    if (w->instr_or) /* else every w->is[k] is 0: adding +0.0 changes no sum */
+        for (uint32_t k = 0; k < w->nsyms; k++)
+            a->pos_i[k] += w->is[k];
     p->time_sum_s += t;
     a->sumsq += t * t;
     a->compute_sum += compute;
@@ -508,8 +528,7 @@ found:;
             a->samples[r] = t;
     }
     w->nsyms = 0;
-    w->key = 0x2545f4914f6cdd1dull;
-    w->time_ns = w->compute_ns = w->instr = 0;
+    w->time_ns = w->compute_ns = w->instr = w->instr_or = 0;
     return 0;
 }
 
@@ -550,7 +569,7 @@ static int add_comm(walker_t *w, const pas2p_event_view_t *v)
 }
 
 /* the next event's times from the pass B reader (its call checked against `sym`) */
-static int read_times(walker_t *w, uint32_t sym, times_t *out)
+static inline __attribute__((always_inline)) int read_times(walker_t *w, uint32_t sym, times_t *out)
 {
     pas2p_event_view_t v;
     int rc = w->src.next(w->src.ctx, &v);
@@ -573,7 +592,7 @@ static int read_times(walker_t *w, uint32_t sym, times_t *out)
 }
 
 /* consumes the next event for leaf symbol `sym` */
-static int walk_leaf(walker_t *w, uint32_t sym)
+static inline __attribute__((always_inline)) int walk_leaf(walker_t *w, uint32_t sym)
 {
     times_t t;
     if (read_times(w, sym, &t))
@@ -597,11 +616,11 @@ static int walk_leaf(walker_t *w, uint32_t sym)
     w->cs[w->nsyms] = (double)t.compute_ns * 1e-9;
     w->is[w->nsyms] = (double)t.instr;
     w->syms[w->nsyms++] = sym;
-    w->key = mix64(w->key ^ sym) + 0x9e37;
     w->time_ns += t.time_ns;
     w->elapsed_ns += t.time_ns;
     w->compute_ns += t.compute_ns;
     w->instr += t.instr;
+    w->instr_or |= t.instr;
     w->events++;
     w->ordinal = w->events;
     return 0;
@@ -628,12 +647,17 @@ static int walk(walker_t *w, const node_t *n)
     for (uint64_t it = 0; it < n->count; it++) {
         for (uint32_t i = 0; i < n->nbody; i++) {
             const node_t *c = n->body[i];
-            if (c->count && c->nev <= w->o->inline_events) { /* short inner loop */
+            if (!c->count) { /* a plain event: no recursion */
+                if (walk_leaf(w, c->sym))
+                    return -1;
+                continue;
+            }
+            if (c->nev <= w->o->inline_events) { /* short inner loop */
                 if (walk_inline(w, c))
                     return -1;
                 continue;
             }
-            if (c->count && occurrence_end(w))
+            if (occurrence_end(w))
                 return -1;
             if (walk(w, c))
                 return -1;
@@ -757,8 +781,10 @@ int pas2p_find_phases(pas2p_event_source_t a, pas2p_event_source_t b,
     folder_t f = {.window = o->window ? o->window : 256, .nlast = 4096};
     walker_t w = {.src = b, .o = o, .use_instr = ncounters_is_instructions, .symtab = &st,
                   .last_phase = UINT32_MAX,
-                  .key = 0x2545f4914f6cdd1dull, .rng = 88172645463325252ull, .err = out->error,
+                  .rng = 88172645463325252ull, .err = out->error,
                   .errlen = sizeof out->error};
+    w.sim_floor = w.use_instr ? 0 : (double)o->compute_floor_ns * 1e-9;
+    w.sim_thr = w.use_instr ? o->compute_similarity : o->compute_similarity_time;
     int rc = -1;
     f.last_key = calloc(f.nlast, sizeof *f.last_key);
     f.last_pos = calloc(f.nlast, sizeof *f.last_pos);
@@ -788,6 +814,7 @@ int pas2p_find_phases(pas2p_event_source_t a, pas2p_event_source_t b,
             l->sym = s;
             l->nev = 1;
             l->hash = mix64(0xfeed0000ull + s);
+            l->mhash = mix64(l->hash);
             f.leaves[s] = l;
         }
         if (folder_push(&f, f.leaves[s]))
