@@ -203,12 +203,17 @@ static int corrupt(pas2p_rank_reader_t *r)
     return -1;
 }
 
+/* Field readers of decode().  With `fast` the record has at least SLACK readable bytes
+ * after it in the buffer, so the one- and two-byte cases read without a bounds test: a
+ * field that runs past `end` is caught by the final q == end - payload test (longer
+ * varints go through get_varint, bounded by `end`, which fails once q is past it). */
+#define SLACK 64
 /* one varint field into dst (any integer type); corrupt record if it runs past `end` */
 #define GET(dst)                                                                               \
     do {                                                                                       \
-        if (end - q >= 2 && q[0] < 0x80) { /* one byte: most fields */                       \
+        if ((fast || end - q >= 2) && q[0] < 0x80) { /* one byte: most fields */             \
             (dst) = *q++;                                                                      \
-        } else if (end - q >= 2 && q[1] < 0x80) { /* two: most time deltas */                 \
+        } else if ((fast || end - q >= 2) && q[1] < 0x80) { /* two: most time deltas */      \
             (dst) = (uint64_t)(q[0] & 0x7f) | (uint64_t)q[1] << 7;                             \
             q += 2;                                                                            \
         } else {                                                                               \
@@ -222,7 +227,7 @@ static int corrupt(pas2p_rank_reader_t *r)
 /* skips one varint field */
 #define SKIP()                                                                                 \
     do {                                                                                       \
-        if (q < end && *q < 0x80) {                                                            \
+        if ((fast || q < end) && *q < 0x80) {                                                  \
             q++;                                                                               \
         } else {                                                                               \
             uint64_t v_;                                                                       \
@@ -232,88 +237,98 @@ static int corrupt(pas2p_rank_reader_t *r)
     } while (0)
 
 /* Decodes the record at p (len bytes, all in the buffer).  The hot path of every reader:
- * fields go to locals and the event is stored once; one-byte varints take no call.
- * full = 0: times only (pas2p_rank_reader_next_times); a constant, so two specialisations. */
+ * fields go straight to *out (few live registers), one- and two-byte varints take no
+ * call.  full = 0: times only (pas2p_rank_reader_next_times); fast: see GET.  Both are
+ * constants, so each caller gets its own specialisation. */
 static inline __attribute__((always_inline)) int decode(pas2p_rank_reader_t *r,
                                                         const unsigned char *p, uint32_t len,
-                                                        pas2p_event_view_t *out, const int full)
+                                                        pas2p_event_view_t *out, const int full,
+                                                        const int fast)
 {
     const unsigned char *end = p + len, *q = p + (p[0] == 0xff ? 5 : 1);
-    uint64_t dt, dur, bytes = 0, rbytes = 0, paylen = 0, zpeer, ztag, zpeer2, ztag2;
-    int32_t peer = -1, tag = -1, peer2 = -1, tag2 = -1;
-    uint32_t comm = r->codec.prev_comm, aux = 0, thread = 0;
-    uint16_t flags = 0;
-    unsigned call = *q++, mask = *q++;
+    uint64_t dt, dur, paylen = 0;
+    pas2p_event_t *e = &out->ev;
+    unsigned call = q[0], mask = q[1];
+    q += 2;
     if (!r->known_call[call])
         return corrupt(r);
     GET(dt);
     GET(dur);
     uint64_t sdt = (dt >> 1) ^ (~(dt & 1) + 1); /* zigzag-decoded, two's complement */
     uint64_t compute = sdt;  /* unless the extension says otherwise (other threads) */
+    uint32_t comm = r->codec.prev_comm;
+    e->peer = e->tag = e->peer2 = e->tag2 = -1;
+    e->bytes = e->rbytes = 0;
     if (!full) {
         if (mask & PAS2P_F_PEER)
             SKIP();
         if (mask & PAS2P_F_TAG)
             SKIP();
     } else {
+        uint64_t z;
         if (mask & PAS2P_F_PEER) {
-            GET(zpeer);
-            peer = unzigzag32(zpeer);
+            GET(z);
+            e->peer = unzigzag32(z);
         }
         if (mask & PAS2P_F_TAG) {
-            GET(ztag);
-            tag = unzigzag32(ztag);
+            GET(z);
+            e->tag = unzigzag32(z);
         }
     }
     if (mask & PAS2P_F_COMM) {
-        if (end - q < 4)
+        if (!fast && end - q < 4)
             return corrupt(r);
         memcpy(&comm, q, 4);
         q += 4;
     }
     if (!full) {
-        if (mask & PAS2P_F_BYTES)
-            SKIP();
-        if (mask & PAS2P_F_RBYTES)
-            SKIP();
-        if (mask & PAS2P_F_PEER2) {
-            SKIP();
-            SKIP();
+        if (mask & (PAS2P_F_BYTES | PAS2P_F_RBYTES | PAS2P_F_PEER2)) {
+            if (mask & PAS2P_F_BYTES)
+                SKIP();
+            if (mask & PAS2P_F_RBYTES)
+                SKIP();
+            if (mask & PAS2P_F_PEER2) {
+                SKIP();
+                SKIP();
+            }
         }
-    } else {
+    } else if (mask & (PAS2P_F_BYTES | PAS2P_F_RBYTES | PAS2P_F_PEER2)) {
         if (mask & PAS2P_F_BYTES)
-            GET(bytes);
+            GET(e->bytes);
         if (mask & PAS2P_F_RBYTES)
-            GET(rbytes);
+            GET(e->rbytes);
         if (mask & PAS2P_F_PEER2) {
+            uint64_t zpeer2, ztag2;
             GET(zpeer2);
             GET(ztag2);
-            peer2 = unzigzag32(zpeer2);
-            tag2 = unzigzag32(ztag2);
+            e->peer2 = unzigzag32(zpeer2);
+            e->tag2 = unzigzag32(ztag2);
         }
     }
+    e->flags = 0;
+    e->aux = e->thread = 0;
     if (mask & PAS2P_F_EXT) {
         uint64_t v;
-        if (q >= end)
+        if (!fast && q >= end)
             return corrupt(r);
         unsigned x = *q++;
         if (x & PAS2P_X_FLAGS) {
             GET(v);
             if (v > 0xffff)
                 return corrupt(r);
-            flags = (uint16_t)v;
+            e->flags = (uint16_t)v;
         }
         if (x & PAS2P_X_AUX) {
             GET(v);
             if (v > 0xffffffffu)
                 return corrupt(r);
-            aux = (uint32_t)v;
+            e->aux = (uint32_t)v;
         }
         if (x & PAS2P_X_THREAD) {
             GET(v);
             if (v > 0xffffffffu)
                 return corrupt(r);
-            thread = (uint32_t)v;
+            e->thread = (uint32_t)v;
         }
         if (x & PAS2P_X_PAYLOAD)
             GET(paylen);
@@ -326,7 +341,7 @@ static inline __attribute__((always_inline)) int decode(pas2p_rank_reader_t *r,
             GET(r->counters[i]);
         out->counters = r->counters;
     }
-    if (paylen != (uint64_t)(end - q))
+    if ((fast && q > end) || paylen != (uint64_t)(end - q))
         return corrupt(r);
     out->payload = NULL;
     if (paylen && full) {
@@ -341,13 +356,13 @@ static inline __attribute__((always_inline)) int decode(pas2p_rank_reader_t *r,
         out->payload = r->pay;
     }
     uint64_t t_start = r->codec.prev_end + sdt;
-    if (!full) /* no payload copied: say so */
-        paylen = 0;
-    out->ev = (pas2p_event_t){.size = len, .call = (uint16_t)call, .flags = flags, .peer = peer,
-                              .tag = tag, .peer2 = peer2, .tag2 = tag2, .comm = comm, .aux = aux,
-                              .bytes = bytes, .rbytes = rbytes, .t_start = t_start,
-                              .t_end = t_start + dur, .compute_ns = compute, .thread = thread,
-                              .payload = (uint32_t)paylen};
+    e->size = len;
+    e->call = (uint16_t)call;
+    e->comm = comm;
+    e->t_start = t_start;
+    e->t_end = t_start + dur;
+    e->compute_ns = compute;
+    e->payload = full ? (uint32_t)paylen : 0; /* times only: no payload copied, say so */
     r->codec.prev_end = t_start + dur;
     r->codec.prev_comm = comm;
     out->ordinal = r->count++;
@@ -358,8 +373,9 @@ static inline __attribute__((always_inline)) int decode(pas2p_rank_reader_t *r,
 #undef GET
 #undef SKIP
 
-/* a record of up to this many bytes with a one-byte length is decoded without refilling */
-#define FAST_AVAIL 256
+/* a record of up to this many bytes with a one-byte length is decoded without refilling
+ * and without bounds tests on its fields (SLACK bytes after the longest one) */
+#define FAST_AVAIL (255 + SLACK)
 
 static inline __attribute__((always_inline)) int reader_next(pas2p_rank_reader_t *r,
                                                              pas2p_event_view_t *out, const int full)
@@ -368,7 +384,7 @@ static inline __attribute__((always_inline)) int reader_next(pas2p_rank_reader_t
     if (r->len - r->pos >= FAST_AVAIL && p[0] != 0xff) { /* the common case */
         if (p[0] < MIN_RECORD)
             return corrupt(r);
-        return decode(r, p, p[0], out, full);
+        return decode(r, p, p[0], out, full, 1);
     }
     size_t have = fill(r, 5);
     if (have == 0)
@@ -384,7 +400,7 @@ static inline __attribute__((always_inline)) int reader_next(pas2p_rank_reader_t
         return corrupt(r);
     if (fill(r, len) < len)
         goto truncated;
-    return decode(r, r->buf + r->pos, len, out, full);
+    return decode(r, r->buf + r->pos, len, out, full, 0);
 truncated:
     set_err(r->err, sizeof r->err, "%s: truncated: %llu complete events, then %zu bytes of an "
             "incomplete record", base_name(r->path), (unsigned long long)r->count,
