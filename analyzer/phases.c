@@ -1,6 +1,7 @@
 /* Phase detection for one rank: symbols, online loop folding (pass A), phase occurrences
  * and their statistics (pass B).  See pas2p_analyzer.h for the method. */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,8 +30,28 @@ static uint64_t mix64(uint64_t x)
 }
 
 /* ------------------------------------------------------------------ symbols */
+/* An event's exact identity (peer, tag, peer2, tag2, comm, aux, bytes, rbytes: the event's
+ * bytes [IDENT_AT, IDENT_AT + 40)) and its call: the per-call hint compares 5 words. */
+#define IDENT_AT offsetof(pas2p_event_t, peer)
+_Static_assert(offsetof(pas2p_event_t, peer) == 8 && offsetof(pas2p_event_t, tag) == 12 &&
+               offsetof(pas2p_event_t, peer2) == 16 && offsetof(pas2p_event_t, tag2) == 20 &&
+               offsetof(pas2p_event_t, comm) == 24 && offsetof(pas2p_event_t, aux) == 28 &&
+               offsetof(pas2p_event_t, bytes) == 32 && offsetof(pas2p_event_t, rbytes) == 40,
+               "the symbol hint reads an event's identity as 40 contiguous bytes");
+typedef struct {
+    uint64_t w[5];
+    uint16_t call;
+} ident_t;
+
+static inline void ident_of(const pas2p_event_t *e, ident_t *id)
+{
+    memcpy(id->w, (const char *)e + IDENT_AT, sizeof id->w);
+    id->call = e->call;
+}
+
 typedef struct {
     pas2p_symbol_t *v;
+    ident_t *ident;          /* exact identity of each symbol's first event */
     uint32_t n, cap;
     uint32_t *next;          /* next symbol with the same base key (size variants) */
     uint32_t *slots;         /* open addressing: base-key hash -> first symbol + 1 */
@@ -92,9 +113,14 @@ static uint32_t symbol_of(symtab_t *t, const pas2p_event_t *e)
     uint32_t hint = t->last[e->call & 0xff];
     /* loops repeat their calls: the common case.  Only an exact match of the hint's first
      * event is taken, so the answer is the lookup's (the variant created for that size) */
-    if (hint && same_base(&t->v[hint - 1], e) && t->v[hint - 1].bytes == e->bytes &&
-        t->v[hint - 1].rbytes == e->rbytes)
-        return hint - 1;
+    if (hint) {
+        ident_t x;
+        const ident_t *k = &t->ident[hint - 1];
+        ident_of(e, &x);
+        if (!((x.w[0] ^ k->w[0]) | (x.w[1] ^ k->w[1]) | (x.w[2] ^ k->w[2]) | (x.w[3] ^ k->w[3]) |
+              (x.w[4] ^ k->w[4])) && x.call == k->call)
+            return hint - 1;
+    }
     uint32_t id = symbol_lookup(t, e);
     if (id != UINT32_MAX)
         t->last[e->call & 0xff] = id + 1;
@@ -121,19 +147,24 @@ static uint32_t symbol_lookup(symtab_t *t, const pas2p_event_t *e)
         uint32_t cap = t->cap ? t->cap * 2 : 256;
         pas2p_symbol_t *v = realloc(t->v, cap * sizeof *v);
         uint32_t *nx = v ? realloc(t->next, cap * sizeof *nx) : NULL;
-        if (!v || !nx) {
+        ident_t *ix = nx ? realloc(t->ident, cap * sizeof *ix) : NULL;
+        if (!v || !nx || !ix) {
             if (v)
                 t->v = v;
+            if (nx)
+                t->next = nx;
             return UINT32_MAX;
         }
         t->v = v;
         t->next = nx;
+        t->ident = ix;
         t->cap = cap;
     }
     uint32_t id = t->n++;
     t->v[id] = (pas2p_symbol_t){.call = e->call, .peer = e->peer, .peer2 = e->peer2, .tag = e->tag,
                                 .tag2 = e->tag2, .comm = e->comm, .aux = e->aux, .bytes = e->bytes,
                                 .rbytes = e->rbytes};
+    ident_of(e, &t->ident[id]);
     t->next[id] = UINT32_MAX;
     if (t->slots[j]) { /* append to the chain of size variants */
         uint32_t k = t->slots[j] - 1;
@@ -227,7 +258,7 @@ static void compact(folder_t *f)
     f->nloops -= k;
 }
 
-static inline int folder_push(folder_t *f, node_t *x)
+static int folder_push(folder_t *f, node_t *x)
 {
     if (f->off + (f->top - f->base) == f->cap) {
         if (f->off > f->cap / 2) {
@@ -257,6 +288,17 @@ static inline int folder_push(folder_t *f, node_t *x)
     return 0;
 }
 
+/* folder_push for a leaf (never a loop to register): the common case inline */
+static inline int folder_push_leaf(folder_t *f, node_t *x)
+{
+    size_t at = f->off + (f->top - f->base);
+    if (at == f->cap)
+        return folder_push(f, x);
+    f->e[at] = x;
+    f->top++;
+    return 0;
+}
+
 /* drops the elements from absolute position `from` to the top (already moved or freed) */
 static void folder_cut(folder_t *f, uint64_t from)
 {
@@ -276,11 +318,16 @@ static int same_run(folder_t *f, uint64_t a, uint64_t b, uint64_t len)
 /* One folding step at the tail; 1 if something folded, 0 if not, -1 out of memory. */
 static int fold_once(folder_t *f)
 {
-    uint64_t n = f->top;
-    node_t *x = AT(f, n - 1);
+    /* the folder's fields in locals: the stores below (counts, hashes) could alias them */
+    const uint64_t n = f->top, base = f->base;
+    node_t **const e = f->e;
+    const size_t off = f->off;
+#define ATL(pos) e[off + ((pos) - base)] /* AT(f, pos) */
+    node_t *x = ATL(n - 1);
+    const uint64_t xh = x->hash;
     uint32_t j = (uint32_t)x->mhash & (f->nlast - 1);
-    if (n - f->base < 2) { /* nothing to fold yet, but remember where x is */
-        f->last_key[j] = x->hash;
+    if (n - base < 2) { /* nothing to fold yet, but remember where x is */
+        f->last_key[j] = xh;
         f->last_pos[j] = n - 1;
         return 0;
     }
@@ -288,31 +335,35 @@ static int fold_once(folder_t *f)
      * Only the 4 most recent loops are tried, and only one whose body exactly fills the
      * top (target == n) can match; such a loop is within the window (bodies are at most
      * `window` long), so no window test is needed here. */
-    size_t lo = f->nloops > 4 ? f->nloops - 4 : 0;
-    for (size_t i = f->nloops; i-- > lo;) {
-        if (f->loops[i].target != n)
+    const loop_ref_t *lp = f->loops;
+    const size_t nl = f->nloops, lo = nl > 4 ? nl - 4 : 0;
+    for (size_t i = nl; i-- > lo;) {
+        if (lp[i].target != n)
             continue;
-        uint64_t p = f->loops[i].pos, len = n - 1 - p;
-        node_t *l = AT(f, p);
-        node_t *const *tail = &AT(f, p + 1);
+        uint64_t p = lp[i].pos, len = n - 1 - p;
+        node_t *l = ATL(p);
+        node_t *const *tail = &ATL(p + 1);
+        node_t *const *body = l->body;
         uint64_t k = 0;
-        while (k < len && l->body[k]->hash == tail[k]->hash)
+        while (k < len && body[k]->hash == tail[k]->hash)
             k++;
         if (k < len)
             continue;
         for (k = 0; k < len; k++)
-            node_free(tail[k]);
+            if (tail[k]->count) /* leaves are shared: nothing to free */
+                node_free(tail[k]);
         folder_cut(f, p + 1);
         l->count++;
         loop_rehash(l, 0);
         return 1;
     }
     /* case 2: the last L elements repeat the L before them -> a new loop of 2 iterations */
-    uint64_t p = f->last_key[j] == x->hash ? f->last_pos[j] : UINT64_MAX;
-    f->last_key[j] = x->hash;
+    uint64_t p = f->last_key[j] == xh ? f->last_pos[j] : UINT64_MAX;
+    f->last_key[j] = xh;
     f->last_pos[j] = n - 1;
-    if (p == UINT64_MAX || p < f->base || p >= n - 1 || AT(f, p)->hash != x->hash)
+    if (p == UINT64_MAX || p < base || p >= n - 1 || ATL(p)->hash != xh)
         return 0;
+#undef ATL
     uint64_t len = n - 1 - p;
     if (len > f->window || p + 1 < f->base + len || !same_run(f, p + 1 - len, p + 1, len))
         return 0;
@@ -817,7 +868,7 @@ int pas2p_find_phases(pas2p_event_source_t a, pas2p_event_source_t b,
             l->mhash = mix64(l->hash);
             f.leaves[s] = l;
         }
-        if (folder_push(&f, f.leaves[s]))
+        if (folder_push_leaf(&f, f.leaves[s]))
             goto oom;
         if (v.payload && add_comm(&w, &v))
             goto oom;
@@ -926,6 +977,7 @@ done:
     free(f.last_pos);
     free(st.v);
     free(st.next);
+    free(st.ident);
     free(st.slots);
     if (rc)
         pas2p_rank_phases_free(out);
