@@ -129,6 +129,21 @@ static void *get_array(rbuf_t *b, size_t n, size_t sz, int always)
     return v;
 }
 
+/* a count, then room for that many zeroed records of `elem` bytes each; the count is
+ * damage, not a request for memory, when the bytes left cannot hold that many packed
+ * records of at least `packed` bytes */
+static void *get_table(rbuf_t *b, uint32_t *n, size_t packed, size_t elem)
+{
+    *n = 0;
+    GET(b, *n);
+    if (!b->bad && *n > (b->len - b->at) / packed)
+        b->bad = 1;
+    void *t = b->bad ? NULL : calloc(*n ? *n : 1, elem);
+    if (!t)
+        b->bad = 1;
+    return t;
+}
+
 int pas2p_rank_phases_unpack(const unsigned char *in, size_t len, pas2p_rank_phases_t *r,
                              char *err, size_t errlen)
 {
@@ -154,14 +169,7 @@ int pas2p_rank_phases_unpack(const unsigned char *in, size_t len, pas2p_rank_pha
     GET(&b, n);
     r->symbols = get_array(&b, n, sizeof *r->symbols, 0);
     r->nsymbols = b.bad ? 0 : n;
-    n = 0;
-    GET(&b, n);
-    /* every phase takes more than 100 bytes: a count beyond that is damage, not memory */
-    if (!b.bad && n > (len - b.at) / 100)
-        b.bad = 1;
-    r->phases = b.bad ? NULL : calloc(n ? n : 1, sizeof *r->phases);
-    if (!r->phases)
-        b.bad = 1;
+    r->phases = get_table(&b, &n, 100, sizeof *r->phases); /* a packed phase: > 100 bytes */
     for (uint32_t i = 0; !b.bad && i < n; i++) {
         pas2p_phase_t *p = &r->phases[i];
         r->nphases = i + 1; /* so that a failure frees what was read */
@@ -192,13 +200,7 @@ int pas2p_rank_phases_unpack(const unsigned char *in, size_t len, pas2p_rank_pha
             if (p->syms[k] >= r->nsymbols)
                 b.bad = 1;
     }
-    n = 0;
-    GET(&b, n);
-    if (!b.bad && n > (len - b.at) / 18)
-        b.bad = 1;
-    r->comms = b.bad ? NULL : calloc(n ? n : 1, sizeof *r->comms);
-    if (!r->comms)
-        b.bad = 1;
+    r->comms = get_table(&b, &n, 18, sizeof *r->comms); /* a packed communicator: >= 18 */
     for (uint32_t i = 0; !b.bad && i < n; i++) {
         pas2p_comm_info_t *c = &r->comms[i];
         r->ncomms = i + 1;
