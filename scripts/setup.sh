@@ -9,6 +9,7 @@ packages=(
   libpapi-dev                       # hardware counters (the tool runs without them)
   libxml2-dev                       # signature and platform XML
   libcmocka-dev                     # unit tests
+  clang libclang-rt-dev             # libFuzzer harnesses of the readers (sanitizer build)
   procps coreutils                  # timeout, pgrep (tests)
   iproute2 util-linux               # validation/vcluster: ip, tc, nsenter, unshare
   gnuplot-nox                       # validation/experiment.sh: the PET-vs-AET plot
