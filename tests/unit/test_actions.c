@@ -41,7 +41,7 @@ static pas2p_sig_event_t ev1[] = {
 
 static const char want0[] =
     "pas2p-actions 1 rank 0 np 2\n"
-    "phase 3\n"
+    "phase 3 1\n"
     "compute 0.25\n"
     "send 1 5 100 0\nisend 1 6 200 0\nwait 1\nsendrecv 1 7 300 1 8 301 0\nbarrier 0\n"
     "bcast 64 0 0\nreduce 16 0 0\nallreduce 8 0\ngather 32 0 0\nscatter 40 0 0\n"
@@ -50,7 +50,7 @@ static const char want0[] =
     "end\n";
 static const char want1_start[] =
     "pas2p-actions 1 rank 1 np 2\n"
-    "phase 3\n"
+    "phase 3 1\n"
     "recv 0 5 100 0\nprobe 0 6 0\nirecv -2 -2 200 0\nwait 2\nsendrecv 0 8 301 0 7 300 0\n";
 
 typedef struct {
@@ -116,6 +116,36 @@ static void test_every_call_kind(void **state)
     cleanup(&f);
 }
 
+/* a phase of microseconds is replayed in bursts of ~1 ms of base time, at most 64 and at
+ * most its weight, the same count on every rank (the representative's) */
+static void test_burst(void **state)
+{
+    (void)state;
+    static const struct {
+        double mean;
+        uint64_t weight;
+        const char *line;
+    } cases[] = {{1, 5, "phase 3 1\n"},          {2e-4, 1000, "phase 3 5\n"},
+                 {1e-6, 1000, "phase 3 64\n"},   {1e-6, 5, "phase 3 5\n"},
+                 {0, 1000, "phase 3 64\n"}};
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        fix_t f;
+        make(&f);
+        f.p[0].time_mean_s = cases[c].mean;
+        f.p[0].weight = cases[c].weight;
+        f.p[1].time_mean_s = 1; /* not the representative (rank 0): ignored */
+        char err[512] = "";
+        if (pas2p_actions_from_signature(&f.s, f.dir, err, sizeof err))
+            fail_msg("%s", err);
+        for (int r = 0; r < 2; r++) {
+            char *a = slurp(f.dir, r);
+            assert_non_null(strstr(a, cases[c].line));
+            free(a);
+        }
+        cleanup(&f);
+    }
+}
+
 static void test_unbalanced_phase_is_refused(void **state)
 {
     (void)state;
@@ -161,7 +191,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_call_kind),
-        cmocka_unit_test(test_unbalanced_phase_is_refused),
+        cmocka_unit_test(test_burst), cmocka_unit_test(test_unbalanced_phase_is_refused),
         cmocka_unit_test(test_mismatched_collective_is_refused),
         cmocka_unit_test(test_inexpressible_call_is_named),
     };
