@@ -84,6 +84,9 @@ typedef struct {
  * residual Allreduce: base occurrences 0.017-0.036 s, ratios up to 1.8 on the same
  * machine), so the median is taken as with by_occurrence = 0; likewise without base
  * occurrence times.
+ * t == NULL: only the status, SET and counts are wanted, and phase lines of ids R does not
+ * have are skipped (an aligned replay labels every rank's blocks with the representative
+ * rank's ids; pas2p_sim.h).
  * 0, or -1 if the file is missing or malformed (err names it). */
 int pas2p_times_read(const char *dir, const pas2p_sig_rank_t *R, int by_occurrence, double *t,
                      pas2p_times_t *st, char *err, size_t errlen);

@@ -188,6 +188,9 @@ int pas2p_times_read(const char *dir, const pas2p_sig_rank_t *R, int by_occurren
             uint32_t k = 0;
             while (k < R->nphases && R->phases[k].id != id)
                 k++;
+            if (k == R->nphases && n > 0 && !t)
+                continue; /* only the status wanted: a phase under another rank's id is
+                             an aligned replay's (pas2p_actions_from_signature) */
             if (k == R->nphases || n == 0) {
                 ok = 0;
                 break;
@@ -253,11 +256,18 @@ int pas2p_pet_from_times(const pas2p_signature_t *sig, const char *dir, const ch
             snprintf(err, errlen, "out of memory");
             goto out;
         }
-        if (pas2p_times_read(dir, R, 0, target[r], &st, err, errlen))
+        /* SPMD: only the representative's times enter PET (pas2p_pet_compute); the others
+         * give their status and SET, and may hold the representative's phase ids (an
+         * aligned replay) */
+        int used = !sig->spmd || R->rank == sig->representative;
+        if (pas2p_times_read(dir, R, 0, used ? target[r] : NULL, &st, err, errlen))
             goto out;
+        if (!used)
+            for (uint32_t k = 0; k < R->nphases; k++)
+                target[r][k] = NAN;
         if (st.set_s > set)
             set = st.set_s;
-        if (!base_dir)
+        if (!base_dir || !used)
             continue;
         /* relative: the base PhaseET scaled by how much slower the same replay ran here */
         free(base);

@@ -355,8 +355,7 @@ static unsigned burst_of(const pas2p_signature_t *s, uint32_t id)
     return k ? (unsigned)k : 1;
 }
 
-int pas2p_actions_from_signature(const pas2p_signature_t *s, const char *dir, char *err,
-                                 size_t errlen)
+static int write_actions(const pas2p_signature_t *s, const char *dir, char *err, size_t errlen)
 {
     /* the relevant phase ids, over all ranks */
     size_t cap = 0, n = 0;
@@ -428,6 +427,102 @@ int pas2p_actions_from_signature(const pas2p_signature_t *s, const char *dir, ch
     }
     free(ids);
     return rc;
+}
+
+/* the phase of R with p's calls that has an occurrence starting where p's first does (the
+ * same iteration of the same loop in an SPMD code), else the heaviest phase with p's calls,
+ * else NULL */
+static const pas2p_sig_phase_t *counterpart(const pas2p_sig_rank_t *R, const pas2p_sig_phase_t *p)
+{
+    const pas2p_sig_phase_t *best = NULL;
+    for (uint32_t k = 0; k < R->nphases; k++) {
+        const pas2p_sig_phase_t *q = &R->phases[k];
+        uint32_t j = 0;
+        if (q->nevents != p->nevents)
+            continue;
+        while (j < q->nevents && q->events[j].call == p->events[j].call)
+            j++;
+        if (j < q->nevents)
+            continue;
+        for (uint32_t a = 0; p->nocc && a < q->nocc; a++)
+            if (q->occ_start[a] == p->occ_start[0])
+                return q;
+        if (!best || q->weight > best->weight)
+            best = q;
+    }
+    return best;
+}
+
+/* An SPMD signature whose ranks split a loop's time variants differently (rank 0's halo as
+ * 81 + 10 + 9 occurrences, the others' as 10 + 90) numbers the same code differently on
+ * different ranks, and phase N of one rank is not phase N of its neighbour.  Aligned: every
+ * rank replays, for each relevant phase of the representative, its counterpart
+ * (counterpart()), under the representative's id.  A shallow copy: `out` shares the events
+ * of `s`; free with free_aligned.  0, or -1 if some rank has no phase with those calls. */
+static int align_to_representative(const pas2p_signature_t *s, pas2p_signature_t *out)
+{
+    const pas2p_sig_rank_t *rep = NULL;
+    for (uint32_t r = 0; r < s->nranks; r++)
+        if (s->ranks[r].rank == s->representative)
+            rep = &s->ranks[r];
+    if (!rep)
+        return -1;
+    uint32_t nrel = 0;
+    for (uint32_t k = 0; k < rep->nphases; k++)
+        nrel += rep->phases[k].relevant != 0;
+    *out = *s;
+    out->ranks = calloc(s->nranks ? s->nranks : 1, sizeof *out->ranks);
+    if (!out->ranks)
+        return -1;
+    for (uint32_t r = 0; r < s->nranks; r++) {
+        pas2p_sig_rank_t *R = &out->ranks[r];
+        *R = s->ranks[r];
+        R->nphases = 0;
+        R->phases = calloc(nrel ? nrel : 1, sizeof *R->phases);
+        if (!R->phases)
+            return -1;
+        for (uint32_t k = 0; k < rep->nphases; k++) {
+            const pas2p_sig_phase_t *p = &rep->phases[k];
+            if (!p->relevant)
+                continue;
+            const pas2p_sig_phase_t *q = counterpart(&s->ranks[r], p);
+            if (!q)
+                return -1;
+            R->phases[R->nphases] = *q;
+            R->phases[R->nphases].id = p->id;
+            R->phases[R->nphases++].relevant = 1;
+        }
+    }
+    return 0;
+}
+
+static void free_aligned(pas2p_signature_t *a)
+{
+    for (uint32_t r = 0; a->ranks && r < a->nranks; r++)
+        free(a->ranks[r].phases);
+    free(a->ranks);
+}
+
+int pas2p_actions_from_signature(const pas2p_signature_t *s, const char *dir, char *err,
+                                 size_t errlen)
+{
+    if (errlen)
+        err[0] = 0;
+    int rc = write_actions(s, dir, err, errlen);
+    if (!rc || !s->spmd || !strstr(err, "cannot be replayed alone"))
+        return rc;
+    pas2p_signature_t a = {0};
+    char why[1024];
+    int arc = align_to_representative(s, &a);
+    if (!arc)
+        arc = write_actions(&a, dir, why, sizeof why);
+    free_aligned(&a);
+    if (arc)
+        return rc; /* the first reason: the phases as the signature numbers them */
+    snprintf(err, errlen, "the ranks number their phases differently (time variants split "
+             "differently); each rank replays the counterpart of the representative rank "
+             "%u's phases", s->representative);
+    return 0;
 }
 
 /* ------------------------------------------------------------------ full trace */

@@ -205,6 +205,8 @@ int pas2p_cmd_replay(int argc, char **argv)
         rc = 1;
         goto out;
     }
+    if (err[0]) /* the phases were aligned to the representative's */
+        fprintf(stderr, "pas2p replay: note: %s\n", err);
 
     /* the launcher, then the replayer and its arguments */
     int nl = argc - i;

@@ -611,6 +611,8 @@ int pas2p_cmd_simulate(int argc, char **argv)
         fprintf(stderr, "pas2p simulate: %s\n", err);
         goto out;
     }
+    if (err[0]) /* the phases were aligned to the representative's */
+        fprintf(stderr, "pas2p simulate: note: %s\n", err);
 
     /* the simulation */
     char nps[16], repss[16], speeds[32], logp[PATH_MAX + 64];

@@ -31,7 +31,12 @@ extern "C" {
  * phase, messages sent between each pair of ranks on a communicator are received there
  * (counts; MPI_ANY_SOURCE receives count for any sender) and all members of a communicator
  * make the same collectives in the same order.  0, or -1 with a one-line reason naming the
- * phase, rank or call. */
+ * phase, rank or call.  An SPMD signature that fails that check because its ranks number
+ * the same code differently (time variants split differently per rank) is aligned: each
+ * rank replays, for every relevant phase of the representative rank, its own phase with the
+ * same calls (the one with an occurrence at the same ordinal, else the heaviest), under the
+ * representative's id; then 0 is returned with a one-line note in err (err[0] is 0
+ * otherwise). */
 int pas2p_actions_from_signature(const pas2p_signature_t *sig, const char *dir, char *err,
                                  size_t errlen);
 

@@ -146,6 +146,46 @@ static void test_burst(void **state)
     }
 }
 
+/* SPMD ranks that number the same code differently (time variants split differently):
+ * rank 1 has the representative's phase 3 as its phase 4 (same calls), and a variant 3
+ * with a receive from elsewhere.  Replayed aligned: both ranks' blocks are the
+ * representative's phase 3, rank 1's being its counterpart with the same calls at the
+ * same ordinal; a note says so. */
+static void test_aligned_to_representative(void **state)
+{
+    (void)state;
+    static pas2p_sig_event_t a0[] = {EV(Send, 1, 5, 100, 0), EV(Recv, 1, 6, 0, 100)};
+    static pas2p_sig_event_t a1[] = {EV(Send, 0, 6, 100, 0), EV(Recv, 0, 5, 0, 100)};
+    static pas2p_sig_event_t b1[] = {EV(Send, 0, 6, 100, 0), EV(Recv, 0, 9, 0, 100)};
+    fix_t f;
+    make(&f);
+    pas2p_sig_phase_t r1[2] = {
+        {.id = 3, .weight = 2, .relevant = 1, .time_mean_s = 1, .nevents = 2, .events = b1,
+         .nocc = 1, .occ_start = {50}},
+        {.id = 4, .weight = 3, .relevant = 1, .time_mean_s = 1, .nevents = 2, .events = a1,
+         .nocc = 2, .occ_start = {10, 12}}};
+    f.p[0] = (pas2p_sig_phase_t){.id = 3, .weight = 5, .relevant = 1, .time_mean_s = 1,
+                                 .nevents = 2, .events = a0, .nocc = 1, .occ_start = {12}};
+    f.r[1].phases = r1;
+    f.r[1].nphases = 2;
+    char err[512] = "";
+    if (pas2p_actions_from_signature(&f.s, f.dir, err, sizeof err))
+        fail_msg("%s", err);
+    assert_non_null(strstr(err, "number their phases differently"));
+    char *x0 = slurp(f.dir, 0), *x1 = slurp(f.dir, 1);
+    assert_string_equal(x0, "pas2p-actions 1 rank 0 np 2\nphase 3 1\nsend 1 5 100 0\n"
+                            "recv 1 6 100 0\nend\n");
+    assert_string_equal(x1, "pas2p-actions 1 rank 1 np 2\nphase 3 1\nsend 0 6 100 0\n"
+                            "recv 0 5 100 0\nend\n");
+    free(x0);
+    free(x1);
+    /* not SPMD: the phases as numbered, refused */
+    f.s.spmd = 0;
+    assert_int_equal(pas2p_actions_from_signature(&f.s, f.dir, err, sizeof err), -1);
+    assert_non_null(strstr(err, "cannot be replayed alone"));
+    cleanup(&f);
+}
+
 static void test_unbalanced_phase_is_refused(void **state)
 {
     (void)state;
@@ -191,7 +231,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_call_kind),
-        cmocka_unit_test(test_burst), cmocka_unit_test(test_unbalanced_phase_is_refused),
+        cmocka_unit_test(test_burst), cmocka_unit_test(test_aligned_to_representative), cmocka_unit_test(test_unbalanced_phase_is_refused),
         cmocka_unit_test(test_mismatched_collective_is_refused),
         cmocka_unit_test(test_inexpressible_call_is_named),
     };
