@@ -54,11 +54,14 @@ typedef struct {
 
 void pas2p_analysis_defaults(pas2p_analysis_opts_t *o);
 
-/* Where events come from: 1 = one event, 0 = end, -1 = error (message via err). */
+/* Where events come from: 1 = one event, 0 = end, -1 = error (message via err).
+ * next_batch (optional, NULL: next is used): up to max events into out[0..n), n >= 1, or
+ * 0 / -1 as next; the views' pointers are valid until the next call. */
 typedef struct {
     int (*next)(void *ctx, pas2p_event_view_t *out);
     const char *(*error)(void *ctx);
     void *ctx;
+    int (*next_batch)(void *ctx, pas2p_event_view_t *out, int max);
 } pas2p_event_source_t;
 
 #define PAS2P_PHASE_SAMPLE_OCC 8 /* first occurrences kept per phase, for the runtime */

@@ -392,6 +392,13 @@ typedef struct {
 
 /* ------------------------------------------------------------------ pass B: phases */
 #define RESERVOIR 255
+#define BATCH PAS2P_READ_BATCH /* events per call on a source */
+
+/* up to max events from s into out: n >= 1 read, 0 = end, -1 = error */
+static int src_fill(const pas2p_event_source_t *s, pas2p_event_view_t *out, int max)
+{
+    return s->next_batch ? s->next_batch(s->ctx, out, max) : s->next(s->ctx, out);
+}
 
 typedef struct {
     pas2p_phase_t p;
@@ -429,6 +436,8 @@ typedef struct {
     const symtab_t *symtab;
     char *err;
     size_t errlen;
+    int bi, bn;              /* pass B events bv[bi, bn) read, not consumed yet */
+    pas2p_event_view_t bv[BATCH];
 } walker_t;
 
 static inline int similar_compute(const walker_t *w, double a, double b)
@@ -619,26 +628,36 @@ static int add_comm(walker_t *w, const pas2p_event_view_t *v)
     return 0;
 }
 
-/* the next event's times from the pass B reader (its call checked against `sym`) */
-static inline __attribute__((always_inline)) int read_times(walker_t *w, uint32_t sym, times_t *out)
+/* the next batch of pass B events (all of the last one consumed) */
+static int refill(walker_t *w)
 {
-    pas2p_event_view_t v;
-    int rc = w->src.next(w->src.ctx, &v);
-    if (rc != 1) {
+    int rc = src_fill(&w->src, w->bv, BATCH);
+    if (rc < 1) {
         snprintf(w->err, w->errlen, "%s", rc < 0 && w->src.error ? w->src.error(w->src.ctx)
                                                                   : "event stream ended early in pass B");
         return -1;
     }
-    if (v.ev.call != w->symtab->v[sym].call || v.ordinal != w->events) {
+    w->bi = 0;
+    w->bn = rc;
+    return 0;
+}
+
+/* the next event's times from the pass B reader (its call checked against `sym`) */
+static inline __attribute__((always_inline)) int read_times(walker_t *w, uint32_t sym, times_t *out)
+{
+    if (w->bi == w->bn && refill(w))
+        return -1;
+    const pas2p_event_view_t *v = &w->bv[w->bi++];
+    if (v->ev.call != w->symtab->v[sym].call || v->ordinal != w->events) {
         snprintf(w->err, w->errlen, "event %llu: pass B read %s where pass A had %s",
-                 (unsigned long long)v.ordinal, pas2p_call_name(v.ev.call),
+                 (unsigned long long)v->ordinal, pas2p_call_name(v->ev.call),
                  pas2p_call_name(w->symtab->v[sym].call));
         return -1;
     }
-    int init = v.ev.call == PAS2P_CALL_Init || v.ev.call == PAS2P_CALL_Init_thread;
-    *out = (times_t){.compute_ns = v.ev.compute_ns,
-                     .time_ns = v.ev.compute_ns + (init ? 0 : v.ev.t_end - v.ev.t_start),
-                     .instr = v.counters ? v.counters[0] : 0};
+    int init = v->ev.call == PAS2P_CALL_Init || v->ev.call == PAS2P_CALL_Init_thread;
+    *out = (times_t){.compute_ns = v->ev.compute_ns,
+                     .time_ns = v->ev.compute_ns + (init ? 0 : v->ev.t_end - v->ev.t_start),
+                     .instr = v->counters ? v->counters[0] : 0};
     return 0;
 }
 
@@ -841,46 +860,49 @@ int pas2p_find_phases(pas2p_event_source_t a, pas2p_event_source_t b,
     f.last_pos = calloc(f.nlast, sizeof *f.last_pos);
     if (!f.last_key || !f.last_pos)
         goto oom;
-    pas2p_event_view_t v;
+    pas2p_event_view_t va[BATCH];
     int r;
     uint64_t keep = 2 * (uint64_t)f.window + 16;
-    while ((r = a.next(a.ctx, &v)) == 1) {
-        uint32_t s = symbol_of(&st, &v.ev);
-        if (s == UINT32_MAX)
-            goto oom;
-        if (s >= f.nleaves) {
-            uint32_t nl = st.cap;
-            node_t **lv = realloc(f.leaves, nl * sizeof *lv);
-            if (!lv)
+    while ((r = src_fill(&a, va, BATCH)) > 0) {
+        for (int vi = 0; vi < r; vi++) {
+            const pas2p_event_view_t *v = &va[vi];
+            uint32_t s = symbol_of(&st, &v->ev);
+            if (s == UINT32_MAX)
                 goto oom;
-            for (uint32_t i = f.nleaves; i < nl; i++)
-                lv[i] = NULL;
-            f.leaves = lv;
-            f.nleaves = nl;
-        }
-        if (!f.leaves[s]) {
-            node_t *l = calloc(1, sizeof *l);
-            if (!l)
+            if (s >= f.nleaves) {
+                uint32_t nl = st.cap;
+                node_t **lv = realloc(f.leaves, nl * sizeof *lv);
+                if (!lv)
+                    goto oom;
+                for (uint32_t i = f.nleaves; i < nl; i++)
+                    lv[i] = NULL;
+                f.leaves = lv;
+                f.nleaves = nl;
+            }
+            if (!f.leaves[s]) {
+                node_t *l = calloc(1, sizeof *l);
+                if (!l)
+                    goto oom;
+                l->sym = s;
+                l->nev = 1;
+                l->hash = mix64(0xfeed0000ull + s);
+                l->mhash = mix64(l->hash);
+                f.leaves[s] = l;
+            }
+            if (folder_push_leaf(&f, f.leaves[s]))
                 goto oom;
-            l->sym = s;
-            l->nev = 1;
-            l->hash = mix64(0xfeed0000ull + s);
-            l->mhash = mix64(l->hash);
-            f.leaves[s] = l;
-        }
-        if (folder_push_leaf(&f, f.leaves[s]))
-            goto oom;
-        if (v.payload && add_comm(&w, &v))
-            goto oom;
-        int fr;
-        while ((fr = fold_once(&f)) == 1)
-            ;
-        if (fr < 0)
-            goto oom;
-        if (f.top - f.base > 2 * keep) {
-            out->folded_elements += f.top - keep - f.base;
-            if (emit(&f, &w, f.top - keep))
-                goto fail;
+            if (v->payload && add_comm(&w, v))
+                goto oom;
+            int fr;
+            while ((fr = fold_once(&f)) == 1)
+                ;
+            if (fr < 0)
+                goto oom;
+            if (f.top - f.base > 2 * keep) {
+                out->folded_elements += f.top - keep - f.base;
+                if (emit(&f, &w, f.top - keep))
+                    goto fail;
+            }
         }
     }
     if (r < 0) {
@@ -890,7 +912,7 @@ int pas2p_find_phases(pas2p_event_source_t a, pas2p_event_source_t b,
     out->folded_elements += f.top - f.base;
     if (emit(&f, &w, f.top) || occurrence_end(&w))
         goto fail;
-    if (b.next(b.ctx, &v) == 1) {
+    if (w.bi < w.bn || src_fill(&b, w.bv, 1) == 1) {
         snprintf(out->error, sizeof out->error, "pass B has events left after the loop tree");
         goto fail;
     }

@@ -32,6 +32,7 @@ struct pas2p_rank_reader {
     pas2p_codec_t codec;
     unsigned char known_call[256]; /* call ids of the table: checked per record, inline */
     uint64_t counters[PAS2P_MAX_COUNTERS];
+    uint64_t bcounters[PAS2P_READ_BATCH][PAS2P_MAX_COUNTERS]; /* per view of a batch */
     unsigned char *pay;     /* payload copy, aligned for the payload structs */
     size_t paycap;
     char err[512];
@@ -242,8 +243,8 @@ static int corrupt(pas2p_rank_reader_t *r)
  * constants, so each caller gets its own specialisation. */
 static inline __attribute__((always_inline)) int decode(pas2p_rank_reader_t *r,
                                                         const unsigned char *p, uint32_t len,
-                                                        pas2p_event_view_t *out, const int full,
-                                                        const int fast)
+                                                        pas2p_event_view_t *out, uint64_t *ctr,
+                                                        const int full, const int fast)
 {
     const unsigned char *end = p + len, *q = p + (p[0] == 0xff ? 5 : 1);
     uint64_t dt, dur, paylen = 0;
@@ -338,8 +339,8 @@ static inline __attribute__((always_inline)) int decode(pas2p_rank_reader_t *r,
     out->counters = NULL;
     if (mask & PAS2P_F_COUNTERS) {
         for (uint32_t i = 0; i < r->h.ncounters; i++)
-            GET(r->counters[i]);
-        out->counters = r->counters;
+            GET(ctr[i]);
+        out->counters = ctr;
     }
     if ((fast && q > end) || paylen != (uint64_t)(end - q))
         return corrupt(r);
@@ -378,13 +379,14 @@ static inline __attribute__((always_inline)) int decode(pas2p_rank_reader_t *r,
 #define FAST_AVAIL (255 + SLACK)
 
 static inline __attribute__((always_inline)) int reader_next(pas2p_rank_reader_t *r,
-                                                             pas2p_event_view_t *out, const int full)
+                                                             pas2p_event_view_t *out, uint64_t *ctr,
+                                                             const int full)
 {
     const unsigned char *p = r->buf + r->pos;
     if (r->len - r->pos >= FAST_AVAIL && p[0] != 0xff) { /* the common case */
         if (p[0] < MIN_RECORD)
             return corrupt(r);
-        return decode(r, p, p[0], out, full, 1);
+        return decode(r, p, p[0], out, ctr, full, 1);
     }
     size_t have = fill(r, 5);
     if (have == 0)
@@ -400,7 +402,7 @@ static inline __attribute__((always_inline)) int reader_next(pas2p_rank_reader_t
         return corrupt(r);
     if (fill(r, len) < len)
         goto truncated;
-    return decode(r, r->buf + r->pos, len, out, full, 0);
+    return decode(r, r->buf + r->pos, len, out, ctr, full, 0);
 truncated:
     set_err(r->err, sizeof r->err, "%s: truncated: %llu complete events, then %zu bytes of an "
             "incomplete record", base_name(r->path), (unsigned long long)r->count,
@@ -410,12 +412,39 @@ truncated:
 
 int pas2p_rank_reader_next(pas2p_rank_reader_t *r, pas2p_event_view_t *out)
 {
-    return reader_next(r, out, 1);
+    return reader_next(r, out, r->counters, 1);
 }
 
 int pas2p_rank_reader_next_times(pas2p_rank_reader_t *r, pas2p_event_view_t *out)
 {
-    return reader_next(r, out, 0);
+    return reader_next(r, out, r->counters, 0);
+}
+
+/* up to max events, each view with counters of its own; a batch ends after an event with a
+ * payload (one payload buffer).  A failing record leaves the reader where it was, so the
+ * error is returned by the next call when events came before it. */
+static inline __attribute__((always_inline)) int reader_batch(pas2p_rank_reader_t *r,
+                                                              pas2p_event_view_t *out, int max,
+                                                              const int full)
+{
+    int n = 0;
+    while (n < max) {
+        int rc = reader_next(r, &out[n], r->bcounters[n], full);
+        if (rc != 1)
+            return n ? n : rc;
+        if (full && out[n++].payload)
+            break;
+        n += !full;
+    }
+    return n;
+}
+
+int pas2p_rank_reader_next_batch(pas2p_rank_reader_t *r, pas2p_event_view_t *out, int max,
+                                 int times_only)
+{
+    if (max > PAS2P_READ_BATCH)
+        max = PAS2P_READ_BATCH;
+    return times_only ? reader_batch(r, out, max, 0) : reader_batch(r, out, max, 1);
 }
 
 const char *pas2p_rank_reader_error(const pas2p_rank_reader_t *r)

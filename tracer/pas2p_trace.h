@@ -278,6 +278,14 @@ int pas2p_rank_reader_next(pas2p_rank_reader_t *r, pas2p_event_view_t *out);
  * (ev.payload = 0); times, call, comm, aux, flags and counters are decoded.  A record is
  * checked as fully as by pas2p_rank_reader_next. */
 int pas2p_rank_reader_next_times(pas2p_rank_reader_t *r, pas2p_event_view_t *out);
+/* Up to max (at most PAS2P_READ_BATCH) events into out[0..n): n >= 1 read, 0 = clean end,
+ * -1 = error as above (events before a failing record are returned first, the error by the
+ * next call).  times_only: as pas2p_rank_reader_next_times, else as pas2p_rank_reader_next.
+ * A batch ends after an event with a payload; every view's pointers are valid until the
+ * next call on the same reader. */
+#define PAS2P_READ_BATCH 32
+int pas2p_rank_reader_next_batch(pas2p_rank_reader_t *r, pas2p_event_view_t *out, int max,
+                                 int times_only);
 const char *pas2p_rank_reader_error(const pas2p_rank_reader_t *r);
 uint64_t pas2p_rank_reader_count(const pas2p_rank_reader_t *r); /* events read so far */
 void pas2p_rank_reader_close(pas2p_rank_reader_t *r);

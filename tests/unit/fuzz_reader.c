@@ -145,6 +145,23 @@ int main(int argc, char **argv)
             return 1;
         }
         pas2p_rank_reader_close(t);
+        /* and so do the batch readers (both modes; analyzer passes A and B), odd batch sizes */
+        for (int times_only = 0; times_only < 2; times_only++) {
+            pas2p_event_view_t bv[PAS2P_READ_BATCH];
+            t = pas2p_rank_reader_open(path, err, sizeof err);
+            long kb = 0;
+            int rb = 0, bad = 0, max = 1 + (int)(rnd() % PAS2P_READ_BATCH);
+            while (!bad && t && (rb = pas2p_rank_reader_next_batch(t, bv, max, times_only)) > 0)
+                for (int i = 0; i < rb; i++, kb++)
+                    bad |= bv[i].ordinal != (uint64_t)kb ||
+                           (!times_only && bv[i].ev.payload && !bv[i].payload);
+            if (!t || bad || kb != k || rb != rc) {
+                fprintf(stderr, "iteration %ld: batch reader (times only %d): %ld events, rc %d; "
+                        "full: %ld, %d\n", it, times_only, kb, t ? rb : -9, k, rc);
+                return 1;
+            }
+            pas2p_rank_reader_close(t);
+        }
         events += k;
         if (rc == 0) {
             clean++;
