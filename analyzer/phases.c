@@ -421,7 +421,7 @@ typedef struct {
     uint32_t nsyms, capsyms;
     pas2p_comm_info_t *comms;
     uint32_t ncomms, capcomms;
-    uint64_t key, start, ordinal;
+    uint64_t key, start;
     uint64_t time_ns, compute_ns, instr; /* sums over the current occurrence (exact) */
     /* phases */
     phase_acc_t *ph;
@@ -560,7 +560,7 @@ found:;
     w->last_phase = id;
     if (p->nfirst < PAS2P_PHASE_SAMPLE_OCC) {
         p->first_start[p->nfirst] = w->start;
-        p->first_end[p->nfirst] = w->ordinal;
+        p->first_end[p->nfirst] = w->events; /* the occurrence's last event + 1 */
         p->first_time_s[p->nfirst] = t;
         p->nfirst++;
     }
@@ -588,6 +588,7 @@ found:;
             a->samples[r] = t;
     }
     w->nsyms = 0;
+    w->elapsed_ns += w->time_ns;
     w->time_ns = w->compute_ns = w->instr = w->instr_or = 0;
     return 0;
 }
@@ -686,13 +687,11 @@ static inline __attribute__((always_inline)) int walk_leaf(walker_t *w, uint32_t
     w->cs[w->nsyms] = (double)t.compute_ns * 1e-9;
     w->is[w->nsyms] = (double)t.instr;
     w->syms[w->nsyms++] = sym;
-    w->time_ns += t.time_ns;
-    w->elapsed_ns += t.time_ns;
+    w->time_ns += t.time_ns; /* into elapsed_ns at the occurrence's end */
     w->compute_ns += t.compute_ns;
     w->instr += t.instr;
     w->instr_or |= t.instr;
     w->events++;
-    w->ordinal = w->events;
     return 0;
 }
 
