@@ -283,7 +283,7 @@ int pas2p_rank_reader_next_times(pas2p_rank_reader_t *r, pas2p_event_view_t *out
  * next call).  times_only: as pas2p_rank_reader_next_times, else as pas2p_rank_reader_next.
  * A batch ends after an event with a payload; every view's pointers are valid until the
  * next call on the same reader. */
-#define PAS2P_READ_BATCH 32
+#define PAS2P_READ_BATCH 64
 int pas2p_rank_reader_next_batch(pas2p_rank_reader_t *r, pas2p_event_view_t *out, int max,
                                  int times_only);
 const char *pas2p_rank_reader_error(const pas2p_rank_reader_t *r);
