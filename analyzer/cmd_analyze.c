@@ -89,6 +89,17 @@ static int src_batch(void *ctx, pas2p_event_view_t *out, int max)
     return rc;
 }
 
+static int src_times(void *ctx, pas2p_event_times_t *out, int max)
+{
+    src_t *s = ctx;
+    int rc = pas2p_rank_reader_next_times_batch(s->r, out, max);
+    if (rc < 0 && !s->strict) { /* as src_next */
+        s->truncated = 1;
+        return 0;
+    }
+    return rc;
+}
+
 static const char *src_error(void *ctx)
 {
     return pas2p_rank_reader_error(((src_t *)ctx)->r);
@@ -132,8 +143,8 @@ static void analyse_rank(job_t *j, int rank)
     }
     int instr = h->ncounters && !strcmp(h->counters[0], "PAPI_TOT_INS");
     src_t sa = {ra, j->strict, 0, 0}, sb = {rb, j->strict, 0, 1};
-    pas2p_event_source_t a = {src_next, src_error, &sa, src_batch},
-                         b = {src_next, src_error, &sb, src_batch};
+    pas2p_event_source_t a = {src_next, src_error, &sa, src_batch, NULL},
+                         b = {src_next, src_error, &sb, src_batch, src_times};
     if (pas2p_find_phases(a, b, j->o, instr, out)) {
         j->failed[rank] = 1;
     } else if (sa.truncated) {
@@ -229,7 +240,7 @@ static int logical_time(const char *dir, int np, int global, int strict, uint64_
             goto out;
         }
         ss[r] = (src_t){rd[r], strict, 0, 0};
-        src[r] = (pas2p_event_source_t){src_next, src_error, &ss[r], NULL};
+        src[r] = (pas2p_event_source_t){src_next, src_error, &ss[r], NULL, NULL};
     }
     rc = pas2p_logical_clock(src, np, global, NULL, NULL, ticks, err, errlen);
 out:

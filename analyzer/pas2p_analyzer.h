@@ -62,6 +62,8 @@ typedef struct {
     const char *(*error)(void *ctx);
     void *ctx;
     int (*next_batch)(void *ctx, pas2p_event_view_t *out, int max);
+    /* optional (NULL: next_batch or next): as next_batch, only the times (the second pass) */
+    int (*next_times)(void *ctx, pas2p_event_times_t *out, int max);
 } pas2p_event_source_t;
 
 #define PAS2P_PHASE_SAMPLE_OCC 8 /* first occurrences kept per phase, for the runtime */

@@ -436,8 +436,8 @@ typedef struct {
     const symtab_t *symtab;
     char *err;
     size_t errlen;
-    int bi, bn;              /* pass B events bv[bi, bn) read, not consumed yet */
-    pas2p_event_view_t bv[BATCH];
+    int bi, bn;              /* pass B events tb[bi, bn) read, not consumed yet */
+    pas2p_event_times_t tb[BATCH];
 } walker_t;
 
 static inline int similar_compute(const walker_t *w, double a, double b)
@@ -630,9 +630,23 @@ static int add_comm(walker_t *w, const pas2p_event_view_t *v)
 }
 
 /* the next batch of pass B events (all of the last one consumed) */
+static int times_fill(const pas2p_event_source_t *s, pas2p_event_times_t *out, int max)
+{
+    if (s->next_times)
+        return s->next_times(s->ctx, out, max);
+    pas2p_event_view_t v[BATCH];
+    int rc = src_fill(s, v, max);
+    for (int i = 0; i < rc; i++)
+        out[i] = (pas2p_event_times_t){.ordinal = v[i].ordinal, .compute_ns = v[i].ev.compute_ns,
+                                       .t_start = v[i].ev.t_start, .t_end = v[i].ev.t_end,
+                                       .counter0 = v[i].counters ? v[i].counters[0] : 0,
+                                       .call = v[i].ev.call};
+    return rc;
+}
+
 static int refill(walker_t *w)
 {
-    int rc = src_fill(&w->src, w->bv, BATCH);
+    int rc = times_fill(&w->src, w->tb, BATCH);
     if (rc < 1) {
         snprintf(w->err, w->errlen, "%s", rc < 0 && w->src.error ? w->src.error(w->src.ctx)
                                                                   : "event stream ended early in pass B");
@@ -648,17 +662,17 @@ static inline __attribute__((always_inline)) int read_times(walker_t *w, uint32_
 {
     if (w->bi == w->bn && refill(w))
         return -1;
-    const pas2p_event_view_t *v = &w->bv[w->bi++];
-    if (v->ev.call != w->symtab->v[sym].call || v->ordinal != w->events) {
+    const pas2p_event_times_t *v = &w->tb[w->bi++];
+    if (v->call != w->symtab->v[sym].call || v->ordinal != w->events) {
         snprintf(w->err, w->errlen, "event %llu: pass B read %s where pass A had %s",
-                 (unsigned long long)v->ordinal, pas2p_call_name(v->ev.call),
+                 (unsigned long long)v->ordinal, pas2p_call_name(v->call),
                  pas2p_call_name(w->symtab->v[sym].call));
         return -1;
     }
-    int init = v->ev.call == PAS2P_CALL_Init || v->ev.call == PAS2P_CALL_Init_thread;
-    *out = (times_t){.compute_ns = v->ev.compute_ns,
-                     .time_ns = v->ev.compute_ns + (init ? 0 : v->ev.t_end - v->ev.t_start),
-                     .instr = v->counters ? v->counters[0] : 0};
+    int init = v->call == PAS2P_CALL_Init || v->call == PAS2P_CALL_Init_thread;
+    *out = (times_t){.compute_ns = v->compute_ns,
+                     .time_ns = v->compute_ns + (init ? 0 : v->t_end - v->t_start),
+                     .instr = v->counter0};
     return 0;
 }
 
@@ -911,7 +925,7 @@ int pas2p_find_phases(pas2p_event_source_t a, pas2p_event_source_t b,
     out->folded_elements += f.top - f.base;
     if (emit(&f, &w, f.top) || occurrence_end(&w))
         goto fail;
-    if (w.bi < w.bn || src_fill(&b, w.bv, 1) == 1) {
+    if (w.bi < w.bn || times_fill(&b, w.tb, 1) == 1) {
         snprintf(out->error, sizeof out->error, "pass B has events left after the loop tree");
         goto fail;
     }

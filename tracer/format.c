@@ -439,6 +439,25 @@ static inline __attribute__((always_inline)) int reader_batch(pas2p_rank_reader_
     return n;
 }
 
+int pas2p_rank_reader_next_times_batch(pas2p_rank_reader_t *r, pas2p_event_times_t *out, int max)
+{
+    if (max > PAS2P_READ_BATCH)
+        max = PAS2P_READ_BATCH;
+    int n = 0;
+    while (n < max) {
+        pas2p_event_view_t v; /* a local: the compiler drops what is not copied below */
+        uint64_t ctr[PAS2P_MAX_COUNTERS];
+        int rc = reader_next(r, &v, ctr, 0);
+        if (rc != 1)
+            return n ? n : rc;
+        out[n++] = (pas2p_event_times_t){.ordinal = v.ordinal, .compute_ns = v.ev.compute_ns,
+                                         .t_start = v.ev.t_start, .t_end = v.ev.t_end,
+                                         .counter0 = v.counters && r->h.ncounters ? ctr[0] : 0,
+                                         .call = v.ev.call};
+    }
+    return n;
+}
+
 int pas2p_rank_reader_next_batch(pas2p_rank_reader_t *r, pas2p_event_view_t *out, int max,
                                  int times_only)
 {

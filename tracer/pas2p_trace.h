@@ -286,6 +286,15 @@ int pas2p_rank_reader_next_times(pas2p_rank_reader_t *r, pas2p_event_view_t *out
 #define PAS2P_READ_BATCH 64
 int pas2p_rank_reader_next_batch(pas2p_rank_reader_t *r, pas2p_event_view_t *out, int max,
                                  int times_only);
+/* What a times-only pass needs of an event, read as pas2p_rank_reader_next_times reads it
+ * (the same records accepted and refused): up to max events into out, returns as
+ * pas2p_rank_reader_next_batch. */
+typedef struct {
+    uint64_t ordinal, compute_ns, t_start, t_end;
+    uint64_t counter0;                  /* the first counter, 0 if none were read */
+    uint16_t call;
+} pas2p_event_times_t;
+int pas2p_rank_reader_next_times_batch(pas2p_rank_reader_t *r, pas2p_event_times_t *out, int max);
 const char *pas2p_rank_reader_error(const pas2p_rank_reader_t *r);
 uint64_t pas2p_rank_reader_count(const pas2p_rank_reader_t *r); /* events read so far */
 void pas2p_rank_reader_close(pas2p_rank_reader_t *r);

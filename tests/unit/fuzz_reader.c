@@ -145,22 +145,38 @@ int main(int argc, char **argv)
             return 1;
         }
         pas2p_rank_reader_close(t);
-        /* and so do the batch readers (both modes; analyzer passes A and B), odd batch sizes */
-        for (int times_only = 0; times_only < 2; times_only++) {
+        /* and so do the batch readers (full, times only, compact times: analyzer passes A
+         * and B), with odd batch sizes */
+        for (int times_only = 0; times_only < 3; times_only++) {
             pas2p_event_view_t bv[PAS2P_READ_BATCH];
+            pas2p_event_times_t tv[PAS2P_READ_BATCH];
             t = pas2p_rank_reader_open(path, err, sizeof err);
+            /* the compact times: field by field against the times-only reader */
+            pas2p_rank_reader_t *u = times_only == 2 ? pas2p_rank_reader_open(path, err, sizeof err) : NULL;
             long kb = 0;
             int rb = 0, bad = 0, max = 1 + (int)(rnd() % PAS2P_READ_BATCH);
-            while (!bad && t && (rb = pas2p_rank_reader_next_batch(t, bv, max, times_only)) > 0)
+            while (!bad && t &&
+                   (rb = times_only == 2 ? pas2p_rank_reader_next_times_batch(t, tv, max)
+                                         : pas2p_rank_reader_next_batch(t, bv, max, times_only)) > 0)
                 for (int i = 0; i < rb; i++, kb++)
-                    bad |= bv[i].ordinal != (uint64_t)kb ||
-                           (!times_only && bv[i].ev.payload && !bv[i].payload);
+                    if (times_only == 2) {
+                        pas2p_event_view_t x;
+                        bad |= !u || pas2p_rank_reader_next_times(u, &x) != 1 ||
+                               tv[i].ordinal != (uint64_t)kb || x.ordinal != tv[i].ordinal ||
+                               x.ev.call != tv[i].call || x.ev.compute_ns != tv[i].compute_ns ||
+                               x.ev.t_start != tv[i].t_start || x.ev.t_end != tv[i].t_end ||
+                               (x.counters ? x.counters[0] : 0) != tv[i].counter0;
+                    } else {
+                        bad |= bv[i].ordinal != (uint64_t)kb ||
+                               (!times_only && bv[i].ev.payload && !bv[i].payload);
+                    }
             if (!t || bad || kb != k || rb != rc) {
                 fprintf(stderr, "iteration %ld: batch reader (times only %d): %ld events, rc %d; "
                         "full: %ld, %d\n", it, times_only, kb, t ? rb : -9, k, rc);
                 return 1;
             }
             pas2p_rank_reader_close(t);
+            pas2p_rank_reader_close(u);
         }
         events += k;
         if (rc == 0) {
