@@ -415,7 +415,8 @@ typedef struct {
     int use_instr;
     /* current occurrence */
     uint32_t *syms;
-    double *cs, *is;         /* per event of the occurrence: compute (s), instructions */
+    double *cs;              /* per event of the occurrence: compute (s) */
+    uint64_t *is;            /* and instructions (converted only when some were counted) */
     uint64_t instr_or;       /* OR of the occurrence's instruction counts: 0 = none counted */
     double sim_floor, sim_thr; /* similar_compute's floor and threshold, from the options */
     uint32_t nsyms, capsyms;
@@ -569,7 +570,7 @@ found:;
         a->pos_c[k] += w->cs[k];
     if (w->instr_or) /* else every w->is[k] is 0: adding +0.0 changes no sum */
         for (uint32_t k = 0; k < w->nsyms; k++)
-            a->pos_i[k] += w->is[k];
+            a->pos_i[k] += (double)w->is[k];
     p->time_sum_s += t;
     a->sumsq += t * t;
     a->compute_sum += compute;
@@ -692,14 +693,14 @@ static inline __attribute__((always_inline)) int walk_leaf(walker_t *w, uint32_t
         double *cs = s ? realloc(w->cs, cap * sizeof *cs) : NULL;
         if (cs)
             w->cs = cs;
-        double *is = cs ? realloc(w->is, cap * sizeof *is) : NULL;
+        uint64_t *is = cs ? realloc(w->is, cap * sizeof *is) : NULL;
         if (!is)
             return -1;
         w->is = is;
         w->capsyms = cap;
     }
     w->cs[w->nsyms] = (double)t.compute_ns * 1e-9;
-    w->is[w->nsyms] = (double)t.instr;
+    w->is[w->nsyms] = t.instr;
     w->syms[w->nsyms++] = sym;
     w->time_ns += t.time_ns; /* into elapsed_ns at the occurrence's end */
     w->compute_ns += t.compute_ns;
