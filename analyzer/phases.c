@@ -501,7 +501,8 @@ static int occurrence_end(walker_t *w)
 {
     if (!w->nsyms)
         return 0;
-    double compute = (double)w->compute_ns * 1e-9, instr = (double)w->instr;
+    double compute = (double)w->compute_ns * 1e-9;
+    double instr = w->instr_or ? (double)w->instr : 0; /* no counts: 0 exactly, no conversion */
     double measure = w->use_instr ? instr : compute;
     uint32_t id = UINT32_MAX, last = UINT32_MAX;
     if (w->last_phase < w->nph && phase_matches(w, w->last_phase, measure)) {
@@ -574,7 +575,8 @@ found:;
     p->time_sum_s += t;
     a->sumsq += t * t;
     a->compute_sum += compute;
-    a->instr_sum += instr;
+    if (w->instr_or) /* else adding +0.0 changes no sum */
+        a->instr_sum += instr;
     a->ref += (measure - a->ref) / (double)p->weight; /* running mean of the measure */
     if (t < p->time_min_s)
         p->time_min_s = t;
