@@ -151,15 +151,24 @@ static void test_empty_table(void **state)
     pas2p_rank_phases_free(&b);
 }
 
+/* make()'s table, packed: the buffer (free it) and its length */
+static unsigned char *packed(size_t *len)
+{
+    pas2p_rank_phases_t a;
+    make(&a);
+    unsigned char *buf;
+    assert_int_equal(pas2p_rank_phases_pack(&a, &buf, len), 0);
+    pas2p_rank_phases_free(&a);
+    return buf;
+}
+
 static void test_cut_and_padded(void **state)
 {
     (void)state;
-    pas2p_rank_phases_t a, b;
-    make(&a);
-    unsigned char *buf;
+    pas2p_rank_phases_t b;
     size_t len;
+    unsigned char *buf = packed(&len);
     char err[256];
-    assert_int_equal(pas2p_rank_phases_pack(&a, &buf, &len), 0);
     for (size_t n = 0; n < len; n++) { /* every cut is refused */
         err[0] = 0;
         assert_int_equal(pas2p_rank_phases_unpack(buf, n, &b, err, sizeof err), -1);
@@ -178,21 +187,18 @@ static void test_cut_and_padded(void **state)
     assert_int_equal(pas2p_rank_phases_unpack(buf, len, &b, err, sizeof err), -1);
     assert_non_null(strstr(err, "not a packed phase table"));
     free(buf);
-    pas2p_rank_phases_free(&a);
 }
 
 /* damaged counts and indices: refused, never a huge allocation or an out-of-range symbol */
 static void test_damaged(void **state)
 {
     (void)state;
-    pas2p_rank_phases_t a, b;
-    make(&a);
-    unsigned char *buf;
+    pas2p_rank_phases_t b;
     size_t len;
+    unsigned char *buf = packed(&len);
     char err[256];
-    assert_int_equal(pas2p_rank_phases_pack(&a, &buf, &len), 0);
     /* the symbol count sits after magic, version, rank, events, elapsed, folded, error */
-    size_t at = 4 + 4 + 4 + 8 + 8 + 8 + sizeof a.error;
+    size_t at = 4 + 4 + 4 + 8 + 8 + 8 + sizeof b.error;
     uint32_t huge = 0xfffffff0u, keep;
     memcpy(&keep, buf + at, 4);
     memcpy(buf + at, &huge, 4);
@@ -216,7 +222,6 @@ static void test_damaged(void **state)
         buf[k] = old;
     }
     free(buf);
-    pas2p_rank_phases_free(&a);
 }
 
 int main(void)
