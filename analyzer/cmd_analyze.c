@@ -743,24 +743,21 @@ int pas2p_cmd_analyze(int argc, char **argv)
                 "set PAS2P_ANALYZE_MPI)\n", prog);
         return 1;
     }
-    char *defl[] = {"mpirun"}, np[32];
-    char **launcher = dash + 1 < argc ? argv + dash + 1 : defl;
-    int nl = dash + 1 < argc ? argc - dash - 1 : 1;
-    char **cmd = calloc((size_t)(nl + 3 + argc), sizeof *cmd);
+    /* pas2p-analyze and this command's options but --mpi K, under the launcher */
+    char **args = calloc((size_t)argc + 1, sizeof *args), **cmd = NULL;
+    int na = 0, n = 0;
+    if (args) {
+        args[na++] = prog;
+        for (int i = 1; i < dash; i++)
+            if (i != mpi && i != mpi + 1)
+                args[na++] = argv[i];
+        cmd = pas2p_mpi_argv(argv + dash + 1, argc - dash - 1, k, args, na, &n);
+    }
+    free(args);
     if (!cmd) {
         fprintf(stderr, "pas2p analyze: out of memory\n");
         return 1;
     }
-    snprintf(np, sizeof np, "%ld", k);
-    int n = 0;
-    for (int i = 0; i < nl; i++)
-        cmd[n++] = launcher[i];
-    cmd[n++] = "-np";
-    cmd[n++] = np;
-    cmd[n++] = prog;
-    for (int i = 1; i < dash; i++)
-        if (i != mpi && i != mpi + 1)
-            cmd[n++] = argv[i];
     /* process 0's exit status comes back through a file (mpi_analyze.c) */
     char tmpl[] = "/tmp/pas2p-analyze-XXXXXX", status[64];
     if (!mkdtemp(tmpl)) {

@@ -248,24 +248,18 @@ int pas2p_cmd_calibrate(int argc, char **argv)
         goto out;
     }
     /* the launcher, then -np 2 and the probe */
-    char *defl[] = {"mpirun"};
-    char **launcher = i < argc ? argv + i : defl;
-    int nl = i < argc ? argc - i : 1;
-    char **net = calloc((size_t)nl + 5, sizeof *net), joined[1024];
+    char *pr[] = {probe, "net", net_f}, joined[1024];
+    int nn;
+    char **net = pas2p_mpi_argv(argv + i, argc - i, 2, pr, 3, &nn);
     if (!net) {
         fprintf(stderr, "pas2p calibrate: out of memory\n");
         goto out;
     }
-    memcpy(net, launcher, (size_t)nl * sizeof *net);
-    net[nl] = "-np";
-    net[nl + 1] = "2";
-    net[nl + 2] = probe;
-    net[nl + 3] = "net";
-    net[nl + 4] = net_f;
-    pas2p_join_argv(joined, sizeof joined, launcher, nl);
-    fprintf(stderr, "pas2p calibrate: MPI one-way times, 1 byte to 4 MiB (%s -np 2)...\n", joined);
+    pas2p_join_argv(joined, sizeof joined, net, nn - 3);
+    fprintf(stderr, "pas2p calibrate: MPI one-way times, 1 byte to 4 MiB (%s)...\n", joined);
+    pas2p_join_argv(joined, sizeof joined, net, nn - 5); /* the launcher, for the platform */
     static const char *const xs[] = {"PAS2P_QUIET"};
-    code = pas2p_launch("pas2p calibrate", NULL, net, nl + 5, xs, 1);
+    code = pas2p_launch("pas2p calibrate", NULL, net, nn, xs, 1);
     free(net);
     double lat = probe_value(net_f, "latency"), bw = probe_value(net_f, "bandwidth");
     double size[MAX_SIZES], t[MAX_SIZES];

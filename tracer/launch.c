@@ -204,6 +204,33 @@ int pas2p_launch(const char *who, const char *lib, char **launch, int nlaunch,
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+char **pas2p_mpi_argv(char *const *launcher, int nl, long np, char *const *prog, int nprog,
+                      int *n)
+{
+    static char *const defl[] = {"mpirun"};
+    if (nl <= 0) {
+        launcher = defl;
+        nl = 1;
+    }
+    size_t slots = (size_t)nl + 3 + (size_t)(nprog > 0 ? nprog : 0);
+    /* the array, then the number's text in the same allocation */
+    char **v = malloc(slots * sizeof *v + 24);
+    if (!v)
+        return NULL;
+    char *num = (char *)(v + slots);
+    snprintf(num, 24, "%ld", np);
+    int k = 0;
+    for (int i = 0; i < nl; i++)
+        v[k++] = launcher[i];
+    v[k++] = "-np";
+    v[k++] = num;
+    for (int i = 0; i < nprog; i++)
+        v[k++] = prog[i];
+    v[k] = NULL;
+    *n = k;
+    return v;
+}
+
 void pas2p_join_argv(char *out, size_t len, char *const *argv, int n)
 {
     size_t at = 0;

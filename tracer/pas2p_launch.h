@@ -26,6 +26,13 @@ int pas2p_find_beside(const char *env, const char *rel, char *out, size_t len);
  * after a one-line message prefixed with `who`. */
 int pas2p_find_library(const char *who, char *out, size_t len);
 
+/* An MPI launch as one argv: launcher[0..nl) (nl == 0: plain `mpirun`), then `-np NP`,
+ * then prog[0..nprog).  A fresh array, NULL-terminated (free() it; the strings are not
+ * copied), its length in *n; NULL if out of memory.  `pas2p calibrate` and
+ * `pas2p analyze --mpi` start their MPI helpers this way. */
+char **pas2p_mpi_argv(char *const *launcher, int nl, long np, char *const *prog, int nprog,
+                      int *n);
+
 /* argv[0..n) joined by spaces into out (truncated to fit): a launch as one line */
 void pas2p_join_argv(char *out, size_t len, char *const *argv, int n);
 
