@@ -66,38 +66,34 @@ typedef struct {
     int times_only;              /* pass B: the identity is known from pass A */
 } src_t;
 
-static int src_next(void *ctx, pas2p_event_view_t *out)
+/* a reader's answer; without --strict a damaged or cut file ends the stream where the
+ * complete part ends, and the rank says so (truncated) */
+static int src_answer(src_t *s, int rc)
 {
-    src_t *s = ctx;
-    int rc = s->times_only ? pas2p_rank_reader_next_times(s->r, out)
-                           : pas2p_rank_reader_next(s->r, out);
-    if (rc < 0 && !s->strict) { /* analyse what is complete, and say so */
+    if (rc < 0 && !s->strict) {
         s->truncated = 1;
         return 0;
     }
     return rc;
+}
+
+static int src_next(void *ctx, pas2p_event_view_t *out)
+{
+    src_t *s = ctx;
+    return src_answer(s, s->times_only ? pas2p_rank_reader_next_times(s->r, out)
+                                        : pas2p_rank_reader_next(s->r, out));
 }
 
 static int src_batch(void *ctx, pas2p_event_view_t *out, int max)
 {
     src_t *s = ctx;
-    int rc = pas2p_rank_reader_next_batch(s->r, out, max, s->times_only);
-    if (rc < 0 && !s->strict) { /* as src_next */
-        s->truncated = 1;
-        return 0;
-    }
-    return rc;
+    return src_answer(s, pas2p_rank_reader_next_batch(s->r, out, max, s->times_only));
 }
 
 static int src_times(void *ctx, pas2p_event_times_t *out, int max)
 {
     src_t *s = ctx;
-    int rc = pas2p_rank_reader_next_times_batch(s->r, out, max);
-    if (rc < 0 && !s->strict) { /* as src_next */
-        s->truncated = 1;
-        return 0;
-    }
-    return rc;
+    return src_answer(s, pas2p_rank_reader_next_times_batch(s->r, out, max));
 }
 
 static const char *src_error(void *ctx)
