@@ -97,6 +97,11 @@ void pas2p_default_dir(const char *prefix, char *out, size_t len)
     localtime_r(&now, &tm);
     strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
     snprintf(out, len, "%s-%s", prefix, stamp);
+    /* two runs in the same second (a script's loop) get -2, -3, ...: a default never
+     * collides with an earlier result */
+    struct stat st;
+    for (int k = 2; k < 1000 && lstat(out, &st) == 0; k++)
+        snprintf(out, len, "%s-%s-%d", prefix, stamp, k);
 }
 
 int pas2p_find_beside(const char *env, const char *rel, char *out, size_t len)

@@ -16,7 +16,8 @@ int pas2p_prepare_dir(const char *who, const char *dir);
 /* CLOCK_MONOTONIC in seconds: the wall time of a launch */
 double pas2p_mono_s(void);
 
-/* PREFIX-YYYYmmdd-HHMMSS (local time): the default output directory name */
+/* PREFIX-YYYYmmdd-HHMMSS (local time), with -2, -3, ... if that exists: the default output
+ * directory name */
 void pas2p_default_dir(const char *prefix, char *out, size_t len);
 
 /* A file installed with pas2p: $ENV if set, else REL relative to the running binary's
