@@ -2,10 +2,18 @@
  * action on the target.
  *
  * The amount is set on the base machine: libpas2p measures, at the end of every traced
- * run, how many kernel blocks per second each rank completes there (all ranks at once, so
- * with the same sharing of cores the application had; the rate goes into the manifest and
- * the signature).  The replay of S base seconds then runs S x that rate blocks, which take S
- * on the base and whatever the target's CPU needs elsewhere.
+ * run, how many kernel blocks per second each rank's computation could do there, and writes
+ * it into the manifest (`kernel_rate`) and the signature.  That rate is the core's speed,
+ * measured in the thread's CPU time, times the share of a core the application's own
+ * computation had during the run (`compute_share`: CPU time over wall time of sampled
+ * compute intervals, runtime.c).  The replay of S base seconds runs S x that rate blocks,
+ * which take S on the base when the replay's computation gets the same share, and whatever
+ * the target's CPU needs elsewhere.  With one rank per core the share is ~1.  With more
+ * ranks than cores it follows the application: ranks that all compute at once get about a
+ * core each divided by the ranks per core, a pipeline whose stages take turns gets nearly a
+ * whole core (measured, np 4 on 2 cores: stencil2d 0.53-0.59, cartsweep 0.99-1.0); a
+ * calibration with every rank computing at once, as before, credited the pipeline with
+ * half its work.
  *
  * A block is 512 independent multiply-adds on registers: a compute-bound, cache-resident
  * code.  It follows the target's core speed (clock, pipeline), not its memory system: an
@@ -30,7 +38,8 @@ extern "C" {
 /* Runs `blocks` blocks; the result only keeps the work from being optimised away. */
 double pas2p_kernel_run(uint64_t blocks, double seed);
 
-/* Blocks per second on this core, measured over `seconds` of wall time (CLOCK_MONOTONIC). */
+/* Blocks per second of this thread's CPU time (CLOCK_THREAD_CPUTIME_ID), measured over
+ * `seconds` of it: the core's speed, however many other processes share the core. */
 double pas2p_kernel_calibrate(double seconds);
 
 #ifdef __cplusplus

@@ -43,6 +43,7 @@
 #define PAS2P_LANG_F 1
 #define PAS2P_F_STATUS_SIZE ((int)(sizeof(MPI_Status) / sizeof(MPI_Fint)))
 #define PAS2P_INLINE_REQS 16
+#define PAS2P_SHARE_GAP_NS 1000000ull /* compute share: at most one sample per ms */
 
 _Static_assert(sizeof(MPI_Fint) == sizeof(int), "Fortran INTEGER must be a C int");
 _Static_assert(sizeof(pas2p_event_t) == 80, "event record layout changed: bump the format");
@@ -56,6 +57,11 @@ typedef struct pas2p_thr {
     long long ctr_last[PAS2P_MAX_COUNTERS]; /* counter values when the previous call returned */
     unsigned char *pay;                 /* payload scratch */
     size_t paycap;
+    /* compute share (main thread only, runtime.c): the thread's CPU time over the wall
+     * time of sampled compute intervals, one sample at most every PAS2P_SHARE_GAP_NS */
+    uint64_t share_next;                /* ticks: the exit that opens a sample; UINT64_MAX never */
+    uint64_t share_cpu0, share_wall0;   /* ns when the open sample began; wall0 0 = none open */
+    uint64_t share_cpu, share_wall;     /* ns summed over closed samples */
 } pas2p_thr_t;
 
 /* one intercepted call in flight (on the wrapper's stack) */
@@ -96,6 +102,7 @@ typedef struct {
     int tsc;
     uint64_t anchor_tick, anchor_ns, mult;
     uint64_t cal_tsc0, cal_ns0;         /* sampled just before PMPI_Init */
+    uint64_t share_gap_ticks;           /* PAS2P_SHARE_GAP_NS in ticks */
     uint64_t t_init;                    /* ns, MPI_Init returned */
     pthread_mutex_t lock;
     uint32_t nthreads;
@@ -157,6 +164,8 @@ void *pas2p_payload(pas2p_cx_t *cx, size_t bytes);   /* appends bytes to the pay
 MPI_Status *pas2p_statuses(pas2p_cx_t *cx, int n);
 MPI_Fint *pas2p_fstatuses(pas2p_cx_t *cx, int n);
 void pas2p_release_slow(pas2p_cx_t *cx);
+void pas2p_share_open(pas2p_thr_t *th);             /* a compute interval begins (call exit) */
+void pas2p_share_close(pas2p_thr_t *th);            /* it ends (next call's entry) */
 int pas2p_quiet(void);                              /* PAS2P_QUIET set */
 
 /* ---- sigrun.c: signature mode */
@@ -180,6 +189,8 @@ static inline void pas2p_pre(pas2p_cx_t *cx, unsigned call, int lang)
     cx->slow = 0;
     cx->ev.call = (uint16_t)call;
     cx->ev.flags = lang == PAS2P_LANG_F ? PAS2P_EV_FORTRAN : 0;
+    if (__builtin_expect(cx->th->share_wall0 != 0, 0))
+        pas2p_share_close(cx->th);
     cx->t0 = pas2p_ticks();
     cx->counted = false;
     if (pas2p_rt.ncounters && cx->th->index == 0) {
@@ -197,6 +208,8 @@ static inline bool pas2p_post(pas2p_cx_t *cx, int rc)
     if (cx->counted)
         pas2p_counters_read(cx->th->ctr_last);
     cx->t1 = pas2p_ticks();
+    if (__builtin_expect(cx->t1 >= cx->th->share_next, 0))
+        pas2p_share_open(cx->th);
     if (pas2p_rt.use_lock) {
         pthread_mutex_lock(&pas2p_rt.lock);
         cx->slow |= PAS2P_SLOW_LOCKED;

@@ -51,6 +51,7 @@ pas2p_thr_t *pas2p_thr_slow(void)
     pas2p_thr_t *t = idx == 0 ? &main_thread : calloc(1, sizeof *t);
     if (t) {
         t->index = idx;
+        t->share_next = idx == 0 ? 0 : UINT64_MAX;
     } else {
         t = &main_thread; /* out of memory: share index 0; times stay valid */
     }
@@ -122,6 +123,7 @@ static void clock_recalibrate(void)
 static void clock_init(void)
 {
     pas2p_rt.tsc = tsc_usable();
+    pas2p_rt.share_gap_ticks = PAS2P_SHARE_GAP_NS;
     if (!pas2p_rt.tsc) {
         pas2p_rt.anchor_tick = pas2p_rt.anchor_ns = 0;
         pas2p_rt.mult = 1ull << 32;
@@ -135,6 +137,49 @@ static void clock_init(void)
     pas2p_rt.mult = (uint64_t)m;
     pas2p_rt.anchor_tick = tick;
     pas2p_rt.anchor_ns = ns;
+    pas2p_rt.share_gap_ticks = (uint64_t)(((unsigned __int128)PAS2P_SHARE_GAP_NS << 32) / m);
+}
+
+/* ------------------------------------------------------------------ compute share
+ * How much of a core the application's computation had: the main thread's CPU time over
+ * the wall time of compute intervals (a call's exit to the next call's entry).  Reading
+ * the thread's CPU clock is a system call (~0.3 us here), so one interval is sampled at
+ * most every PAS2P_SHARE_GAP_NS: well under 0.1 % of the run.  With one rank per core the
+ * share is ~1; with more ranks than cores, or a co-tenant, it says what the compute got,
+ * which a replay of the same work must get too (pas2p_kernel.h). */
+static uint64_t thread_cpu_ns(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
+        return 0;
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void pas2p_share_open(pas2p_thr_t *th)
+{
+    th->share_next = UINT64_MAX;
+    th->share_cpu0 = thread_cpu_ns();
+    th->share_wall0 = pas2p_mono_ns();
+}
+
+void pas2p_share_close(pas2p_thr_t *th)
+{
+    uint64_t cpu = thread_cpu_ns(), wall = pas2p_mono_ns();
+    if (cpu >= th->share_cpu0 && wall > th->share_wall0) {
+        th->share_cpu += cpu - th->share_cpu0;
+        th->share_wall += wall - th->share_wall0;
+    }
+    th->share_wall0 = 0;
+    th->share_next = pas2p_ticks() + pas2p_rt.share_gap_ticks;
+}
+
+/* The main thread's share over the run: 1 when less than 20 ms of compute was sampled. */
+static double compute_share(void)
+{
+    if (main_thread.share_wall < 20000000ull)
+        return 1.0;
+    double s = (double)main_thread.share_cpu / (double)main_thread.share_wall;
+    return s > 1 ? 1 : s < 0.01 ? 0.01 : s;
 }
 
 /* ------------------------------------------------------------------ output */
@@ -562,7 +607,7 @@ static void command_line(char *out, size_t len)
 
 /* rank 0 writes DIR/manifest (atomically: temp file + rename) */
 static void write_manifest(const char *hosts, const uint64_t *events, const double *krate,
-                           double aet, int ok_ranks)
+                           const double *share, double aet, int ok_ranks)
 {
     char final[4200], tmp[4300], cmd[4096];
     snprintf(final, sizeof final, "%s/" PAS2P_MANIFEST, pas2p_rt.dir);
@@ -602,6 +647,9 @@ static void write_manifest(const char *hosts, const uint64_t *events, const doub
         for (int r = 0; r < pas2p_rt.np; r++)
             fprintf(f, "%s%.6g", r ? "," : "", krate[r]);
     }
+    fprintf(f, "\ncompute_share = ");
+    for (int r = 0; r < pas2p_rt.np; r++)
+        fprintf(f, "%s%.3f", r ? "," : "", share[r]);
     fprintf(f, "\ncomplete = %s\n", ok_ranks == pas2p_rt.np ? "yes" : "no");
     int bad = ferror(f);
     if (fclose(f) || bad || rename(tmp, final)) {
@@ -658,17 +706,19 @@ void pas2p_rt_finish(int lang)
     int ok = !pas2p_rt.write_failed, ok_ranks = 0;
     char *hosts = NULL;
     uint64_t *events = NULL;
-    double *krates = NULL;
+    double *krates = NULL, *shares = NULL;
     if (pas2p_rt.rank == 0) {
         hosts = calloc((size_t)pas2p_rt.np, PAS2P_HOST_LEN);
         events = calloc((size_t)pas2p_rt.np, sizeof *events);
         krates = calloc((size_t)pas2p_rt.np, sizeof *krates);
+        shares = calloc((size_t)pas2p_rt.np, sizeof *shares);
     }
-    /* the replay kernel's speed here, all ranks at once as in a replay (pas2p_kernel.h):
-     * the median of 5 slices, each started by a barrier so that no rank runs alone; after
-     * the AET */
+    /* the replay kernel's speed as the application's computation saw it (pas2p_kernel.h):
+     * the core's speed in CPU time (the median of 5 slices, each started by a barrier, after
+     * the AET) times the share of a core the computation had during the run */
     const char *cal = getenv("PAS2P_CALIBRATE_MS");
     double cal_s = cal && *cal ? atof(cal) * 1e-3 : 0.05, krate = 0, slice[5];
+    double share = compute_share();
     if (cal_s > 0) {
         for (int k = 0; k < 5; k++) {
             PMPI_Barrier(MPI_COMM_WORLD);
@@ -679,20 +729,22 @@ void pas2p_rt_finish(int lang)
                 slice[j - 1] = t;
             }
         }
-        krate = slice[2];
+        krate = slice[2] * share;
     }
     char host[PAS2P_HOST_LEN] = {0};
     gethostname(host, sizeof host - 1);
     PMPI_Gather(host, PAS2P_HOST_LEN, MPI_CHAR, hosts, PAS2P_HOST_LEN, MPI_CHAR, 0, MPI_COMM_WORLD);
     PMPI_Gather(&nev, 1, MPI_UINT64_T, events, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
     PMPI_Gather(&krate, 1, MPI_DOUBLE, krates, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    PMPI_Gather(&share, 1, MPI_DOUBLE, shares, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     PMPI_Reduce(&aet, &aet_max, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     PMPI_Reduce(&ok, &ok_ranks, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
-    if (pas2p_rt.rank == 0 && hosts && events && krates)
-        write_manifest(hosts, events, krates, aet_max, ok_ranks);
+    if (pas2p_rt.rank == 0 && hosts && events && krates && shares)
+        write_manifest(hosts, events, krates, shares, aet_max, ok_ranks);
     free(hosts);
     free(events);
     free(krates);
+    free(shares);
     free(pas2p_rt.buf);
     pas2p_rt.buf = NULL;
     if (pas2p_rt.ncounters) {

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The tracer's compute share (tracer/FORMAT.md, manifest `compute_share`): a run whose
+# computation spins has a share near 1 and a kernel_rate of the core's speed; one whose
+# "computation" sleeps has a share near 0, and its kernel_rate says so.
+# usage: compute_share.sh PAS2P SHARE_PROGRAM WORKDIR MPIRUN...
+set -euo pipefail
+pas2p=$1 prog=$2 work=$3
+shift 3
+fail() { echo "FAIL: $*" >&2; exit 1; }
+field() { awk -F' = ' -v k="$1" '$1 == k { print $2 }' "$2/manifest"; }
+for mode in spin sleep; do
+  rm -rf "$work/share-$mode"
+  "$pas2p" trace -o "$work/share-$mode" -- "$@" -np 2 "$prog" "$mode" >/dev/null
+done
+spin=$(field compute_share "$work/share-spin") sleep=$(field compute_share "$work/share-sleep")
+krs=$(field kernel_rate "$work/share-spin") krz=$(field kernel_rate "$work/share-sleep")
+echo "compute_share: spin $spin, sleep $sleep; kernel_rate: spin $krs, sleep $krz"
+[[ $spin =~ ^[0-9.]+,[0-9.]+$ && $sleep =~ ^[0-9.]+,[0-9.]+$ ]] || fail "compute_share missing or malformed"
+awk -v s="$spin" -v z="$sleep" -v ks="$krs" -v kz="$krz" 'BEGIN {
+  n = split(s, a, ","); split(z, b, ","); split(ks, c, ","); split(kz, d, ",")
+  for (i = 1; i <= n; i++) {
+    # spinning ranks may share the cores with other tests: a generous floor
+    if (a[i] < 0.3 || a[i] > 1) { print "FAIL: spin share " a[i]; exit 1 }
+    if (b[i] > 0.1) { print "FAIL: sleep share " b[i]; exit 1 }
+    # the rate is the core speed times the share: a sleeper is credited far less
+    if (!(d[i] * 3 < c[i])) { print "FAIL: kernel_rate sleep " d[i] " vs spin " c[i]; exit 1 }
+  } }' >&2 || exit 1
+echo "compute share OK"

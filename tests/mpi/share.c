@@ -1,0 +1,28 @@
+/* Test subject for the tracer's compute share: 40 iterations of ~5 ms of "computation"
+ * between two barriers, done as `spin` (busy on the CPU) or as `sleep` (off the CPU).
+ * The manifest's compute_share must be high for the first and near zero for the second. */
+#define _POSIX_C_SOURCE 200809L
+#include <mpi.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int sleep_mode = argc > 1 && !strcmp(argv[1], "sleep");
+    volatile double x = 1;
+    for (int i = 0; i < 40; i++) {
+        if (sleep_mode) {
+            struct timespec ts = {0, 5000000};
+            nanosleep(&ts, NULL);
+        } else {
+            double t0 = MPI_Wtime();
+            while (MPI_Wtime() - t0 < 0.005)
+                x = x * 1.0000001 + 1e-9;
+        }
+        MPI_Barrier(MPI_COMM_WORLD);
+    }
+    MPI_Finalize();
+    return x > 0 ? 0 : 1;
+}
