@@ -43,7 +43,8 @@
 #define PAS2P_LANG_F 1
 #define PAS2P_F_STATUS_SIZE ((int)(sizeof(MPI_Status) / sizeof(MPI_Fint)))
 #define PAS2P_INLINE_REQS 16
-#define PAS2P_SHARE_GAP_NS 1000000ull /* compute share: at most one sample per ms */
+#define PAS2P_SHARE_GAP_NS 1000000ull /* compute share: one sample per ms on average, */
+#define PAS2P_SHARE_BURST 64            /* and up to this many in a row */
 
 _Static_assert(sizeof(MPI_Fint) == sizeof(int), "Fortran INTEGER must be a C int");
 _Static_assert(sizeof(pas2p_event_t) == 80, "event record layout changed: bump the format");
@@ -58,8 +59,9 @@ typedef struct pas2p_thr {
     unsigned char *pay;                 /* payload scratch */
     size_t paycap;
     /* compute share (main thread only, runtime.c): the thread's CPU time over the wall
-     * time of sampled compute intervals, one sample at most every PAS2P_SHARE_GAP_NS */
+     * time of sampled compute intervals, one sample per PAS2P_SHARE_GAP_NS on average */
     uint64_t share_next;                /* ticks: the exit that opens a sample; UINT64_MAX never */
+    uint64_t share_spent;               /* ticks: the sampling budget spent up to here */
     uint64_t share_cpu0, share_wall0;   /* ns when the open sample began; wall0 0 = none open */
     uint64_t share_cpu, share_wall;     /* ns summed over closed samples */
 } pas2p_thr_t;
@@ -164,7 +166,7 @@ void *pas2p_payload(pas2p_cx_t *cx, size_t bytes);   /* appends bytes to the pay
 MPI_Status *pas2p_statuses(pas2p_cx_t *cx, int n);
 MPI_Fint *pas2p_fstatuses(pas2p_cx_t *cx, int n);
 void pas2p_release_slow(pas2p_cx_t *cx);
-void pas2p_share_open(pas2p_thr_t *th);             /* a compute interval begins (call exit) */
+void pas2p_share_open(pas2p_thr_t *th, uint64_t t1); /* a compute interval begins (call exit) */
 void pas2p_share_close(pas2p_thr_t *th);            /* it ends (next call's entry) */
 int pas2p_quiet(void);                              /* PAS2P_QUIET set */
 
@@ -209,7 +211,7 @@ static inline bool pas2p_post(pas2p_cx_t *cx, int rc)
         pas2p_counters_read(cx->th->ctr_last);
     cx->t1 = pas2p_ticks();
     if (__builtin_expect(cx->t1 >= cx->th->share_next, 0))
-        pas2p_share_open(cx->th);
+        pas2p_share_open(cx->th, cx->t1);
     if (pas2p_rt.use_lock) {
         pthread_mutex_lock(&pas2p_rt.lock);
         cx->slow |= PAS2P_SLOW_LOCKED;
