@@ -6,13 +6,16 @@ mpirun=(mpirun --oversubscribe --bind-to none --mca mpi_yield_when_idle 1)
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 field() { awk -v k="$1" '$0 ~ "^"k" = " {print $3}'; }
 need_build() { # need_build BUILD_DIR: pas2p and the benchmark programs are built
-  [[ -x $1/bin/pas2p && -x $1/bench/pingpong ]] || { echo "build first: cmake --build $1" >&2; exit 1; }
+  [[ -x $1/bin/pas2p && -x $1/bench/pingpong && -x $1/bench/mpi_empty ]] || { echo "build first: cmake --build $1" >&2; exit 1; }
 }
-# launch_time NP: median wall (s) of 5 `mpirun -np NP /bin/true`, the launch a run pays
+# launch_time NP [PROGRAM]: median wall (s) of 5 `mpirun -np NP PROGRAM`; PROGRAM defaults
+# to the empty MPI program (bench/mpi_empty: MPI_Init, MPI_Finalize), the launch a run pays
+# beyond its AET, which starts when MPI_Init returns and ends when MPI_Finalize is called
 launch_time() {
-  local i t0 t1
+  local i t0 t1 prog=${2:-$build/bench/mpi_empty}
+  [[ -x $prog ]] || { echo "launch_time: $prog missing: cmake --build $build" >&2; return 1; }
   for i in 1 2 3 4 5; do
-    t0=$(date +%s.%N); "${mpirun[@]}" -np "$1" /bin/true; t1=$(date +%s.%N)
+    t0=$(date +%s.%N); "${mpirun[@]}" -np "$1" "$prog"; t1=$(date +%s.%N)
     awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}'
   done | median
 }

@@ -25,6 +25,7 @@ source validation/bench/common.sh
 bench_parse replay.sh 20 "$@"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 launch=$(launch_time "$np")
+launch_true=$(launch_time "$np" /bin/true)
 
 echo "## Portable replay on the base machine ($(date -u +%F), $(nproc) cores, commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'))"
 echo
