@@ -4,8 +4,10 @@
 # time of the predict run <= 10 % of AET plus the launch time).
 #
 #   bash validation/bench/predict.sh [--build DIR] [--np N] [--runs R] [--apps "a b"]
-#                                    [--occurrences K]
+#                                    [--occurrences K] [--args "app=ARGS;app=ARGS"]
 #
+# --args replaces an application's validation-size arguments (e.g. "stencil2d=2048 1500":
+# more iterations for the same AET, to see SET/AET where a phase recurs every 10 of them).
 # Per application (validation/apps/sizes.txt, validation size, np ranks, default 2):
 #  1. trace once and analyse: the signature (base = this machine);
 #  2. R times, interleaved so that both see the same machine state: a measured run (AET:
@@ -18,10 +20,12 @@
 # never asserted by the tests.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-build=build np=2 runs=3 apps="stencil2d cg wavefront cartsweep ftn_ring" occ=2
+build=build np=2 runs=3 apps="stencil2d cg wavefront cartsweep ftn_ring" occ=2 args=""
 source validation/bench/common.sh
-bench_option() { [[ $1 == --occurrences ]] && occ=$2; }
-bench_parse predict.sh 17 "$@"
+bench_option() {
+  case $1 in --occurrences) occ=$2 ;; --args) args=$2 ;; *) return 1 ;; esac
+}
+bench_parse predict.sh 20 "$@"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 launch=$(launch_time "$np")
 launch_true=$(launch_time "$np" /bin/true)
@@ -38,6 +42,8 @@ while IFS="|" read -r -u 3 app _np _targs vargs; do
   app=$(echo "$app" | xargs); vargs=$(echo "$vargs" | xargs)
   [[ -z $app || $app == \#* ]] && continue
   [[ " $apps " != *" $app "* ]] && continue
+  own=$(tr ';' '\n' <<<"$args" | awk -F= -v a="$app" '$1 == a { print $2 }')
+  [[ -n $own ]] && vargs=$own
   launchcmd=("${mpirun[@]}" -np "$np" "$build/apps/$app" $vargs)
   rm -rf "$tmp/sig"
   "$pas2p" trace -o "$tmp/sig" -- "${launchcmd[@]}" >/dev/null
