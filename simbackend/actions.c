@@ -338,7 +338,9 @@ static int cmp_u32(const void *a, const void *b)
  * message latency; a phase of a few microseconds (a ping-pong's exchange) paid that skew
  * in full: +50 % against the full trace on a GbE platform.  In a burst the skew is paid
  * once, and consecutive occurrences overlap as they did in the run. */
-static unsigned burst_of(const pas2p_signature_t *s, uint32_t id)
+/* the phase as the representative rank has it (else the first rank that has it): what
+ * every rank's block header is decided on, so that all ranks agree */
+static const pas2p_sig_phase_t *rep_phase(const pas2p_signature_t *s, uint32_t id)
 {
     const pas2p_sig_phase_t *p = NULL;
     for (uint32_t r = 0; r < s->nranks && !p; r++)
@@ -346,6 +348,12 @@ static unsigned burst_of(const pas2p_signature_t *s, uint32_t id)
             p = find_phase(&s->ranks[r], id);
     for (uint32_t r = 0; r < s->nranks && !p; r++)
         p = find_phase(&s->ranks[r], id);
+    return p;
+}
+
+static unsigned burst_of(const pas2p_signature_t *s, uint32_t id)
+{
+    const pas2p_sig_phase_t *p = rep_phase(s, id);
     if (!p)
         return 1;
     double want = p->time_mean_s > 0 ? ceil(1e-3 / p->time_mean_s) : 64;
@@ -412,7 +420,11 @@ static int write_actions(const pas2p_signature_t *s, const char *dir, char *err,
             write_comm(f, s->comms[c].id, s->comms[c].members, s->comms[c].size);
         for (size_t i = 0; i < u && !rc; i++) {
             const pas2p_sig_phase_t *p = find_phase(R, ids[i]);
-            fprintf(f, "phase %u %u\n", ids[i], burst_of(s, ids[i]));
+            /* a phase of weight 1 ran once in the application, cold: replayed once, not
+             * warmed up and repeated (cg's start-up phase is 15 % of its run) */
+            const pas2p_sig_phase_t *rp = rep_phase(s, ids[i]);
+            fprintf(f, "phase %u %u%s\n", ids[i], burst_of(s, ids[i]),
+                    rp && rp->weight == 1 ? " once" : "");
             for (uint32_t j = 0; p && j < p->nevents && !rc; j++)
                 if (write_event(f, &p->events[j], err, errlen)) {
                     char why[512];

@@ -12,11 +12,11 @@
  * rate of the file's `kernel_rate` line, in blocks), `sleep` waits out the base seconds on
  * the clock (spinning, as a computing rank holds its core): the network alone is measured.
  *
- * A phase block (`phase ID [BURST]` ... `end`) is replayed REPS times, each after an
- * MPI_Barrier on MPI_COMM_WORLD: BURST occurrences back to back (default 1), timed from
- * the barrier to the completion of the last one's calls and requests, and reported per
- * occurrence (the time / BURST); the first of several repetitions warms up and is not
- * reported.  Actions outside blocks (a full trace) run once, in order.  Each rank writes
+ * A phase block (`phase ID [BURST [once]]` ... `end`) is replayed REPS times (`once`:
+ * one time), each after an MPI_Barrier on MPI_COMM_WORLD: BURST occurrences back to back
+ * (default 1), timed from the barrier to the completion of the last one's calls and
+ * requests, and reported per occurrence (the time / BURST); the first of several
+ * repetitions warms up and is not reported.  Actions outside blocks (a full trace) run once, in order.  Each rank writes
  * OUT_DIR/rank-NNNNN.times in the signature-mode layout (tracer/FORMAT.md).
  *
  * No global state: SimGrid runs every rank as a thread of one process.
@@ -200,13 +200,16 @@ static void parse(replay_t *R, const char *dir)
         case OP_ALLREDUCE: case OP_ALLGATHER: case OP_ALLTOALL: case OP_REDUCE_SCATTER:
         case OP_SCAN: case OP_EXSCAN:
             want = 2; n = sscanf(p, "%lld %u", &a->bytes, &a->comm); break;
-        case OP_PHASE: /* phase ID [BURST] */
+        case OP_PHASE: { /* phase ID [BURST [once]]: peer 1 = once */
+            char once[8] = "";
             a->bytes = 1;
-            n = sscanf(p, "%u %lld", &a->comm, &a->bytes);
-            want = n == 2 ? 2 : 1;
-            if (a->bytes < 1 || a->bytes > 1000000)
+            n = sscanf(p, "%u %lld %7s", &a->comm, &a->bytes, once);
+            want = n >= 2 ? n : 1;
+            if (a->bytes < 1 || a->bytes > 1000000 || (n == 3 && strcmp(once, "once")))
                 n = 0;
+            a->peer = n == 3;
             break;
+        }
         default: break;
         }
         if (n != want || a->bytes < 0 || a->rbytes < 0)
@@ -541,7 +544,8 @@ int main(int argc, char **argv)
         p->id = R.a[i].comm;
         p->n = 0;
         long long burst = R.a[i].bytes;
-        for (int r = 0; r < reps; r++) {
+        int nrep = R.a[i].peer ? 1 : reps; /* `once`: the single, cold, occurrence */
+        for (int r = 0; r < nrep; r++) {
             MPI_Barrier(MPI_COMM_WORLD);
             double t0 = MPI_Wtime();
             for (long long b = 0; b < burst; b++) {
@@ -550,7 +554,7 @@ int main(int argc, char **argv)
                 complete(&R, R.nreq);
             }
             double t1 = MPI_Wtime();
-            if ((reps == 1 || r > 0) && j > i + 1) /* an empty block: this rank lacks the phase */
+            if ((nrep == 1 || r > 0) && j > i + 1) /* an empty block: this rank lacks the phase */
                 p->t[p->n++] = (t1 - t0) / (double)burst;
         }
         i = j;
