@@ -17,6 +17,7 @@
 #     kernel rate of the AET runs over that of the signature's run says how much faster or
 #     slower this machine's cores were when the AETs were measured than when the signature
 #     (and its kernel amount) was made.  A replay runs at the machine's speed of its moment.
+# Launch time = median wall of `mpirun -np N` of an empty MPI program (bench/mpi_empty).
 # Prints Markdown.  Timings are never asserted by the tests.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -30,7 +31,8 @@ launch_true=$(launch_time "$np" /bin/true)
 echo "## Portable replay on the base machine ($(date -u +%F), $(nproc) cores, commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'))"
 echo
 echo "np $np, $runs interleaved AET / replay (kernel) / replay (sleep) runs per application," \
-     "--reps 3; launch time (mpirun -np $np /bin/true) $(printf '%.3f' "$launch") s."
+     "--reps 3; launch time (mpirun -np $np of an empty MPI program: MPI_Init, MPI_Finalize)" \
+     "$(printf '%.3f' "$launch") s (mpirun -np $np /bin/true: $(printf '%.3f' "$launch_true") s)."
 echo
 echo "| app | AET s median (range) | PET kernel s | PETE kernel | run PETEs | PET sleep s | PETE sleep | replay wall s | (wall - launch)/AET | core speed at AET runs / at trace |"
 echo "|---|---|---|---|---|---|---|---|---|---|"
