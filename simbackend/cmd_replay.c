@@ -33,7 +33,8 @@ static const char usage[] =
     "                     code (default)\n"
     "  --compute sleep    computation keeps its base time (a timed wait): only the network\n"
     "                     and the MPI library of the target are measured\n"
-    "  --reps N           replays of each phase, the first a warm-up (default 3, 1-16)\n"
+    "  --reps N           replays of each phase, the first a warm-up (default 3, 1-16); a\n"
+    "                     phase of weight 1 once, cold, as the application ran it\n"
     "  --aet T            the application's measured time on this target (s): prints PETE\n"
     "  --relative BASE_DIR  BASE_DIR holds a replay of the same signature on the base machine\n"
     "                     (its -o DIR, same --compute): each phase's target time is then its\n"
@@ -257,7 +258,7 @@ int pas2p_cmd_replay(int argc, char **argv)
     }
     pas2p_prediction_begin(&res, "replay", sig_path, &sig, wall);
     pas2p_join_argv(res.target, sizeof res.target, argv + i, argc - i);
-    snprintf(res.stop, sizeof res.stop, "replayed: %ld replay(s) of each relevant phase, "
+    snprintf(res.stop, sizeof res.stop, "replayed: %ld replay(s) of each relevant phase (one of a phase of weight 1), "
              "computation as %s%s%.300s", reps, kernel ? KERNEL_MODE : SLEEP_MODE,
              rel ? ", relative to the base replay in " : "", rel ? rel : "");
     snprintf(xml, sizeof xml, "%s/prediction.xml", absdir);

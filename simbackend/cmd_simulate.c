@@ -38,7 +38,8 @@ static const char usage[] =
     "                       each rank's own speed on the base, measured by the trace's kernel\n"
     "                       calibration (tracer/pas2p_kernel.h), for platforms whose host\n"
     "                       speeds are kernel flop/s (validation/vcluster platform)\n"
-    "  --reps N             replays of each phase, the first a warm-up (default 2)\n"
+    "  --reps N             replays of each phase, the first a warm-up (default 2); a phase\n"
+    "                       of weight 1 once\n"
     "  --aet T              the measured time on the target (s): prints PETE\n"
     "  --relative BASE_DIR  BASE_DIR holds a simulation of the same signature on the base\n"
     "                       machine's platform (`pas2p calibrate`; same --base-speed): each\n"
@@ -695,7 +696,7 @@ int pas2p_cmd_simulate(int argc, char **argv)
     }
     pas2p_prediction_begin(&res, "simulate", sig_path, &sig, wall);
     snprintf(res.target, sizeof res.target, "%s", platform);
-    snprintf(res.stop, sizeof res.stop, "simulated: %ld replay(s) of each relevant phase, %s%s%.300s",
+    snprintf(res.stop, sizeof res.stop, "simulated: %ld replay(s) of each relevant phase (one of a phase of weight 1), %s%s%.300s",
              reps, mode, rel ? ", relative to the base simulation in " : "", rel ? rel : "");
     snprintf(path, sizeof path, "%s/prediction.xml", absdir);
     if (pas2p_prediction_write(&res, path, err, sizeof err)) {
