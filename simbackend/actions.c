@@ -363,7 +363,15 @@ static unsigned burst_of(const pas2p_signature_t *s, uint32_t id)
     return k ? (unsigned)k : 1;
 }
 
-static int write_actions(const pas2p_signature_t *s, const char *dir, char *err, size_t errlen)
+/* the original phase ids one block of a rank stands for (merge_variants) */
+typedef struct {
+    uint32_t n, *ids;
+} alias_t;
+
+/* al: NULL, or per rank (index into s->ranks) per phase (index into its table) the ids the
+ * phase's block reports its times under (`as`) */
+static int write_actions(const pas2p_signature_t *s, const char *dir, alias_t *const *al,
+                         char *err, size_t errlen)
 {
     /* the relevant phase ids, over all ranks */
     size_t cap = 0, n = 0;
@@ -423,8 +431,12 @@ static int write_actions(const pas2p_signature_t *s, const char *dir, char *err,
             /* a phase of weight 1 ran once in the application, cold: replayed once, not
              * warmed up and repeated (cg's start-up phase is 15 % of its run) */
             const pas2p_sig_phase_t *rp = rep_phase(s, ids[i]);
-            fprintf(f, "phase %u %u%s\n", ids[i], burst_of(s, ids[i]),
+            fprintf(f, "phase %u %u%s", ids[i], burst_of(s, ids[i]),
                     rp && rp->weight == 1 ? " once" : "");
+            const alias_t *A = al && p ? &al[r][p - R->phases] : NULL;
+            for (uint32_t k = 0; A && k < A->n; k++)
+                fprintf(f, "%s%u", k ? "," : " as ", A->ids[k]);
+            fputc('\n', f);
             for (uint32_t j = 0; p && j < p->nevents && !rc; j++)
                 if (write_event(f, &p->events[j], err, errlen)) {
                     char why[512];
@@ -515,25 +527,182 @@ static void free_aligned(pas2p_signature_t *a)
     free(a->ranks);
 }
 
+static int cmp_phase_id(const void *a, const void *b)
+{
+    uint32_t x = (*(const pas2p_sig_phase_t *const *)a)->id, y = (*(const pas2p_sig_phase_t *const *)b)->id;
+    return x < y ? -1 : x > y;
+}
+
+static int near(uint64_t a, uint64_t b, double tol)
+{
+    double x = (double)a, y = (double)b;
+    return fabs(x - y) <= tol * (x > y ? x : y);
+}
+
+/* the same calls with the same peers, tags, communicators and sizes (within tol) */
+static int same_skeleton(const pas2p_sig_phase_t *a, const pas2p_sig_phase_t *b, double tol)
+{
+    if (a->nevents != b->nevents)
+        return 0;
+    for (uint32_t j = 0; j < a->nevents; j++) {
+        const pas2p_sig_event_t *x = &a->events[j], *y = &b->events[j];
+        if (x->call != y->call || x->peer != y->peer || x->tag != y->tag ||
+            x->peer2 != y->peer2 || x->tag2 != y->tag2 || x->comm != y->comm ||
+            x->aux != y->aux || !near(x->bytes, y->bytes, tol) || !near(x->rbytes, y->rbytes, tol))
+            return 0;
+    }
+    return 1;
+}
+
+static void free_merged(pas2p_signature_t *m, alias_t **al)
+{
+    for (uint32_t r = 0; m->ranks && r < m->nranks; r++) {
+        for (uint32_t k = 0; k < m->ranks[r].nphases; k++)
+            free(m->ranks[r].phases[k].events);
+        free(m->ranks[r].phases);
+        for (uint32_t k = 0; al && al[r] && k < m->ranks[r].nphases; k++)
+            free(al[r][k].ids);
+        if (al)
+            free(al[r]);
+    }
+    free(m->ranks);
+    free(al);
+}
+
+/* A signature whose ranks split a loop's time variants differently (cartsweep traced under
+ * load: rank 0's sweep as 89 + 11 occurrences of two phases with the same calls, rank 1's as
+ * one phase of 100) numbers the same code differently on different ranks, and, when the
+ * ranks' calls differ (a pipeline: one sends, the other receives), there is no counterpart
+ * by calls either.  Merged: on every rank, relevant phases with the same skeleton become one
+ * phase (weights summed, times and each call's computation weighted by them), and the
+ * ranks' merged phases, in the order of their first occurrence, are numbered 1, 2, ...
+ * The block of a merged phase reports its times under every id it stands for (`as`), so
+ * the PET is taken with the signature as it is.  0, or -1 when the ranks do not have the
+ * same number of merged phases (then they differ by more than time variants). */
+static int merge_variants(const pas2p_signature_t *s, pas2p_signature_t *m, alias_t ***alp)
+{
+    double tol = s->size_tolerance > 0 ? s->size_tolerance : 0.05;
+    uint32_t ngroups = UINT32_MAX;
+    *m = *s;
+    m->ranks = calloc(s->nranks ? s->nranks : 1, sizeof *m->ranks);
+    alias_t **al = *alp = calloc(s->nranks ? s->nranks : 1, sizeof *al);
+    if (!m->ranks || !al)
+        return -1;
+    for (uint32_t r = 0; r < s->nranks; r++) {
+        const pas2p_sig_rank_t *R = &s->ranks[r];
+        pas2p_sig_rank_t *M = &m->ranks[r];
+        *M = *R;
+        M->nphases = 0;
+        M->phases = calloc(R->nphases ? R->nphases : 1, sizeof *M->phases);
+        al[r] = calloc(R->nphases ? R->nphases : 1, sizeof *al[r]);
+        if (!M->phases || !al[r])
+            return -1;
+        /* relevant phases in id order (the order of their first occurrences) */
+        const pas2p_sig_phase_t **order = malloc((R->nphases ? R->nphases : 1) * sizeof *order);
+        if (!order)
+            return -1;
+        for (uint32_t k = 0; k < R->nphases; k++)
+            order[k] = &R->phases[k];
+        qsort(order, R->nphases, sizeof *order, cmp_phase_id);
+        for (uint32_t o = 0; o < R->nphases; o++) {
+            const pas2p_sig_phase_t *p = order[o];
+            if (!p->relevant || !p->weight)
+                continue;
+            uint32_t g = 0;
+            while (g < M->nphases && !same_skeleton(&M->phases[g], p, tol))
+                g++;
+            pas2p_sig_phase_t *G = &M->phases[g];
+            double w = (double)p->weight;
+            if (g == M->nphases) { /* a new phase: sums, divided by the weight below */
+                *G = *p;
+                G->events = calloc(p->nevents ? p->nevents : 1, sizeof *G->events);
+                if (!G->events) {
+                    free(order);
+                    return -1;
+                }
+                memcpy(G->events, p->events, p->nevents * sizeof *G->events);
+                for (uint32_t j = 0; j < p->nevents; j++) {
+                    G->events[j].compute_s *= w;
+                    G->events[j].instructions *= w;
+                }
+                G->weight = 0;
+                G->time_mean_s = G->compute_mean_s = G->instructions_mean = 0;
+                M->nphases++;
+            } else {
+                for (uint32_t j = 0; j < p->nevents; j++) {
+                    G->events[j].compute_s += w * p->events[j].compute_s;
+                    G->events[j].instructions += w * p->events[j].instructions;
+                }
+            }
+            G->weight += p->weight;
+            G->time_mean_s += w * p->time_mean_s;
+            G->compute_mean_s += w * p->compute_mean_s;
+            G->instructions_mean += w * p->instructions_mean;
+            alias_t *A = &al[r][g];
+            uint32_t *ids = realloc(A->ids, (A->n + 1) * sizeof *ids);
+            if (!ids) {
+                free(order);
+                return -1;
+            }
+            A->ids = ids;
+            A->ids[A->n++] = p->id;
+        }
+        free(order);
+        for (uint32_t g = 0; g < M->nphases; g++) {
+            pas2p_sig_phase_t *G = &M->phases[g];
+            double w = (double)G->weight;
+            for (uint32_t j = 0; j < G->nevents; j++) {
+                G->events[j].compute_s /= w;
+                G->events[j].instructions /= w;
+            }
+            G->time_mean_s /= w;
+            G->time_median_s = G->time_min_s = G->time_max_s = G->time_mean_s;
+            G->compute_mean_s /= w;
+            G->instructions_mean /= w;
+            G->id = g + 1;
+            G->relevant = 1;
+        }
+        if (ngroups == UINT32_MAX)
+            ngroups = M->nphases;
+        else if (ngroups != M->nphases)
+            return -1;
+    }
+    return 0;
+}
+
 int pas2p_actions_from_signature(const pas2p_signature_t *s, const char *dir, char *err,
                                  size_t errlen)
 {
     if (errlen)
         err[0] = 0;
-    int rc = write_actions(s, dir, err, errlen);
-    if (!rc || !s->spmd || !strstr(err, "cannot be replayed alone"))
+    int rc = write_actions(s, dir, NULL, err, errlen);
+    if (!rc || !strstr(err, "cannot be replayed alone"))
         return rc;
-    pas2p_signature_t a = {0};
     char why[1024];
-    int arc = align_to_representative(s, &a);
-    if (!arc)
-        arc = write_actions(&a, dir, why, sizeof why);
-    free_aligned(&a);
-    if (arc)
+    if (s->spmd) {
+        pas2p_signature_t a = {0};
+        int arc = align_to_representative(s, &a);
+        if (!arc)
+            arc = write_actions(&a, dir, NULL, why, sizeof why);
+        free_aligned(&a);
+        if (!arc) {
+            snprintf(err, errlen, "the ranks number their phases differently (time variants "
+                     "split differently); each rank replays the counterpart of the "
+                     "representative rank %u's phases", s->representative);
+            return 0;
+        }
+    }
+    pas2p_signature_t m = {0};
+    alias_t **al = NULL;
+    int mrc = merge_variants(s, &m, &al);
+    if (!mrc)
+        mrc = write_actions(&m, dir, al, why, sizeof why);
+    free_merged(&m, al);
+    if (mrc)
         return rc; /* the first reason: the phases as the signature numbers them */
     snprintf(err, errlen, "the ranks number their phases differently (time variants split "
-             "differently); each rank replays the counterpart of the representative rank "
-             "%u's phases", s->representative);
+             "differently); each rank replays its phases with the same calls as one, their "
+             "times weighted");
     return 0;
 }
 

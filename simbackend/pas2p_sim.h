@@ -35,8 +35,12 @@ extern "C" {
  * the same code differently (time variants split differently per rank) is aligned: each
  * rank replays, for every relevant phase of the representative rank, its own phase with the
  * same calls (the one with an occurrence at the same ordinal, else the heaviest), under the
- * representative's id; then 0 is returned with a one-line note in err (err[0] is 0
- * otherwise). */
+ * representative's id.  Any other signature that fails it, SPMD or not, is tried with each
+ * rank's relevant phases of the same calls merged (time variants: weights summed, each
+ * call's computation weighted by them), the ranks' merged phases paired in the order of
+ * their first occurrence; each merged block reports its times under every id it stands for
+ * (`phase K BURST as ID,ID`).  In both cases 0 is returned with a one-line note in err
+ * (err[0] is 0 otherwise). */
 int pas2p_actions_from_signature(const pas2p_signature_t *sig, const char *dir, char *err,
                                  size_t errlen);
 

@@ -93,6 +93,8 @@ typedef struct {
     size_t nreq, capreq;
     char *sbuf, *rbuf;
     long long events;
+    unsigned *alias;         /* phase blocks' `as` ids, all blocks in a row */
+    size_t nalias;
 } replay_t;
 
 static void die(replay_t *R, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
@@ -117,6 +119,49 @@ static void *xrealloc(replay_t *R, void *p, size_t n)
 }
 
 /* ------------------------------------------------------------------ reading */
+
+/* `phase ID [BURST] [once] [as ID,ID...]`: comm = ID, bytes = BURST (default 1), peer 1 =
+ * once, and the ids the block's times are reported under (`as`: a block that stands for
+ * several phases of this rank; default ID) appended to R->alias, tag = where they start,
+ * tag2 = how many.  1, or 0 when malformed. */
+static int phase_header(replay_t *R, action_t *a, const char *p)
+{
+    char *end;
+    unsigned long id = strtoul(p, &end, 10);
+    if (end == p || id > UINT32_MAX)
+        return 0;
+    a->comm = (unsigned)id;
+    a->bytes = 1;
+    p = end;
+    long long burst = strtoll(p, &end, 10);
+    if (end != p) {
+        if (burst < 1 || burst > 1000000)
+            return 0;
+        a->bytes = burst;
+        p = end;
+    }
+    p += strspn(p, " \t");
+    if (!strncmp(p, "once", 4) && (p[4] == 0 || p[4] == ' ' || p[4] == '\n')) {
+        a->peer = 1;
+        p += 4 + strspn(p + 4, " \t");
+    }
+    a->tag = (int)R->nalias;
+    a->tag2 = 0;
+    if (!strncmp(p, "as ", 3)) {
+        p += 3;
+        do {
+            unsigned long v = strtoul(p, &end, 10);
+            if (end == p || v > UINT32_MAX)
+                return 0;
+            R->alias = xrealloc(R, R->alias, (R->nalias + 1) * sizeof *R->alias);
+            R->alias[R->nalias++] = (unsigned)v;
+            a->tag2++;
+            p = *end == ',' ? end + 1 : end;
+        } while (*end == ',');
+    }
+    p += strspn(p, " \t\r\n");
+    return *p == 0;
+}
 
 static void parse(replay_t *R, const char *dir)
 {
@@ -200,16 +245,10 @@ static void parse(replay_t *R, const char *dir)
         case OP_ALLREDUCE: case OP_ALLGATHER: case OP_ALLTOALL: case OP_REDUCE_SCATTER:
         case OP_SCAN: case OP_EXSCAN:
             want = 2; n = sscanf(p, "%lld %u", &a->bytes, &a->comm); break;
-        case OP_PHASE: { /* phase ID [BURST [once]]: peer 1 = once */
-            char once[8] = "";
-            a->bytes = 1;
-            n = sscanf(p, "%u %lld %7s", &a->comm, &a->bytes, once);
-            want = n >= 2 ? n : 1;
-            if (a->bytes < 1 || a->bytes > 1000000 || (n == 3 && strcmp(once, "once")))
-                n = 0;
-            a->peer = n == 3;
+        case OP_PHASE: /* phase ID [BURST] [once] [as ID,ID...] */
+            want = 1;
+            n = phase_header(R, a, p);
             break;
-        }
         default: break;
         }
         if (n != want || a->bytes < 0 || a->rbytes < 0)
@@ -519,6 +558,7 @@ int main(int argc, char **argv)
     typedef struct {
         unsigned id;
         int n;
+        int alias, nalias;   /* the ids reported (R.alias[alias...]), or none: id */
         double t[16];
     } ptime_t;
     ptime_t *pt = NULL;
@@ -543,6 +583,8 @@ int main(int argc, char **argv)
         ptime_t *p = &pt[npt++];
         p->id = R.a[i].comm;
         p->n = 0;
+        p->alias = R.a[i].tag;
+        p->nalias = R.a[i].tag2;
         long long burst = R.a[i].bytes;
         int nrep = R.a[i].peer ? 1 : reps; /* `once`: the single, cold, occurrence */
         for (int r = 0; r < nrep; r++) {
@@ -574,10 +616,12 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < npt; i++) {
         if (!pt[i].n)
             continue;
-        fprintf(f, "phase %u", pt[i].id);
-        for (int r = 0; r < pt[i].n; r++)
-            fprintf(f, " %.9f", pt[i].t[r]);
-        fputc('\n', f);
+        for (int k = 0; k < (pt[i].nalias ? pt[i].nalias : 1); k++) {
+            fprintf(f, "phase %u", pt[i].nalias ? R.alias[pt[i].alias + k] : pt[i].id);
+            for (int r = 0; r < pt[i].n; r++)
+                fprintf(f, " %.9f", pt[i].t[r]);
+            fputc('\n', f);
+        }
     }
     if (fclose(f) || rename(tmp, path))
         die(&R, "%s: cannot write", path);
@@ -592,6 +636,7 @@ int main(int argc, char **argv)
     free(R.sbuf);
     free(R.rbuf);
     free(pt);
+    free(R.alias);
     MPI_Finalize();
     return 0;
 }

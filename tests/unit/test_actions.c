@@ -188,6 +188,52 @@ static void test_aligned_to_representative(void **state)
     cleanup(&f);
 }
 
+/* A pipeline (rank 0 sends, rank 1 receives: no counterpart by calls) whose rank 0 split
+ * its loop into two time variants, 2 (x89) and 3 (x11), where rank 1 has one phase 2 (x100)
+ * and its end phase is 3: phase 3 names different code on the two ranks.  Replayed merged:
+ * one block per rank standing for its phases with the same calls, the computation weighted
+ * by the occurrences, the times reported under every id it stands for. */
+static void test_variants_merged(void **state)
+{
+    (void)state;
+    static pas2p_sig_event_t s2[] = {EV(Send, 1, 5, 100, 0)}, s3[] = {EV(Send, 1, 5, 100, 0)};
+    static pas2p_sig_event_t r2[] = {EV(Recv, 0, 5, 0, 100)}, end[] = {EV(Barrier, -1, -1, 0, 0)};
+    s2[0].compute_s = 0.01;
+    s3[0].compute_s = 0.03;
+    r2[0].compute_s = 0.02;
+    fix_t f;
+    make(&f);
+    f.s.spmd = 0;
+    pas2p_sig_phase_t p0[3] = {
+        {.id = 3, .weight = 11, .relevant = 1, .time_mean_s = 1, .nevents = 1, .events = s3},
+        {.id = 2, .weight = 89, .relevant = 1, .time_mean_s = 1, .nevents = 1, .events = s2},
+        {.id = 4, .weight = 1, .relevant = 0, .time_mean_s = 1, .nevents = 1, .events = end}};
+    pas2p_sig_phase_t p1[2] = {
+        {.id = 2, .weight = 100, .relevant = 1, .time_mean_s = 1, .nevents = 1, .events = r2},
+        {.id = 3, .weight = 1, .relevant = 0, .time_mean_s = 1, .nevents = 1, .events = end}};
+    f.r[0].phases = p0;
+    f.r[0].nphases = 3;
+    f.r[1].phases = p1;
+    f.r[1].nphases = 2;
+    char err[512] = "";
+    if (pas2p_actions_from_signature(&f.s, f.dir, err, sizeof err))
+        fail_msg("%s", err);
+    assert_non_null(strstr(err, "with the same calls as one"));
+    char *x0 = slurp(f.dir, 0), *x1 = slurp(f.dir, 1);
+    assert_string_equal(x0, "pas2p-actions 1 rank 0 np 2\nphase 1 1 as 2,3\ncompute 0.0122\n"
+                            "send 1 5 100 0\nend\n");
+    assert_string_equal(x1, "pas2p-actions 1 rank 1 np 2\nphase 1 1 as 2\ncompute 0.02\n"
+                            "recv 0 5 100 0\nend\n");
+    free(x0);
+    free(x1);
+    /* variants that differ in their calls are not merged: refused as before */
+    s3[0].tag = 6;
+    assert_int_equal(pas2p_actions_from_signature(&f.s, f.dir, err, sizeof err), -1);
+    s3[0].tag = 5;
+    assert_non_null(strstr(err, "cannot be replayed alone"));
+    cleanup(&f);
+}
+
 static void test_unbalanced_phase_is_refused(void **state)
 {
     (void)state;
@@ -233,7 +279,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_call_kind),
-        cmocka_unit_test(test_burst), cmocka_unit_test(test_aligned_to_representative), cmocka_unit_test(test_unbalanced_phase_is_refused),
+        cmocka_unit_test(test_burst), cmocka_unit_test(test_aligned_to_representative),
+        cmocka_unit_test(test_variants_merged), cmocka_unit_test(test_unbalanced_phase_is_refused),
         cmocka_unit_test(test_mismatched_collective_is_refused),
         cmocka_unit_test(test_inexpressible_call_is_named),
     };
