@@ -29,7 +29,19 @@ typedef struct {
     long line;
     char *err;
     size_t errlen;
+    uint32_t (*alias)[3]; /* (rank, phase id, block): a merged block (`as`) stands for the id */
+    size_t nalias;
 } conv_t;
+
+/* the block phase `id` of `rank` is exported under: itself, unless a merged block's `as`
+ * names it */
+static uint32_t block_of(const conv_t *C, uint32_t rank, uint32_t id)
+{
+    for (size_t i = 0; i < C->nalias; i++)
+        if (C->alias[i][0] == rank && C->alias[i][1] == id)
+            return C->alias[i][2];
+    return id;
+}
 
 static int ti_peer(int p)
 {
@@ -219,6 +231,22 @@ static int convert_rank(conv_t *C, const char *dir, char *err, size_t errlen)
         } else if (!strcmp(w, "phase")) {
             char tp[PATH_MAX];
             C->phase = (unsigned)strtoul(p, NULL, 10);
+            const char *as = strstr(p, " as ");
+            for (char *e = NULL; as && !rc; as = *e == ',' ? e : NULL) {
+                unsigned long id = strtoul(as + (*as == ',' ? 1 : 4), &e, 10);
+                uint32_t(*x)[3] = realloc(C->alias, (C->nalias + 1) * sizeof *x);
+                if (!x) {
+                    snprintf(err, errlen, "out of memory");
+                    rc = -1;
+                    break;
+                }
+                C->alias = x;
+                C->alias[C->nalias][0] = (uint32_t)C->rank;
+                C->alias[C->nalias][1] = (uint32_t)id;
+                C->alias[C->nalias++][2] = C->phase;
+            }
+            if (rc)
+                break;
             snprintf(tp, sizeof tp, "%.3000s/phase-%u", dir, C->phase);
             if (mkdir(tp, 0755) && errno != EEXIST) {
                 snprintf(err, errlen, "%.3000s: %s", tp, strerror(errno));
@@ -330,8 +358,10 @@ int pas2p_actions_export_ti(const pas2p_signature_t *sig, const char *dir, doubl
     }
     free(C.world);
     free(C.pend);
-    if (rc)
+    if (rc) {
+        free(C.alias);
         return -1;
+    }
 
     /* the list files, np, weights of the ranks the PET comes from, run.sh, README */
     uint32_t rep = 0;
@@ -365,8 +395,9 @@ int pas2p_actions_export_ti(const pas2p_signature_t *sig, const char *dir, doubl
             const pas2p_sig_phase_t *p = &R->phases[k];
             if (!p->relevant)
                 rest += p->time_mean_s * (double)p->weight;
-            else
-                len += (size_t)snprintf(csv + len, cap - len, "%u,%u,%llu,%.9g\n", R->rank, p->id,
+            else /* under its block: a merged block's phases are rows of one phase-K */
+                len += (size_t)snprintf(csv + len, cap - len, "%u,%u,%llu,%.9g\n", R->rank,
+                                        block_of(&C, R->rank, p->id),
                                         (unsigned long long)p->weight, p->time_mean_s);
         }
     }
@@ -404,7 +435,8 @@ int pas2p_actions_export_ti(const pas2p_signature_t *sig, const char *dir, doubl
             char name[64], *list;
             if (!p->relevant)
                 continue;
-            snprintf(name, sizeof name, "phase-%u.txt", p->id);
+            uint32_t b = block_of(&C, sig->ranks[r].rank, p->id);
+            snprintf(name, sizeof name, "phase-%u.txt", b);
             snprintf(path, sizeof path, "%.3000s/%s", dir, name);
             struct stat st;
             if (!stat(path, &st))
@@ -417,9 +449,10 @@ int pas2p_actions_export_ti(const pas2p_signature_t *sig, const char *dir, doubl
             }
             size_t at = 0;
             for (uint32_t q = 0; q < sig->np; q++)
-                at += (size_t)sprintf(list + at, "phase-%u/rank-%05u.txt\n", p->id, q);
+                at += (size_t)sprintf(list + at, "phase-%u/rank-%05u.txt\n", b, q);
             rc = write_text(dir, name, list, 0, err, errlen);
             free(list);
         }
+    free(C.alias);
     return rc;
 }
