@@ -130,20 +130,25 @@ static void test_per_rank_takes_the_slowest(void **state)
     pas2p_pet_free(&p);
 }
 
-/* the result file: written, read back equal; another version, another kind refused */
+/* rank 0's times file with `text` in a new temporary directory `dir` (its path in `path`) */
+static void times_file(char *dir, char *path, size_t plen, const char *text)
+{
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, plen, "%s/rank-00000.times", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
 /* a times file as the signature runtime writes it, read both ways */
 static void test_times_by_occurrence(void **state)
 {
     (void)state;
     char dir[] = "/tmp/pas2p-test-times-XXXXXX", path[128], err[512];
-    assert_non_null(mkdtemp(dir));
-    snprintf(path, sizeof path, "%s/rank-00000.times", dir);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
     /* phase 1: occurrences 1, 2, 3 timed (4.0 s, 1.1 s, 0.9 s); phase 2: its only one */
-    fputs("pas2p-times 1\nrank 0\nnp 1\nstatus stopped\nset_s 7\nphase 1 4.0 1.1 0.9\n"
-          "phase 2 3.0\n", f);
-    fclose(f);
+    times_file(dir, path, sizeof path, "pas2p-times 1\nrank 0\nnp 1\nstatus stopped\nset_s 7\n"
+                                       "phase 1 4.0 1.1 0.9\nphase 2 3.0\n");
     pas2p_sig_phase_t p[2];
     set_phase(&p[0], 1, 100, 0.5, 1);
     set_phase(&p[1], 2, 1, 2.0, 1);
@@ -197,12 +202,8 @@ static void test_times_warmup_outlier(void **state)
 {
     (void)state;
     char dir[] = "/tmp/pas2p-test-times-XXXXXX", path[128], err[512];
-    assert_non_null(mkdtemp(dir));
-    snprintf(path, sizeof path, "%s/rank-00000.times", dir);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs("pas2p-times 1\nrank 0\nnp 1\nstatus stopped\nset_s 1\nphase 2 0.0354 0.0355 0.0342\n", f);
-    fclose(f);
+    times_file(dir, path, sizeof path, "pas2p-times 1\nrank 0\nnp 1\nstatus stopped\nset_s 1\n"
+                                       "phase 2 0.0354 0.0355 0.0342\n");
     pas2p_sig_phase_t p;
     set_phase(&p, 2, 100, 0.0297, 1);
     p.time_sd_s = 0.0052;
