@@ -221,6 +221,7 @@ static void test_times_warmup_outlier(void **state)
     rmdir(dir);
 }
 
+/* the result file: written, read back equal; another version, another kind refused */
 static void test_prediction_file(void **state)
 {
     (void)state;
