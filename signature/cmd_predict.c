@@ -136,7 +136,7 @@ int pas2p_cmd_predict(int argc, char **argv)
         target[r] = calloc(R->nphases ? R->nphases : 1, sizeof **target);
         if (!target[r])
             goto free_out;
-        if (pas2p_times_read(absdir, R, 1, target[r], &st[r], err, sizeof err)) {
+        if (pas2p_times_read(absdir, R, target[r], &st[r], err, sizeof err)) {
             if (missing < 0)
                 missing = (int)r;
             continue;

@@ -70,26 +70,27 @@ typedef struct {
 } pas2p_times_t;
 
 /* Reads DIR/rank-NNNNN.times of rank R->rank: status, SET, and each phase's target
- * PhaseET into t[k] (k: index in R->phases; NAN if not measured; t may be NULL).
+ * PhaseET into t[k] (k: index in R->phases; NAN if not measured; t may be NULL): the median
+ * of the phase's timed values, whether they are repetitions of the phase's mean skeleton
+ * (replay, simulate) or the application's own occurrences 2, 3, ... of the phase, or its
+ * only one (predict).
  *
- * by_occurrence = 0 (replayers: the times are repetitions of the phase's mean skeleton):
- * the median of the timed values.  by_occurrence = 1 (predict: the times are the
- * application's own occurrences 2, 3, ... of the phase, or its only one): each is compared
- * with the same occurrence on the base (the signature's occurrence `time_s`), and
- * t[k] = base mean x the median of those ratios.  An occurrence that is slow on both
- * machines (first touch of memory, a second warm-up, a start-up skew) then counts as what
- * it is, not as the phase's typical time.  Only when it matters: if the mean of those base
- * occurrences is within 2 standard errors (the phase's time_sd_s / sqrt(n)) of the base
- * mean, they are typical, and the ratios would only add the base samples' noise (stencil2d's
- * residual Allreduce: base occurrences 0.017-0.036 s, ratios up to 1.8 on the same
- * machine), so the median is taken as with by_occurrence = 0; likewise without base
- * occurrence times.
+ * predict does not compare an occurrence with the same occurrence on the base, although
+ * the signature keeps those base times: on a shared machine the base's early occurrences
+ * are single samples, and a burst of load in them (cartsweep's occurrences 1-3 at 58, 50
+ * and 28 ms against a 30 ms mean; wavefront's first 8 at twice its mean) is
+ * indistinguishable from a real start-up excess, so the ratio to them misread noise as
+ * speed: -30 to -45 % predictions.  Measured on 5 applications x 3 traces x 6 predict
+ * runs at np 2 and np 4 (validation/bench/results/predict.md): the median of the target's
+ * values against the base mean is closer to the AET than that ratio in both (np 4: mean
+ * |PETE| 3.6 % against 5.4 %).  A real excess of one early occurrence (wavefront's second,
+ * +27 % on both machines) is outvoted by the median of the default 3.
  * t == NULL: only the status, SET and counts are wanted, and phase lines of ids R does not
  * have are skipped (an aligned replay labels every rank's blocks with the representative
  * rank's ids; pas2p_sim.h).
  * 0, or -1 if the file is missing or malformed (err names it). */
-int pas2p_times_read(const char *dir, const pas2p_sig_rank_t *R, int by_occurrence, double *t,
-                     pas2p_times_t *st, char *err, size_t errlen);
+int pas2p_times_read(const char *dir, const pas2p_sig_rank_t *R, double *t, pas2p_times_t *st,
+                     char *err, size_t errlen);
 
 /* The replayers' way (replay, simulate): every rank's DIR/rank-NNNNN.times into the PET,
  * SET being the slowest rank's.  base_dir (may be NULL): the times of the same replay run

@@ -147,7 +147,7 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* ------------------------------------------------------------------ times files */
-int pas2p_times_read(const char *dir, const pas2p_sig_rank_t *R, int by_occurrence, double *t,
+int pas2p_times_read(const char *dir, const pas2p_sig_rank_t *R, double *t,
                      pas2p_times_t *st, char *err, size_t errlen)
 {
     char path[PATH_MAX + 32];
@@ -195,37 +195,9 @@ int pas2p_times_read(const char *dir, const pas2p_sig_rank_t *R, int by_occurren
                 ok = 0;
                 break;
             }
-            const pas2p_sig_phase_t *ph = &R->phases[k];
-            /* the runtime times occurrences 1, 2, ... (0 when it is the only one), in order,
-             * a missing one only at the end; the ratios need all of them known on the base */
-            uint32_t first = ph->nocc == 1 ? 0 : 1;
-            int ratios = by_occurrence && first + (uint32_t)n <= ph->nocc && ph->time_mean_s > 0;
-            double bsum = 0;
-            for (int i = 0; ratios && i < n; i++) {
-                ratios = ph->occ_time_s[first + (uint32_t)i] > 0;
-                bsum += ph->occ_time_s[first + (uint32_t)i];
-            }
-            /* only when those base occurrences are off the base mean by more than their
-             * noise explains (2 standard errors): otherwise the ratios would add the base
-             * samples' noise to the target's and correct nothing.  Mean and spread without
-             * occurrence 0 when it is not timed: a warm-up several times slower than the
-             * rest (cg: 0.080 s against 0.029 s) inflates the spread so much that the
-             * early occurrences' real excess (0.035 s) looked like noise */
-            double mean = ph->time_mean_s, sd = ph->time_sd_s, w = (double)ph->weight;
-            if (ratios && first == 1 && w > 2 && ph->occ_time_s[0] > 0) {
-                double x0 = ph->occ_time_s[0], m1 = (w * mean - x0) / (w - 1);
-                double v1 = (w * (sd * sd + mean * mean) - x0 * x0) / (w - 1) - m1 * m1;
-                mean = m1;
-                sd = v1 > 0 ? sqrt(v1) : 0;
-            }
-            if (ratios && fabs(bsum / n - mean) <= 2 * sd / sqrt((double)n))
-                ratios = 0;
-            for (int i = 0; ratios && i < n; i++)
-                v[i] /= ph->occ_time_s[first + (uint32_t)i];
             qsort(v, (size_t)n, sizeof *v, cmp_double);
-            double med = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
             if (t)
-                t[k] = ratios ? ph->time_mean_s * med : med;
+                t[k] = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
         }
     }
     fclose(f);
@@ -260,7 +232,7 @@ int pas2p_pet_from_times(const pas2p_signature_t *sig, const char *dir, const ch
          * give their status and SET, and may hold the representative's phase ids (an
          * aligned replay) */
         int used = !sig->spmd || R->rank == sig->representative;
-        if (pas2p_times_read(dir, R, 0, used ? target[r] : NULL, &st, err, errlen))
+        if (pas2p_times_read(dir, R, used ? target[r] : NULL, &st, err, errlen))
             goto out;
         if (!used)
             for (uint32_t k = 0; k < R->nphases; k++)
@@ -278,7 +250,7 @@ int pas2p_pet_from_times(const pas2p_signature_t *sig, const char *dir, const ch
             snprintf(err, errlen, "out of memory");
             goto out;
         }
-        if (pas2p_times_read(base_dir, R, 0, base, &bst, err, errlen))
+        if (pas2p_times_read(base_dir, R, base, &bst, err, errlen))
             goto out;
         for (uint32_t k = 0; k < R->nphases; k++)
             target[r][k] = isfinite(target[r][k]) && isfinite(base[k]) && base[k] > 0

@@ -672,7 +672,7 @@ int pas2p_cmd_simulate(int argc, char **argv)
         for (uint32_t r = 0; r < np; r++) {
             pas2p_sig_rank_t R = {.rank = r};
             pas2p_times_t st = {0};
-            if (pas2p_times_read(absdir, &R, 0, NULL, &st, err, sizeof err)) {
+            if (pas2p_times_read(absdir, &R, NULL, &st, err, sizeof err)) {
                 unfinished(logp, err);
                 rc = 1;
                 goto out;

@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""Reads the runs predict_estimators.sh left in DIR (DIR/APP/s*.xml signatures, p*/ predict
+runs with their rank times, aet) and prints each estimator's PETE as a Markdown table.
+
+A phase's target PhaseET, from its timed values t_1..t_n (occurrences 2..n+1; or the only
+occurrence of a weight-1 phase) and its base statistics (mean B, median Bm, standard
+deviation, and the first 8 occurrences' times b_0..b_7):
+
+  median         median(t): what pas2p predict does
+  like-for-like  B x median(t_i / b_i): each occurrence against the same one on the base
+  2-SE switch    like-for-like when the base's b_1..b_n are off B (without b_0) by more
+                 than 2 standard errors, else median(t): what pas2p predict did before
+  median-scaled  B x median(t) / Bm: the target's median against the base's median
+
+The PET is the run's own (prediction.xml) scaled by the measured relevant phases' sum
+under the estimator against that sum as predict computed it (its per-phase table), so the
+remainder and the estimated phases scale along.
+"""
+import glob
+import os
+import re
+import statistics
+import sys
+
+
+def signature(path):
+    text = open(path).read()
+    ranks = {}
+    for m in re.finditer(r'<rank id="(\d+)"(.*?)</rank>', text, re.S):
+        phases = {}
+        for p in re.finditer(r'<phase id="(\d+)" weight="(\d+)" relevant="(\w+)"([^>]*)>(.*?)</phase>',
+                             m.group(2), re.S):
+            a = dict(re.findall(r'(\w+)="([^"]*)"', p.group(4)))
+            phases[int(p.group(1))] = dict(
+                w=int(p.group(2)), rel=p.group(3) == 'yes', B=float(a['time_mean_s']),
+                Bm=float(a['time_median_s']), sd=float(a['time_sd_s']),
+                occ=[float(x) for x in re.findall(r'time_s="([\d.eE+-]+)"', p.group(5))])
+        ranks[int(m.group(1))] = phases
+    return ranks
+
+
+def estimate(name, ph, t):
+    med = statistics.median
+    w, B, occ = ph['w'], ph['B'], ph['occ']
+    n = len(t)
+    b = occ[1:1 + n]
+    if w == 1 or len(b) < n or name == 'median':
+        return med(t)
+    if name == 'median-scaled':
+        return B * med(t) / ph['Bm']
+    lfl = B * med([x / y for x, y in zip(t, b)])
+    if name == 'like-for-like':
+        return lfl
+    mean, sd = B, ph['sd']  # 2-SE switch, the base statistics without occurrence 0
+    if w > 2 and occ[0] > 0:
+        x0 = occ[0]
+        m1 = (w * mean - x0) / (w - 1)
+        v1 = (w * (sd * sd + mean * mean) - x0 * x0) / (w - 1) - m1 * m1
+        mean, sd = m1, (v1 ** .5 if v1 > 0 else 0)
+    return med(t) if abs(sum(b) / n - mean) <= 2 * sd / n ** .5 else lfl
+
+
+def rank_times(d, r):
+    out = {}
+    for line in open(os.path.join(d, 'rank-%05d.times' % r)):
+        if line.startswith('phase '):
+            f = line.split()
+            out[int(f[1])] = [float(x) for x in f[2:]]
+    return out
+
+
+def main(root):
+    names = ('median', 'like-for-like', '2-SE switch', 'median-scaled')
+    apps = sorted(a for a in os.listdir(root) if os.path.isfile(os.path.join(root, a, 'aet')))
+    pete = {}
+    for app in apps:
+        d = os.path.join(root, app)
+        aet = statistics.median(float(x) for x in open(os.path.join(d, 'aet')))
+        for p in sorted(glob.glob(os.path.join(d, 'p[0-9]*/'))):
+            sig = signature(os.path.join(d, 's%s.xml' % open(os.path.join(p, 'sig')).read().strip()))
+            x = open(os.path.join(p, 'prediction.xml')).read()
+            r = int(re.search(r'<result rank="(\d+)"', x).group(1))
+            pet = float(re.search(r'pet_s="([\d.eE+-]+)"', x).group(1))
+            times = rank_times(p, r)
+            rel = {k: ph for k, ph in sig[r].items() if ph['rel'] and k in times}
+            done = sum(float(m.group(2)) * float(m.group(3)) for m in re.finditer(
+                r'<phase id="(\d+)" weight="(\d+)" base_s="[^"]*" target_s="([^"]*)"[^>]*measured="yes"', x)
+                if int(m.group(1)) in rel)
+            for n in (3, 7):
+                for e in names:
+                    s = sum(ph['w'] * estimate(e, ph, times[k][:n]) for k, ph in rel.items())
+                    pete.setdefault((n, e, app), []).append((pet * s / done - aet) / aet * 100)
+    print('| values | estimator | mean abs median PETE | ' + ' | '.join(apps) + ' |')
+    print('|---|---|---|' + '---|' * len(apps))
+    for n in (3, 7):
+        for e in names:
+            cells, meds = [], []
+            for app in apps:
+                v = pete.get((n, e, app), [])
+                if v:
+                    meds.append(abs(statistics.median(v)))
+                    cells.append('%+.1f (%s)' % (statistics.median(v), ' '.join('%+.0f' % y for y in v)))
+                else:
+                    cells.append('-')
+            mean = '%.1f %%' % (sum(meds) / len(meds)) if meds else '-'
+            print('| %d | %s | %s | %s |' % (n, e, mean, ' | '.join(cells)))
+    print()
+    print('Each cell: median PETE % over the runs (each run\'s PETE).  A run\'s PET under an')
+    print('estimator: its predict PET x the measured relevant phases\' W x PhaseET sum under the')
+    print('estimator / that sum in its prediction.xml.')
+
+
+if __name__ == '__main__':
+    if len(sys.argv) != 2:
+        sys.exit('usage: predict_estimators.py DIR (written by predict_estimators.sh)')
+    main(sys.argv[1])

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# How `pas2p predict` should turn the target's timed occurrences into a PhaseET: the
+# estimators compared on the same runs (the evidence for pas2p_times_read, pas2p_pet.h).
+#
+#   bash validation/bench/predict_estimators.sh [--build DIR] [--np N] [--runs R]
+#                                               [--apps "a b"] [--traces T]
+#
+# Per application (validation size, np N, default 2): T traces (default 3), each analysed
+# into a signature; then R rounds (default 6) of a `pas2p predict --occurrences 7` run, on
+# the signatures in turn, and a traced run for the AET.  Each predict run's times are then
+# read by every estimator, with the first 3 values (what the default --occurrences 3 times)
+# and with all 7, and its PETE taken against the median AET of all the application's runs.
+# Prints, per estimator and window, the mean over applications of |median PETE| and each
+# application's run PETEs.  Needs python3.  Timings are never asserted by the tests.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+build=build np=2 runs=6 apps="stencil2d cg wavefront cartsweep ftn_ring" traces=3
+source validation/bench/common.sh
+bench_option() { case $1 in --traces) traces=$2 ;; *) return 1 ;; esac; }
+bench_parse predict_estimators.sh 14 "$@"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+echo "## Predict's estimator, compared on the same runs ($(date -u +%F), $(nproc) cores, commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'))"
+echo
+echo "np $np, $traces traces and $runs predict (--occurrences 7) / AET rounds per application."
+echo
+while IFS="|" read -r -u 3 app _np _targs vargs; do
+  app=$(echo "$app" | xargs); vargs=$(echo "$vargs" | xargs)
+  [[ -z $app || $app == \#* ]] && continue
+  [[ " $apps " != *" $app "* ]] && continue
+  d=$tmp/$app; mkdir -p "$d"
+  launchcmd=("${mpirun[@]}" -np "$np" "$build/apps/$app" $vargs)
+  for ((s = 1; s <= traces; s++)); do
+    "$pas2p" trace -o "$d/t" -- "${launchcmd[@]}" >/dev/null
+    "$pas2p" dump "$d/t" | field AET >>"$d/aet"
+    "$pas2p" analyze "$d/t" -o "$d/s$s.xml" >/dev/null
+    rm -rf "$d/t"
+  done
+  for ((k = 1; k <= runs; k++)); do
+    s=$(((k - 1) % traces + 1))
+    "$pas2p" predict "$d/s$s.xml" --occurrences 7 -o "$d/p$k" -- "${launchcmd[@]}" >"$d/p$k.out" 2>&1 ||
+      { echo "$app: predict failed: $(grep -m1 'pas2p predict:' "$d/p$k.out")" >&2; exit 1; }
+    echo "$s" >"$d/p$k/sig"
+    "$pas2p" trace -o "$d/t" -- "${launchcmd[@]}" >/dev/null
+    "$pas2p" dump "$d/t" | field AET >>"$d/aet"
+    rm -rf "$d/t"
+  done
+  echo "- $app $vargs: AET median $(median <"$d/aet") s, range $(rng "$d/aet") s"
+done 3< validation/apps/sizes.txt
+echo
+python3 validation/bench/predict_estimators.py "$tmp"
