@@ -66,7 +66,7 @@ typedef struct {
     int (*next_times)(void *ctx, pas2p_event_times_t *out, int max);
 } pas2p_event_source_t;
 
-#define PAS2P_PHASE_SAMPLE_OCC 8 /* first occurrences kept per phase, for the runtime */
+#define PAS2P_PHASE_SAMPLE_OCC 32 /* first occurrences kept per phase, for the runtime */
 
 typedef struct {
     uint32_t id;                 /* 1-based, in order of first occurrence */

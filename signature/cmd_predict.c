@@ -25,7 +25,9 @@ static const char usage[] =
     "Then PET = sum(PhaseET x W) + the remainder, from the target's phase times.\n"
     "\n"
     "  -o DIR           where the ranks' times go (default pas2p-predict-YYYYmmdd-HHMMSS)\n"
-    "  --occurrences N  occurrences timed per phase after the warm-up, median kept (default 3)\n"
+    "  --occurrences N  occurrences per phase the stop waits for, after the warm-up (default\n"
+    "                   3, up to 31); later ones that complete before the stop are timed\n"
+    "                   too; the phase's time is the median\n"
     "  --aet T          the application's measured time on this target (s): prints PETE\n"
     "  --ignore-args    run even if the program or its arguments differ from the signature's\n"
     "  --measure-end    also time a relevant phase that occurs once, at the very end\n"
@@ -58,9 +60,10 @@ int pas2p_cmd_predict(int argc, char **argv)
         } else if (!strcmp(a, "--occurrences") && i + 1 < argc) {
             char *end;
             occ = strtol(argv[++i], &end, 10);
-            if (*end || occ < 1 || occ > 7) {
-                fprintf(stderr, "pas2p predict: --occurrences needs a number from 1 to 7 (the "
-                        "signature keeps 8 occurrences per phase, the first warms up)\n");
+            if (*end || occ < 1 || occ > PAS2P_SIG_OCC - 1) {
+                fprintf(stderr, "pas2p predict: --occurrences needs a number from 1 to %d (the "
+                        "signature locates %d occurrences per phase, the first warms up)\n",
+                        PAS2P_SIG_OCC - 1, PAS2P_SIG_OCC);
                 return 2;
             }
         } else if (!strcmp(a, "--aet") && i + 1 < argc) {

@@ -80,10 +80,11 @@ typedef struct {
  * are single samples, and a burst of load in them (cartsweep's occurrences 1-3 at 58, 50
  * and 28 ms against a 30 ms mean; wavefront's first 8 at twice its mean) is
  * indistinguishable from a real start-up excess, so the ratio to them misread noise as
- * speed: -30 to -45 % predictions.  Measured on 5 applications x 3 traces x 6 predict
- * runs at np 2 and np 4 (validation/bench/results/predict.md): the median of the target's
- * values against the base mean is closer to the AET than that ratio in both (np 4: mean
- * |PETE| 3.6 % against 5.4 %).  A real excess of one early occurrence (wavefront's second,
+ * speed: -38 to -45 % predictions.  Measured on 5 applications x 3 traces x 6 predict
+ * runs, three times (validation/bench/predict_estimators.sh, results/predict.md): mean
+ * |PETE| 11.1 % against 14.4 % at np 2, 3.6 and 5.6 % against 5.3 and 5.7 % at np 4, for
+ * the median against the former switch to those ratios when the base's occurrences looked
+ * atypical.  A real excess of one early occurrence (wavefront's second,
  * +27 % on both machines) is outvoted by the median of the default 3.
  * t == NULL: only the status, SET and counts are wanted, and phase lines of ids R does not
  * have are skipped (an aligned replay labels every rank's blocks with the representative

@@ -20,7 +20,10 @@ extern "C" {
 #endif
 
 #define PAS2P_SIGNATURE_VERSION 1u
-#define PAS2P_SIG_OCC 8
+/* first occurrences of a phase a signature locates (ordinals, base times): the signature
+ * runtime checks the run against them and times those after the warm-up that complete
+ * before the stop (pas2p predict) */
+#define PAS2P_SIG_OCC 32
 
 typedef struct {
     uint32_t call;                      /* call id (tracer/mpi_calls.tbl) */

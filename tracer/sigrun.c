@@ -38,7 +38,8 @@
 typedef struct {
     uint64_t start, end;     /* ordinals [start, end) */
     uint32_t phase;          /* index in the rank's table */
-    int measured;
+    int measured;            /* one of the occurrences the stop waits for */
+    int timed;               /* measured, or a later one timed if it completes before the stop */
     double t0, t1;           /* boundary values (ns, excluded time taken out); t1 < 0: open */
 } interval_t;
 
@@ -87,7 +88,7 @@ static void write_times(pas2p_sigrun_t *s, const char *status, const char *why, 
             int any = 0;
             for (uint32_t i = 0; i < s->niv; i++) {
                 const interval_t *v = &s->iv[i];
-                if (v->phase != k || !v->measured || v->t1 < 0)
+                if (v->phase != k || !v->timed || v->t1 < 0)
                     continue;
                 if (!any)
                     fprintf(f, "phase %u", s->me->phases[k].id);
@@ -244,11 +245,14 @@ pas2p_sigrun_t *pas2p_sig_start(const char *sig_path, const char *dir)
         int minor = minor_variant(s->me, p, s->sig.size_tolerance);
         for (uint32_t j = 0; j < p->nocc; j++) {
             interval_t *v = &s->iv[s->niv++];
-            /* the first occurrence warms up when there are more */
-            int measured = p->relevant && (!at_end || measure_end) && !minor &&
-                           (p->nocc == 1 ? j == 0 : j >= 1 && j <= (uint32_t)occ);
+            /* the first occurrence warms up when there are more; the stop waits for the next
+             * occ, and those after them are timed too while the run goes on (another phase's
+             * occurrences are awaited): more samples for the median at no cost in SET */
+            int timed = p->relevant && (!at_end || measure_end) && !minor &&
+                        (p->nocc == 1 ? j == 0 : j >= 1);
+            int measured = timed && (p->nocc == 1 || j <= (uint32_t)occ);
             *v = (interval_t){.start = p->occ_start[j], .end = p->occ_end[j], .phase = k,
-                              .measured = measured, .t0 = -1, .t1 = -1};
+                              .measured = measured, .timed = timed, .t0 = -1, .t1 = -1};
             s->nmeasured += (uint32_t)measured;
         }
     }
