@@ -16,7 +16,7 @@
  * one time), each after an MPI_Barrier on MPI_COMM_WORLD: BURST occurrences back to back
  * (default 1), timed from the barrier to the completion of the last one's calls and
  * requests, and reported per occurrence (the time / BURST); the first of several
- * repetitions warms up and is not reported.  Actions outside blocks (a full trace) run once, in order.  Each rank writes
+ * repetitions warms up the network (its computation skipped) and is not reported.  Actions outside blocks (a full trace) run once, in order.  Each rank writes
  * OUT_DIR/rank-NNNNN.times in the signature-mode layout (tracer/FORMAT.md).
  *
  * No global state: SimGrid runs every rank as a thread of one process.
@@ -588,15 +588,20 @@ int main(int argc, char **argv)
         long long burst = R.a[i].bytes;
         int nrep = R.a[i].peer ? 1 : reps; /* `once`: the single, cold, occurrence */
         for (int r = 0; r < nrep; r++) {
+            /* the warm-up: the phase's messages and collectives, without its computation
+             * (what it warms is the network: connections, queues, buffers; the kernel and
+             * the clock spin need no warming), at a fraction of a repetition's cost */
+            int warm = nrep > 1 && r == 0;
             MPI_Barrier(MPI_COMM_WORLD);
             double t0 = MPI_Wtime();
             for (long long b = 0; b < burst; b++) {
                 for (size_t k = i + 1; k < j; k++)
-                    run(&R, &R.a[k]);
+                    if (!warm || R.a[k].op != OP_COMPUTE)
+                        run(&R, &R.a[k]);
                 complete(&R, R.nreq);
             }
             double t1 = MPI_Wtime();
-            if ((nrep == 1 || r > 0) && j > i + 1) /* an empty block: this rank lacks the phase */
+            if (!warm && j > i + 1) /* an empty block: this rank lacks the phase */
                 p->t[p->n++] = (t1 - t0) / (double)burst;
         }
         i = j;
