@@ -16,7 +16,8 @@
  * one time), each after an MPI_Barrier on MPI_COMM_WORLD: BURST occurrences back to back
  * (default 1), timed from the barrier to the completion of the last one's calls and
  * requests, and reported per occurrence (the time / BURST); the first of several
- * repetitions warms up the network (its computation skipped) and is not reported.  Actions outside blocks (a full trace) run once, in order.  Each rank writes
+ * repetitions warms up the network (its computation skipped) and is not reported.
+ * Actions outside blocks (a full trace) run once, in order.  Each rank writes
  * OUT_DIR/rank-NNNNN.times in the signature-mode layout (tracer/FORMAT.md).
  *
  * No global state: SimGrid runs every rank as a thread of one process.
