@@ -21,10 +21,11 @@ static const char usage[] =
     "usage: pas2p analyze TRACE_DIR [-o SIGNATURE.xml] [--jobs N] [--relevance F]\n"
     "                     [--compute-similarity F] [--size-tolerance F]\n"
     "                     [--inline-events N|auto] [--skew F]\n"
-    "                     [--logical global|local] [--strict] [--all-ranks]\n"
+    "                     [--phases global|local] [--logical global|local]\n"
+    "                     [--strict] [--all-ranks]\n"
     "                     [--mpi K [-- LAUNCHER...]]\n"
     "\n"
-    "Finds each rank's phases (repeating sequences of MPI calls with their computation) and\n"
+    "Finds the phases (repeating slices of the run with their computation) and their\n"
     "weights, the relevant phases (weight x time >= F x AET, default 0.01) and their coverage,\n"
     "and picks the representative rank (EPAS: preliminary PET closest to AET).  Prints\n"
     "`events`, `relevant phases`, `coverage`, `AET`, `PET` (base machine: relevant phases\n"
@@ -36,7 +37,14 @@ static const char usage[] =
     "  --compute-similarity F  occurrences are the same phase when their computation is\n"
     "                          >= F alike (default 0.85 on instruction counts; 0.5 on time\n"
     "                          when the trace has no counters: scheduling noise)\n"
-    "  --size-tolerance F      message sizes within F are alike (default 0.05)\n"
+    "  --phases MODE           global (default): one phase table for all ranks, every\n"
+    "                          occurrence a slice across all ranks that is communication-\n"
+    "                          closed (no message, request or collective crosses it), cut\n"
+    "                          where each rank's loops propose; local: each rank's own\n"
+    "                          phases (EPAS), ids per rank, not closed\n"
+    "  --size-tolerance F      a message size within F of a phase's first is the same event\n"
+    "                          (default 0.9: sizes within 10x; orders of magnitude apart are\n"
+    "                          different events; 0.05 was the per-rank default)\n"
     "  --inline-events N|auto an inner loop of at most N events in all is part of the\n"
     "                          enclosing loop's phase, not phases of its own.  auto (the\n"
     "                          default): 16, raised x4 (up to 4096) while a phase carrying\n"
@@ -248,6 +256,47 @@ out:
     return rc;
 }
 
+/* the global phases: one more pass over every rank file, all ranks at once (global.c) */
+static int global_pass(const char *dir, int np, int strict, int cut, const pas2p_analysis_opts_t *o,
+                       pas2p_rank_phases_t *res, pas2p_global_info_t *info, char *err,
+                       size_t errlen)
+{
+    pas2p_rank_reader_t **rd = calloc((size_t)np, sizeof *rd);
+    src_t *ss = calloc((size_t)np, sizeof *ss);
+    pas2p_event_source_t *src = calloc((size_t)np, sizeof *src);
+    int rc = -1, instr = 0;
+    if (!rd || !ss || !src) {
+        snprintf(err, errlen, "out of memory");
+        goto out;
+    }
+    for (int r = 0; r < np; r++) {
+        char path[PATH_MAX];
+        pas2p_rank_path(dir, r, path, sizeof path);
+        rd[r] = pas2p_rank_reader_open(path, err, errlen);
+        if (!rd[r])
+            goto out;
+        const pas2p_file_header_t *h = pas2p_rank_reader_header(rd[r]);
+        if (h->thread_level == 3) { /* not an error: the caller keeps per-rank phases */
+            snprintf(err, errlen, "rank-%05d.p2t: traced under MPI_THREAD_MULTIPLE, whose threads' "
+                     "events interleave: phases per rank (local), not global", r);
+            rc = 1;
+            goto out;
+        }
+        if (!r)
+            instr = h->ncounters && !strcmp(h->counters[0], "PAPI_TOT_INS");
+        ss[r] = (src_t){rd[r], strict, 0, 0};
+        src[r] = (pas2p_event_source_t){src_next, src_error, &ss[r], NULL, NULL};
+    }
+    rc = pas2p_global_phases(src, np, o, instr, cut, res, info, err, errlen);
+out:
+    for (int r = 0; rd && r < np; r++)
+        pas2p_rank_reader_close(rd[r]);
+    free(rd);
+    free(ss);
+    free(src);
+    return rc;
+}
+
 /* the signature of the run: every rank's phases, relevance judged against AET */
 static int build_signature(const job_t *j, const pas2p_manifest_t *m, const pas2p_analysis_opts_t *o,
                            int rep, int spmd, pas2p_signature_t *s)
@@ -273,6 +322,22 @@ static int build_signature(const job_t *j, const pas2p_manifest_t *m, const pas2
     s->ranks = calloc(s->nranks, sizeof *s->ranks);
     if (!s->ranks)
         return -1;
+    /* global phases: a phase is relevant on every rank when it is on any (its id is the same
+     * slice of the program everywhere, and it is replayed and timed as one) */
+    uint32_t maxid = 0;
+    for (int r = 0; o->global && r < m->np; r++)
+        for (uint32_t i = 0; i < j->res[r].nphases; i++)
+            if (j->res[r].phases[i].id > maxid)
+                maxid = j->res[r].phases[i].id;
+    unsigned char *grel = calloc(maxid + 1, 1);
+    if (!grel)
+        return -1;
+    for (int r = 0; o->global && r < m->np; r++)
+        for (uint32_t i = 0; i < j->res[r].nphases; i++) {
+            const pas2p_phase_t *p = &j->res[r].phases[i];
+            if ((double)p->weight * p->time_mean_s >= o->relevance * m->aet_s)
+                grel[p->id] = 1;
+        }
     for (int r = 0; r < m->np; r++) {
         const pas2p_rank_phases_t *R = &j->res[r];
         pas2p_sig_rank_t *S = &s->ranks[r];
@@ -291,7 +356,7 @@ static int build_signature(const job_t *j, const pas2p_manifest_t *m, const pas2
             double wt = (double)p->weight * p->time_mean_s;
             q->id = p->id;
             q->weight = p->weight;
-            q->relevant = wt >= o->relevance * m->aet_s;
+            q->relevant = wt >= o->relevance * m->aet_s || (o->global && grel[p->id]);
             q->time_mean_s = p->time_mean_s;
             q->time_median_s = p->time_median_s;
             q->time_min_s = p->time_min_s;
@@ -314,6 +379,12 @@ static int build_signature(const job_t *j, const pas2p_manifest_t *m, const pas2
                     .tag2 = y->tag2, .comm = y->comm, .aux = y->aux, .bytes = y->bytes,
                     .rbytes = y->rbytes, .compute_s = p->pos_compute_s[k],
                     .instructions = p->pos_instructions[k]};
+                if (p->pos_bytes) { /* global phases: sizes are the phase's mean */
+                    q->events[k].bytes = (uint64_t)llround(p->pos_bytes[k]);
+                    q->events[k].rbytes = (uint64_t)llround(p->pos_rbytes[k]);
+                    q->events[k].size_min = p->pos_size_min[k];
+                    q->events[k].size_max = p->pos_size_max[k];
+                }
             }
             if (r == rep) {
                 if (q->relevant)
@@ -349,6 +420,7 @@ static int build_signature(const job_t *j, const pas2p_manifest_t *m, const pas2
             }
         }
     }
+    free(grel);
     s->pet_s = s->relevant_s + s->remainder_s;
     s->coverage = m->aet_s > 0 ? s->relevant_s / m->aet_s : 0;
     return 0;
@@ -470,7 +542,7 @@ int pas2p_analyze_run(int argc, char **argv, const pas2p_analyze_dist_t *dist)
     int strict = 0, all = 0;
     const char *out_path = NULL;
     int logical = -1; /* -1 none, 0 local, 1 global */
-    int auto_inline = 1;
+    int auto_inline = 1, size_given = 0;
     double max_skew = 0.2;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -499,6 +571,17 @@ int pas2p_analyze_run(int argc, char **argv, const pas2p_analyze_dist_t *dist)
         } else if (!strcmp(a, "--size-tolerance") && i + 1 < argc) {
             if (parse_fraction(argv[++i], &o.size_tolerance)) {
                 complain(quiet, "--size-tolerance needs a fraction in [0, 1]");
+                return 2;
+            }
+            size_given = 1;
+        } else if (!strcmp(a, "--phases") && i + 1 < argc) {
+            const char *mode = argv[++i];
+            if (!strcmp(mode, "global"))
+                o.global = 1;
+            else if (!strcmp(mode, "local"))
+                o.global = 0;
+            else {
+                complain(quiet, "--phases is 'global' or 'local', not '%s'", mode);
                 return 2;
             }
         } else if (!strcmp(a, "--inline-events") && i + 1 < argc) {
@@ -547,6 +630,8 @@ int pas2p_analyze_run(int argc, char **argv, const pas2p_analyze_dist_t *dist)
             fputs(usage, stderr);
         return 2;
     }
+    if (!o.global && !size_given)
+        o.size_tolerance = 0.05; /* the per-rank analysis keeps its own default */
     double t0 = now_s();
     pas2p_manifest_t m;
     char err[1024];
@@ -628,6 +713,24 @@ int pas2p_analyze_run(int argc, char **argv, const pas2p_analyze_dist_t *dist)
         pas2p_manifest_free(&m);
         return rc;
     }
+    pas2p_global_info_t ginfo = {0};
+    char local_why[1024] = "";
+    if (!rc && o.global) {
+        int cut = 0;
+        for (int r = 0; r < np; r++)
+            cut |= j.warn[r][0] != 0;
+        int g = global_pass(dir, np, strict, cut, &o, j.res, &ginfo, err, sizeof err);
+        if (g > 0) {
+            snprintf(local_why, sizeof local_why, "%s", err);
+            o.global = 0;
+        } else if (g < 0) {
+            fprintf(stderr, "pas2p analyze: %s\n", err);
+            rc = 1;
+        } else if (ginfo.unclosed_end) {
+            fprintf(stderr, "pas2p analyze: the trace is cut: its last occurrence is not "
+                    "communication-closed\n");
+        }
+    }
     uint64_t events = 0;
     int rep = 0;
     if (!rc) {
@@ -657,12 +760,44 @@ int pas2p_analyze_run(int argc, char **argv, const pas2p_analyze_dist_t *dist)
             rc = 1;
         } else {
             uint32_t nrel = 0;
-            for (uint32_t i = 0; i < sig.ranks[rep].nphases; i++)
-                nrel += sig.ranks[rep].phases[i].relevant;
+            if (o.global) { /* relevant global phases, on any rank */
+                uint32_t maxid = 0;
+                for (uint32_t r = 0; r < sig.nranks; r++)
+                    for (uint32_t i = 0; i < sig.ranks[r].nphases; i++)
+                        if (sig.ranks[r].phases[i].relevant && sig.ranks[r].phases[i].id > maxid)
+                            maxid = sig.ranks[r].phases[i].id;
+                for (uint32_t id = 1; id <= maxid; id++) {
+                    int rel = 0;
+                    for (uint32_t r = 0; r < sig.nranks && !rel; r++)
+                        for (uint32_t i = 0; i < sig.ranks[r].nphases && !rel; i++)
+                            rel = sig.ranks[r].phases[i].id == id && sig.ranks[r].phases[i].relevant;
+                    nrel += rel;
+                }
+            } else {
+                for (uint32_t i = 0; i < sig.ranks[rep].nphases; i++)
+                    nrel += sig.ranks[rep].phases[i].relevant;
+            }
             printf("trace = %s\nnp = %d\n", dir, np);
             printf("events = %llu\n", (unsigned long long)events);
             printf("representative rank = %d\n", rep);
-            printf("phases = %u\n", R->nphases);
+            if (o.global) {
+                printf("phases = %u\n", ginfo.phases);
+                printf("phase table = global (one for all ranks, every occurrence "
+                       "communication-closed)\n");
+                printf("occurrences = %llu (slices across all ranks, each communication-closed; "
+                       "the largest %llu events)\n", (unsigned long long)ginfo.occurrences,
+                       (unsigned long long)ginfo.largest_occurrence);
+                if (ginfo.characteristic_comm != UINT32_MAX)
+                    printf("characteristic communicator = %u%s\n", ginfo.characteristic_comm,
+                           ginfo.characteristic_comm ? "" : " (MPI_COMM_WORLD)");
+                else
+                    printf("characteristic communicator = none (no collective on all ranks in "
+                           "the phases: point-to-point only)\n");
+            } else {
+                printf("phases = %u\n", R->nphases);
+                printf("phase table = per rank (%s)\n",
+                       local_why[0] ? local_why : "local: the representative rank's");
+            }
             printf("relevant phases = %u\n", nrel);
             printf("inline events = %u\n", o.inline_events);
             if (skew0 >= 0)

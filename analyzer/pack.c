@@ -10,7 +10,7 @@
 #include "pas2p_analyzer.h"
 
 #define PACK_MAGIC 0x48503250u /* "P2PH" in little-endian byte order */
-#define PACK_VERSION 1u
+#define PACK_VERSION 2u /* 2: the occurrence bounds (global phases) */
 
 typedef struct {
     unsigned char *p;
@@ -84,6 +84,8 @@ int pas2p_rank_phases_pack(const pas2p_rank_phases_t *r, unsigned char **out, si
         put(&b, c->dims, (size_t)c->ndims * sizeof *c->dims);
         put(&b, c->periods, (size_t)c->ndims * sizeof *c->periods);
     }
+    PUT(&b, r->nbounds);
+    put(&b, r->bounds, (size_t)r->nbounds * sizeof *r->bounds);
     if (b.oom) {
         free(b.p);
         return -1;
@@ -213,6 +215,13 @@ int pas2p_rank_phases_unpack(const unsigned char *in, size_t len, pas2p_rank_pha
         c->dims = c->ndims ? get_array(&b, c->ndims, sizeof *c->dims, 0) : NULL;
         c->periods = c->ndims ? get_array(&b, c->ndims, sizeof *c->periods, 0) : NULL;
     }
+    uint64_t nb = 0;
+    GET(&b, nb);
+    r->bounds = b.bad ? NULL : get_array(&b, (size_t)nb, sizeof *r->bounds, 0);
+    r->nbounds = b.bad ? 0 : nb;
+    for (uint64_t i = 1; !b.bad && i < r->nbounds; i++)
+        if (r->bounds[i] <= r->bounds[i - 1] || r->bounds[i] >= r->events)
+            b.bad = 1;
     if (!b.bad && b.at != len)
         b.bad = 1;
     if (b.bad) {

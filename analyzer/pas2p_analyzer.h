@@ -50,6 +50,10 @@ typedef struct {
                                     this share of its calls' occurrences is merged into the
                                     closest larger variant: with time-only traces, preempted
                                     occurrences would otherwise fragment phases (0.05) */
+    int global;                  /* 1 (default): phases of all ranks together (global.c):
+                                    pass B records every occurrence's start as a cut
+                                    proposal and walks top-level loops iteration by
+                                    iteration however short; 0: each rank's own (EPAS) */
 } pas2p_analysis_opts_t;
 
 void pas2p_analysis_defaults(pas2p_analysis_opts_t *o);
@@ -80,6 +84,10 @@ typedef struct {
     double compute_mean_s;       /* computation per occurrence */
     double *pos_compute_s;       /* nsym: mean computation before each call of the phase */
     double *pos_instructions;    /* nsym: mean instructions before each call (0 if uncounted) */
+    double *pos_bytes, *pos_rbytes; /* nsym: mean bytes sent / received by each call (global
+                                    phases; NULL: the symbol's bytes) */
+    uint64_t *pos_size_min, *pos_size_max; /* nsym: range of bytes + rbytes (global phases) */
+    uint64_t min_bytes, max_bytes; /* range of the bytes of its messages (global phases) */
     double instructions_mean;    /* per occurrence, when counted (else 0) */
     uint64_t first_start[PAS2P_PHASE_SAMPLE_OCC]; /* ordinals of the first occurrences */
     uint64_t first_end[PAS2P_PHASE_SAMPLE_OCC];   /* (one past the last event) */
@@ -115,6 +123,8 @@ typedef struct {
     uint64_t folded_elements;    /* top-level elements of the loop tree (diagnostic) */
     uint32_t ncomms;             /* communicators this rank created, in creation order */
     pas2p_comm_info_t *comms;
+    uint64_t *bounds;            /* opts.global: ordinal of every occurrence's first event, */
+    uint64_t nbounds;            /* ascending (the cut proposals of the global phases) */
     char error[512];
 } pas2p_rank_phases_t;
 
@@ -142,6 +152,36 @@ int pas2p_rank_phases_unpack(const unsigned char *in, size_t len, pas2p_rank_pha
 int pas2p_logical_clock(pas2p_event_source_t *srcs, int np, int global,
                         void (*visit)(void *ctx, int rank, uint64_t ordinal, uint64_t lt),
                         void *ctx, uint64_t *max_lt, char *err, size_t errlen);
+
+/* Global phases (analyzer/global.c; the thesis's PHASE_TABLE).  srcs[r] delivers rank r's
+ * events again (np sources); res[r] holds rank r's per-rank analysis made with
+ * opts.global (its bounds are the cut proposals).  Cuts across all ranks are sought from
+ * those proposals: each cut is the least communication-closed one at or after every
+ * rank's next proposal (every message sent before it is received before it, no request is
+ * active at it, every member of a communicator has made the same collectives before it).
+ * The slices between consecutive cuts are the occurrences; those that make the same calls
+ * on every rank (wildcard receives as wildcards, sizes within size_tolerance of the
+ * symbol's first, completions by what they complete, failed Test/Iprobe polls folded into
+ * the computation before the next call) with similar computation are one phase, with one
+ * id and one weight on every rank.  On return res[r]'s phases and symbols are replaced by
+ * rank r's share of each global phase (a phase in which rank r makes no call is absent
+ * from its table); Σ weight x mean time is still rank r's elapsed time.
+ * info (optional) receives a summary.  cut: 1 when a rank file was truncated (analysed up
+ * to its complete part): what cannot be closed at the end is then the last occurrence, not
+ * an error.  0, or -1 with a one-line reason (a receive whose message is never sent names
+ * the rank and event). */
+typedef struct {
+    uint64_t occurrences;        /* slices across all ranks */
+    uint32_t phases;
+    uint64_t largest_occurrence; /* events in the largest slice, all ranks */
+    uint32_t characteristic_comm; /* the all-rank communicator with collectives in the most
+                                    occurrences, WORLD on a tie (thesis 7.4); UINT32_MAX:
+                                    none (point-to-point only) */
+    int unclosed_end;            /* cut: the last occurrence is not closed (truncated trace) */
+} pas2p_global_info_t;
+int pas2p_global_phases(pas2p_event_source_t *srcs, int np, const pas2p_analysis_opts_t *o,
+                        int use_instr, int cut, pas2p_rank_phases_t *res,
+                        pas2p_global_info_t *info, char *err, size_t errlen);
 
 /* `pas2p analyze` */
 int pas2p_cmd_analyze(int argc, char **argv);

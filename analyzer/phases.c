@@ -10,7 +10,7 @@
 
 void pas2p_analysis_defaults(pas2p_analysis_opts_t *o)
 {
-    o->size_tolerance = 0.05;
+    o->size_tolerance = 0.9; /* sizes within 10x: orders of magnitude are other events */
     o->compute_similarity = 0.85;
     o->compute_similarity_time = 0.5;
     o->compute_floor_ns = 2000;
@@ -18,6 +18,7 @@ void pas2p_analysis_defaults(pas2p_analysis_opts_t *o)
     o->inline_events = 16;
     o->variant_merge = 0.05;
     o->relevance = 0.01;
+    o->global = 1;
 }
 
 static uint64_t mix64(uint64_t x)
@@ -431,6 +432,8 @@ typedef struct {
     uint32_t *nextv;
     uint32_t nslots;
     uint32_t last_phase;     /* the phase of the previous occurrence: tried first */
+    uint64_t *bounds;        /* o->global: every occurrence's first ordinal */
+    uint64_t nbounds, capbounds;
     uint64_t rng;
     uint64_t elapsed_ns;
     uint64_t events;
@@ -556,6 +559,17 @@ static int occurrence_end(walker_t *w)
             w->slots[j] = id + 1;
     }
 found:;
+    if (w->o->global) {
+        if (w->nbounds == w->capbounds) {
+            uint64_t cap = w->capbounds ? w->capbounds * 2 : 1024;
+            uint64_t *b = realloc(w->bounds, cap * sizeof *b);
+            if (!b)
+                return -1;
+            w->bounds = b;
+            w->capbounds = cap;
+        }
+        w->bounds[w->nbounds++] = w->start;
+    }
     phase_acc_t *a = &w->ph[id];
     pas2p_phase_t *p = &a->p;
     double t = (double)w->time_ns * 1e-9;
@@ -847,8 +861,13 @@ static int emit(folder_t *f, walker_t *w, uint64_t upto)
 {
     while (f->base < upto) {
         node_t *n = AT(f, f->base);
-        /* a short loop is part of the surrounding occurrence, at top level as in bodies */
-        int rc = n->count && n->nev <= w->o->inline_events ? walk_inline(w, n) : walk(w, n);
+        /* a short loop is part of the surrounding occurrence, at top level as in bodies;
+         * for global phases a top-level loop of 4 or more iterations is the program's own and
+         * its iterations are proposed as cuts however few events they hold (NAS FT: 6
+         * iterations of 2 calls and 100 ms of computation each); a start-up repeat
+         * ([Barrier, Barrier]) stays part of its occurrence */
+        int whole = n->count && n->nev <= w->o->inline_events && !(w->o->global && n->count >= 4);
+        int rc = whole ? walk_inline(w, n) : walk(w, n);
         node_free(n);
         f->base++;
         f->off++;
@@ -946,6 +965,9 @@ int pas2p_find_phases(pas2p_event_source_t a, pas2p_event_source_t b,
     memcpy(out->symbols, st.v, st.n * sizeof *st.v);
     out->comms = w.comms;
     out->ncomms = w.ncomms;
+    out->bounds = w.bounds;
+    out->nbounds = w.nbounds;
+    w.bounds = NULL;
     w.comms = NULL;
     w.ncomms = 0;
     for (uint32_t i = 0; i < w.nph; i++) {
@@ -1003,6 +1025,7 @@ done:
         free(w.comms[i].periods);
     }
     free(w.comms);
+    free(w.bounds);
     free(w.nextv);
     free(w.slots);
     free(w.syms);
@@ -1029,6 +1052,10 @@ void pas2p_rank_phases_free(pas2p_rank_phases_t *p)
             free(p->phases[i].syms);
             free(p->phases[i].pos_compute_s);
             free(p->phases[i].pos_instructions);
+            free(p->phases[i].pos_bytes);
+            free(p->phases[i].pos_rbytes);
+            free(p->phases[i].pos_size_min);
+            free(p->phases[i].pos_size_max);
         }
     for (uint32_t i = 0; i < p->ncomms; i++) {
         free(p->comms[i].members);
@@ -1038,6 +1065,9 @@ void pas2p_rank_phases_free(pas2p_rank_phases_t *p)
     free(p->comms);
     p->comms = NULL;
     p->ncomms = 0;
+    free(p->bounds);
+    p->bounds = NULL;
+    p->nbounds = 0;
     free(p->phases);
     free(p->symbols);
     p->phases = NULL;

@@ -29,7 +29,8 @@ typedef struct {
     uint32_t call;                      /* call id (tracer/mpi_calls.tbl) */
     int32_t peer, tag, peer2, tag2;     /* world ranks; -1 none, -2 any, -3 MPI_PROC_NULL */
     uint32_t comm, aux;
-    uint64_t bytes, rbytes;
+    uint64_t bytes, rbytes;             /* global phases: the mean over the occurrences */
+    uint64_t size_min, size_max;        /* bytes + rbytes: the range seen (0, 0: not recorded) */
     double compute_s, instructions;     /* mean, before the call */
 } pas2p_sig_event_t;
 

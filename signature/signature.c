@@ -127,6 +127,10 @@ int pas2p_signature_write(const pas2p_signature_t *s, const char *path, char *er
                 ATTR("comm", "%u", e->comm);
                 ATTR("bytes", "%" PRIu64, e->bytes);
                 ATTR("rbytes", "%" PRIu64, e->rbytes);
+                if (e->size_max) {
+                    ATTR("size_min", "%" PRIu64, e->size_min);
+                    ATTR("size_max", "%" PRIu64, e->size_max);
+                }
                 ATTR("compute_s", "%.9g", e->compute_s);
                 ATTR("instructions", "%.9g", e->instructions);
                 if (e->peer2 != -1 || e->tag2 != -1) {
@@ -262,6 +266,8 @@ static int fill(xmlNodePtr root, pas2p_signature_t *s)
                         x->aux = (uint32_t)pas2p_xml_attr_u(e, "aux");
                         x->bytes = pas2p_xml_attr_u(e, "bytes");
                         x->rbytes = pas2p_xml_attr_u(e, "rbytes");
+                        x->size_min = pas2p_xml_attr_u(e, "size_min");
+                        x->size_max = pas2p_xml_attr_u(e, "size_max");
                         x->compute_s = pas2p_xml_attr_d(e, "compute_s");
                         x->instructions = pas2p_xml_attr_d(e, "instructions");
                         if (!x->call)

@@ -11,8 +11,10 @@
  *  - the relevant phases' occurrences after the first (warm-up) are timed: end of the event
  *    before the occurrence -> end of its last event, as the analyzer times them; not a
  *    phase that occurs once at MPI_Finalize (unless PAS2P_MEASURE_END=1), nor a minor
- *    variant of another phase (same calls and sizes, fewer occurrences): both are
- *    estimated by the PET from the rank's ratio rather than delay the stop;
+ *    variant of another phase (same calls and sizes, fewer occurrences), nor a late phase
+ *    (first seen in the second half of the rank's events, < 25 % of its time: a short
+ *    loop in the wind-down): all are estimated by the PET from the rank's ratio rather
+ *    than delay the stop;
  *  - at every blocking collective on MPI_COMM_WORLD, or on a communicator of all the ranks
  *    (a Cartesian one, a duplicate: the signature lists them), the ranks agree (one extra allreduce on
  *    a private duplicate of MPI_COMM_WORLD, its time excluded from the measurements)
@@ -243,6 +245,12 @@ pas2p_sigrun_t *pas2p_sig_start(const char *sig_path, const char *dir)
          * it is not timed, and the PET estimates it (base time x the rank's ratio) */
         int at_end = p->weight == 1 && p->nocc == 1 && p->occ_end[0] >= s->me->events;
         int minor = minor_variant(s->me, p, s->sig.size_tolerance);
+        /* a phase that first occurs in the second half of the run and carries little of it
+         * (a short loop in the wind-down) would hold the stop back to the end: estimated
+         * as base time x the rank's ratio, as the one at MPI_Finalize */
+        int late = p->nocc && p->occ_start[0] > s->me->events / 2 &&
+                   (double)p->weight * p->time_mean_s < 0.25 * s->me->elapsed_s;
+        minor |= late && !measure_end;
         for (uint32_t j = 0; j < p->nocc; j++) {
             interval_t *v = &s->iv[s->niv++];
             /* the first occurrence warms up when there are more; the stop waits for the next
@@ -277,9 +285,15 @@ static void check_event(pas2p_sigrun_t *s, const interval_t *v, const pas2p_even
      * Test*: timing; a request completed by an earlier call in one run and not in the
      * other): not part of the skeleton the application must follow */
     int any_size = pas2p_call_class(e->call) == PAS2P_CLASS_COMPLETION;
-    if (x->call == e->call && x->peer == e->peer && x->tag == e->tag && x->peer2 == e->peer2 &&
-        x->comm == e->comm &&
-        (any_size || size_ok(x->bytes + x->rbytes, e->bytes + e->rbytes, s->tol)))
+    /* sizes: within the range the base run saw at this call (global phases, 5 % slack), or
+     * within the size tolerance of the recorded size; a wildcard receive takes any peer */
+    uint64_t got = e->bytes + e->rbytes;
+    int size = any_size || (x->size_max ? (double)got >= 0.95 * (double)x->size_min &&
+                                              (double)got <= 1.05 * (double)x->size_max
+                                        : size_ok(x->bytes + x->rbytes, got, s->tol));
+    if (x->call == e->call && (x->peer == e->peer || x->peer == PAS2P_PEER_ANY) &&
+        (x->tag == e->tag || x->tag == PAS2P_TAG_ANY) &&
+        (x->peer2 == e->peer2 || x->peer2 == PAS2P_PEER_ANY) && x->comm == e->comm && size)
         return;
     char why[600];
     snprintf(why, sizeof why, "diverged from the signature at event %llu (phase %u, call %llu "

@@ -205,15 +205,20 @@ static void test_compute_similarity(void **state)
     free(s.ev);
 }
 
-/* message sizes within 5 % are the same event; beyond, they are not */
+/* message sizes within the tolerance (here 5 %, the per-rank analysis's) are the same
+ * event; beyond, they are not */
 static void test_size_tolerance(void **state)
 {
     (void)state;
+    pas2p_analysis_opts_t o;
+    pas2p_analysis_defaults(&o);
+    o.global = 0;
+    o.size_tolerance = 0.05;
     stream_t s = {0};
     for (int i = 0; i < 30; i++)
         add(&s, PAS2P_CALL_Send, 1, 5, i % 2 ? 1000 : 1030, 10000, 1000);
     pas2p_rank_phases_t r;
-    assert_int_equal(analyze(&s, NULL, &r), 0);
+    assert_int_equal(analyze(&s, &o, &r), 0);
     assert_int_equal(r.nsymbols, 1);
     assert_int_equal(r.nphases, 1);
     assert_int_equal(r.phases[0].weight, 30);
@@ -223,14 +228,27 @@ static void test_size_tolerance(void **state)
     stream_t t = {0};
     for (int i = 0; i < 30; i++)
         add(&t, PAS2P_CALL_Send, 1, 5, i % 2 ? 1000 : 1200, 10000, 1000);
-    assert_int_equal(analyze(&t, NULL, &r), 0);
+    assert_int_equal(analyze(&t, &o, &r), 0);
     check_partition(&t, &r);
     assert_int_equal(r.nsymbols, 2);
     assert_int_equal(r.nphases, 1); /* the alternation is a 2-event body */
     assert_int_equal(r.phases[0].nsym, 2);
     assert_int_equal(r.phases[0].weight, 15);
     pas2p_rank_phases_free(&r);
+    /* the default: sizes within 10x are one event (a halo that changes every step), sizes
+     * orders of magnitude apart are not */
+    assert_int_equal(analyze(&t, NULL, &r), 0);
+    assert_int_equal(r.nsymbols, 1);
+    assert_int_equal(r.nphases, 1);
+    pas2p_rank_phases_free(&r);
     free(t.ev);
+    stream_t u = {0};
+    for (int i = 0; i < 30; i++)
+        add(&u, PAS2P_CALL_Send, 1, 5, i % 2 ? 1000 : 1000000, 10000, 1000);
+    assert_int_equal(analyze(&u, NULL, &r), 0);
+    assert_int_equal(r.nsymbols, 2);
+    pas2p_rank_phases_free(&r);
+    free(u.ev);
 }
 
 /* a phase recurring in separate loops gets one id and both loops' weights */

@@ -1,0 +1,1159 @@
+/* Global phases: the phases of all ranks put together (the PAS2P thesis's PHASE_TABLE),
+ * every occurrence a communication-closed slice across all ranks.
+ *
+ * One more streaming pass over every rank's events, all ranks at once.  A cut is a
+ * position in every rank's stream.  It is *closed* when, before it, every channel
+ * (communicator, source, destination, tag) has as many messages received as sent, no
+ * request is active on any rank, and every member of a communicator has made the same
+ * number of collectives on it.  Closed cuts form a lattice (min and max of two closed cuts
+ * are closed), so from any lower bound there is one least closed cut, found by advancing,
+ * one event at a time, a rank that some condition says must move (a receiver short of its
+ * messages, a sender whose message was received, a rank with an active request, a member
+ * behind on a collective): every such move is forced, so the order of moves does not
+ * change the cut and the pass is deterministic.
+ *
+ * The lower bounds come from the per-rank analysis: each rank's next occurrence boundary
+ * (its loop iterations).  A rank with no boundary left waits where it is; when no rank has
+ * one, every rank goes to its end.  The slices between consecutive cuts are the
+ * occurrences; occurrences whose every rank makes the same calls (symbols) with similar
+ * computation are one phase.  Messages, requests and collectives never cross a cut, so
+ * each phase can be replayed alone and timed, and its time multiplied by its weight.
+ *
+ * Cost: each event is read once and moved over once; the slice being built is the only
+ * buffer (its events, all ranks).  See pas2p_analyzer.h for the contract. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pas2p_analyzer.h"
+#include "table.h"
+
+#define RESERVOIR 255
+
+static uint64_t mix64(uint64_t x)
+{
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+/* ------------------------------------------------------------------ symbols */
+typedef struct {
+    pas2p_symbol_t *v;
+    uint32_t n, cap;
+    table_t index;            /* (base hash, variant #) -> symbol id + 1 */
+    double tol;
+} gsyms_t;
+
+static uint64_t base_hash(const pas2p_symbol_t *s)
+{
+    uint64_t a = (uint64_t)s->call << 48 ^ (uint64_t)(uint32_t)s->peer << 16 ^ s->aux;
+    uint64_t b = ((uint64_t)(uint32_t)s->tag << 32 | (uint32_t)s->peer2) * 0x9e3779b97f4a7c15ull;
+    uint64_t c = ((uint64_t)s->comm << 32 | (uint32_t)s->tag2) * 0xc2b2ae3d27d4eb4full;
+    return mix64(a ^ b ^ c);
+}
+
+static int size_alike(uint64_t a, uint64_t b, double tol)
+{
+    uint64_t mx = a > b ? a : b, mn = a < b ? a : b;
+    return (double)(mx - mn) <= tol * (double)mx;
+}
+
+/* the symbol of x: the first of its variants (same call, peers, tags, communicator, aux)
+ * whose sizes are alike, else a new variant; UINT32_MAX when out of memory */
+static uint32_t gsym_of(gsyms_t *t, const pas2p_symbol_t *x)
+{
+    uint64_t h = base_hash(x), k = 0;
+    for (slot_t *s; (s = tfind(&t->index, h, k)); k++) {
+        const pas2p_symbol_t *y = &t->v[s->v - 1];
+        if (y->call == x->call && y->peer == x->peer && y->peer2 == x->peer2 && y->tag == x->tag &&
+            y->tag2 == x->tag2 && y->comm == x->comm && y->aux == x->aux &&
+            size_alike(y->bytes, x->bytes, t->tol) && size_alike(y->rbytes, x->rbytes, t->tol))
+            return (uint32_t)(s->v - 1);
+    }
+    if (t->n == t->cap) {
+        uint32_t cap = t->cap ? t->cap * 2 : 64;
+        pas2p_symbol_t *v = realloc(t->v, cap * sizeof *v);
+        if (!v)
+            return UINT32_MAX;
+        t->v = v;
+        t->cap = cap;
+    }
+    slot_t *n = tput(&t->index, h, k);
+    if (!n)
+        return UINT32_MAX;
+    n->v = t->n + 1;
+    t->v[t->n] = *x;
+    return t->n++;
+}
+
+/* ------------------------------------------------------------------ state */
+typedef struct {
+    uint32_t sym;
+    uint64_t compute_ns, time_ns, instr, bytes, rbytes;
+} gev_t;
+
+typedef struct {
+    uint64_t sent, recvd;
+    uint64_t last_recv;       /* receiver's ordinal of the last receive (for errors) */
+    int32_t src, dst;
+    uint32_t bad;             /* position in the bad list + 1, 0 if balanced */
+} chan_t;
+
+typedef struct {
+    uint32_t size;
+    int32_t *members;
+    uint64_t *count;          /* collectives made, per member */
+    uint64_t max;
+    uint32_t at_max;
+    uint32_t bad;
+    uint64_t occurrences;     /* occurrences with a collective on it */
+    uint64_t last_seen;       /* occurrence number when that was last counted, + 1 */
+} gcomm_t;
+
+typedef struct {
+    pas2p_event_source_t src;
+    pas2p_event_view_t cur;
+    int have, eof;
+    uint64_t pos;             /* events consumed */
+    uint64_t total;           /* events in the stream (from the per-rank analysis) */
+    const uint64_t *bounds;
+    uint64_t nbounds, bnext;
+    uint64_t slice_start;
+    gev_t *sl;
+    uint32_t nsl, capsl;
+    uint64_t absorbed_ns, absorbed_instr; /* failed polls, carried to the next call */
+    gsyms_t syms;
+    table_t pending;          /* (post ordinal, index) -> comm + 1: active requests */
+    table_t inits;            /* persistent init ordinal: (o,0) -> peer|tag, (o,1) -> comm<<1|send */
+    uint32_t active_bad;      /* position in the active list + 1 */
+} grank_t;
+
+typedef struct {
+    uint32_t nsym;
+    uint32_t *syms;
+    double *pos;              /* 4 x nsym sums: compute, instructions, bytes, rbytes */
+    uint64_t *range;          /* 2 x nsym: min and max of bytes + rbytes */
+    double tsum, tsumsq, tmin, tmax, csum, isum;
+    uint64_t bmin, bmax;
+    double samples[RESERVOIR];
+    uint32_t ns;
+    uint32_t nfirst;
+    uint64_t fs[PAS2P_PHASE_SAMPLE_OCC], fe[PAS2P_PHASE_SAMPLE_OCC];
+    double ft[PAS2P_PHASE_SAMPLE_OCC];
+} gpr_t;
+
+typedef struct {
+    uint64_t key, weight, first; /* first: index of its first occurrence */
+    double ref;                  /* mean compute measure (all ranks) */
+    gpr_t *r;                    /* np */
+    uint32_t id;
+} gphase_t;
+
+typedef struct {
+    int np;
+    const pas2p_analysis_opts_t *o;
+    int use_instr;
+    grank_t *r;
+    table_t chans;            /* (comm<<32|tag, src<<32|dst) -> chan index + 1 */
+    chan_t *cv;
+    size_t nchan, capchan;
+    uint32_t *badchan;
+    size_t nbadchan;
+    table_t comms;            /* comm id -> gcomm index + 1 */
+    table_t memb;             /* (comm, world rank) -> member index */
+    gcomm_t *gc;
+    size_t ngc, capgc;
+    uint32_t *badcomm;
+    size_t nbadcomm;
+    uint32_t *activel;        /* ranks with active requests */
+    size_t nactive;
+    gphase_t *ph;
+    uint32_t nph, capph;
+    table_t phidx;            /* (key, variant #) -> phase + 1 */
+    uint32_t last_phase;
+    uint64_t occ;
+    uint64_t largest;
+    int cut, unclosed;        /* a truncated trace: the end may stay unclosed */
+    char *err;
+    size_t errlen;
+} gstate_t;
+
+/* ------------------------------------------------------------------ balance lists */
+/* Each list has room for every item that can be in it (grown with the items), so adding
+ * never fails. */
+static void list_add(uint32_t *list, size_t *n, uint32_t v, uint32_t *pos)
+{
+    list[*n] = v;
+    *pos = (uint32_t)++*n;
+}
+
+static void chan_update(gstate_t *g, uint32_t ci)
+{
+    chan_t *c = &g->cv[ci];
+    int bad = c->sent != c->recvd;
+    if (bad && !c->bad) {
+        list_add(g->badchan, &g->nbadchan, ci, &c->bad);
+    } else if (!bad && c->bad) {
+        uint32_t at = c->bad - 1, last = g->badchan[--g->nbadchan];
+        g->badchan[at] = last;
+        g->cv[last].bad = at + 1;
+        c->bad = 0;
+    }
+}
+
+static void comm_update(gstate_t *g, uint32_t k)
+{
+    gcomm_t *c = &g->gc[k];
+    int bad = c->at_max != c->size;
+    if (bad && !c->bad) {
+        list_add(g->badcomm, &g->nbadcomm, k, &c->bad);
+    } else if (!bad && c->bad) {
+        uint32_t at = c->bad - 1, last = g->badcomm[--g->nbadcomm];
+        g->badcomm[at] = last;
+        g->gc[last].bad = at + 1;
+        c->bad = 0;
+    }
+}
+
+static void active_update(gstate_t *g, int rank)
+{
+    grank_t *R = &g->r[rank];
+    int bad = R->pending.n != 0;
+    if (bad && !R->active_bad) {
+        list_add(g->activel, &g->nactive, (uint32_t)rank, &R->active_bad);
+    } else if (!bad && R->active_bad) {
+        uint32_t at = R->active_bad - 1, last = g->activel[--g->nactive];
+        g->activel[at] = last;
+        g->r[last].active_bad = at + 1;
+        R->active_bad = 0;
+    }
+}
+
+/* ------------------------------------------------------------------ channels, comms */
+static chan_t *chan(gstate_t *g, uint32_t comm, int32_t src, int32_t dst, int32_t tag, uint32_t *ci)
+{
+    uint64_t a = (uint64_t)comm << 32 | (uint32_t)tag, b = (uint64_t)(uint32_t)src << 32 | (uint32_t)dst;
+    slot_t *s = tfind(&g->chans, a, b);
+    if (!s) {
+        if (g->nchan == g->capchan) {
+            size_t cap = g->capchan ? g->capchan * 2 : 256;
+            chan_t *v = realloc(g->cv, cap * sizeof *v);
+            if (v)
+                g->cv = v;
+            uint32_t *b = v ? realloc(g->badchan, cap * sizeof *b) : NULL;
+            if (!b)
+                return NULL;
+            g->badchan = b;
+            g->capchan = cap;
+        }
+        s = tput(&g->chans, a, b);
+        if (!s)
+            return NULL;
+        s->v = g->nchan + 1;
+        g->cv[g->nchan++] = (chan_t){.src = src, .dst = dst};
+    }
+    *ci = (uint32_t)(s->v - 1);
+    return &g->cv[s->v - 1];
+}
+
+static int msg_sent(gstate_t *g, uint32_t comm, int32_t src, int32_t dst, int32_t tag)
+{
+    if (dst < 0 || dst >= g->np)
+        return 0; /* MPI_PROC_NULL */
+    uint32_t ci;
+    chan_t *c = chan(g, comm, src, dst, tag, &ci);
+    if (!c)
+        return -1;
+    c->sent++;
+    chan_update(g, ci);
+    return 0;
+}
+
+static int msg_recvd(gstate_t *g, uint32_t comm, int32_t src, int32_t dst, int32_t tag, uint64_t ord)
+{
+    if (src < 0 || src >= g->np)
+        return 0; /* MPI_PROC_NULL, or a source we cannot know */
+    uint32_t ci;
+    chan_t *c = chan(g, comm, src, dst, tag, &ci);
+    if (!c)
+        return -1;
+    c->recvd++;
+    c->last_recv = ord;
+    chan_update(g, ci);
+    return 0;
+}
+
+static gcomm_t *comm_get(gstate_t *g, uint32_t id, uint32_t *k)
+{
+    slot_t *s = tfind(&g->comms, id, 0);
+    if (!s)
+        return NULL;
+    *k = (uint32_t)(s->v - 1);
+    return &g->gc[s->v - 1];
+}
+
+static int comm_add(gstate_t *g, uint32_t id, uint32_t size, const int32_t *members)
+{
+    uint32_t k;
+    if (comm_get(g, id, &k))
+        return 0;
+    if (g->ngc == g->capgc) {
+        size_t cap = g->capgc ? g->capgc * 2 : 16;
+        gcomm_t *v = realloc(g->gc, cap * sizeof *v);
+        if (v)
+            g->gc = v;
+        uint32_t *b = v ? realloc(g->badcomm, cap * sizeof *b) : NULL;
+        if (!b)
+            return -1;
+        g->badcomm = b;
+        g->capgc = cap;
+    }
+    gcomm_t *c = &g->gc[g->ngc];
+    *c = (gcomm_t){.size = size, .at_max = size};
+    c->members = malloc(sizeof(int32_t) * (size ? size : 1));
+    c->count = calloc(size ? size : 1, sizeof *c->count);
+    if (!c->members || !c->count) {
+        free(c->members);
+        free(c->count);
+        return -1;
+    }
+    for (uint32_t i = 0; i < size; i++) {
+        c->members[i] = members ? members[i] : (int32_t)i;
+        slot_t *m = tput(&g->memb, id, (uint64_t)(uint32_t)c->members[i]);
+        if (!m)
+            return -1;
+        m->v = i;
+    }
+    slot_t *s = tput(&g->comms, id, 0);
+    if (!s)
+        return -1;
+    s->v = ++g->ngc;
+    return 0;
+}
+
+static int collective(gstate_t *g, uint32_t comm, int rank)
+{
+    uint32_t k;
+    gcomm_t *c = comm_get(g, comm, &k);
+    if (!c)
+        return 0; /* SELF, or made by a call we do not trace: no rule possible */
+    slot_t *m = tfind(&g->memb, comm, (uint64_t)(uint32_t)rank);
+    if (!m)
+        return 0;
+    uint64_t n = ++c->count[m->v];
+    if (n > c->max) {
+        c->max = n;
+        c->at_max = 1;
+    } else if (n == c->max) {
+        c->at_max++;
+    }
+    if (c->last_seen != g->occ + 1) {
+        c->last_seen = g->occ + 1;
+        c->occurrences++;
+    }
+    comm_update(g, k);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ reading a rank */
+static int is_send_post(unsigned call)
+{
+    return call == PAS2P_CALL_Send || call == PAS2P_CALL_Ssend || call == PAS2P_CALL_Bsend ||
+           call == PAS2P_CALL_Rsend || call == PAS2P_CALL_Isend || call == PAS2P_CALL_Issend ||
+           call == PAS2P_CALL_Ibsend || call == PAS2P_CALL_Irsend;
+}
+
+static int is_nonblocking_post(unsigned call)
+{
+    return call == PAS2P_CALL_Isend || call == PAS2P_CALL_Issend || call == PAS2P_CALL_Ibsend ||
+           call == PAS2P_CALL_Irsend || call == PAS2P_CALL_Irecv;
+}
+
+static int is_poll(unsigned call)
+{
+    return call == PAS2P_CALL_Test || call == PAS2P_CALL_Testany || call == PAS2P_CALL_Testall ||
+           call == PAS2P_CALL_Testsome || call == PAS2P_CALL_Iprobe;
+}
+
+static int wildcard_source(const pas2p_event_t *e)
+{
+#ifdef PAS2P_EV_ANY_SOURCE
+    if (e->flags & PAS2P_EV_ANY_SOURCE)
+        return 1;
+#endif
+    return e->peer == PAS2P_PEER_ANY;
+}
+
+static int wildcard_tag(const pas2p_event_t *e)
+{
+#ifdef PAS2P_EV_ANY_TAG
+    if (e->flags & PAS2P_EV_ANY_TAG)
+        return 1;
+#endif
+    return e->tag == PAS2P_TAG_ANY;
+}
+
+/* the identity of an event for global phases */
+static void identity(const pas2p_event_view_t *v, pas2p_symbol_t *s)
+{
+    const pas2p_event_t *e = &v->ev;
+    int klass = pas2p_call_class(e->call);
+    *s = (pas2p_symbol_t){.call = e->call, .peer = e->peer, .peer2 = e->peer2, .tag = e->tag,
+                          .tag2 = e->tag2, .comm = e->comm, .aux = e->aux, .bytes = e->bytes,
+                          .rbytes = e->rbytes};
+    if (klass == PAS2P_CLASS_RECV) {
+        if (wildcard_source(e))
+            s->peer = PAS2P_PEER_ANY;
+        if (wildcard_tag(e))
+            s->tag = PAS2P_TAG_ANY;
+    } else if (klass == PAS2P_CLASS_SENDRECV) {
+#ifdef PAS2P_EV_ANY_SOURCE
+        if (e->flags & PAS2P_EV_ANY_SOURCE)
+            s->peer2 = PAS2P_PEER_ANY;
+#endif
+#ifdef PAS2P_EV_ANY_TAG
+        if (e->flags & PAS2P_EV_ANY_TAG)
+            s->tag2 = PAS2P_TAG_ANY;
+#endif
+    } else if (klass == PAS2P_CLASS_COMPLETION) {
+        /* a completion is what it completes, not the bytes that came with it */
+        s->bytes = s->rbytes = 0;
+        s->peer = s->tag = PAS2P_PEER_NONE;
+    }
+}
+
+static int slice_push(grank_t *R, const gev_t *x)
+{
+    if (R->nsl == R->capsl) {
+        uint32_t cap = R->capsl ? R->capsl * 2 : 64;
+        gev_t *v = realloc(R->sl, cap * sizeof *v);
+        if (!v)
+            return -1;
+        R->sl = v;
+        R->capsl = cap;
+    }
+    R->sl[R->nsl++] = *x;
+    return 0;
+}
+
+/* consumes rank r's next event: its messages, requests and collectives into the balance,
+ * the event into the current slice.  1 done, 0 no event left, -1 error (g->err). */
+static int advance(gstate_t *g, int rank)
+{
+    grank_t *R = &g->r[rank];
+    if (!R->have) {
+        if (R->eof)
+            return 0;
+        int rc = R->src.next(R->src.ctx, &R->cur);
+        if (rc < 0) {
+            snprintf(g->err, g->errlen, "%s", R->src.error ? R->src.error(R->src.ctx) : "read error");
+            return -1;
+        }
+        if (rc == 0) {
+            R->eof = 1;
+            return 0;
+        }
+        R->have = 1;
+    }
+    const pas2p_event_view_t *v = &R->cur;
+    const pas2p_event_t *e = &v->ev;
+    if (v->ordinal != R->pos) {
+        snprintf(g->err, g->errlen, "rank %d: event %" PRIu64 " read where %" PRIu64 " was expected",
+                 rank, v->ordinal, R->pos);
+        return -1;
+    }
+    unsigned call = e->call;
+    int klass = pas2p_call_class(call);
+    switch (klass) {
+    case PAS2P_CLASS_COLLECTIVE:
+        if (collective(g, e->comm, rank))
+            goto oom;
+        if (call >= PAS2P_CALL_Ibarrier) { /* a non-blocking collective: a request until done */
+            slot_t *p = tput(&R->pending, v->ordinal, 0);
+            if (!p)
+                goto oom;
+            p->v = (uint64_t)e->comm + 1;
+        }
+        break;
+    case PAS2P_CLASS_COMM: {
+        pas2p_comm_view_t cv;
+        if (pas2p_event_comm_def(v, &cv) && comm_add(g, cv.id, cv.size, cv.members))
+            goto oom;
+        if (collective(g, e->comm, rank))
+            goto oom;
+        break;
+    }
+    case PAS2P_CLASS_SEND:
+        if (call >= PAS2P_CALL_Send_init && call <= PAS2P_CALL_Rsend_init) {
+            slot_t *s = tput(&R->inits, v->ordinal, 0);
+            if (!s)
+                goto oom;
+            s->v = (uint64_t)(uint32_t)e->peer << 32 | (uint32_t)e->tag;
+            slot_t *t = tput(&R->inits, v->ordinal, 1);
+            if (!t)
+                goto oom;
+            t->v = (uint64_t)e->comm << 1 | 1;
+            break;
+        }
+        if (is_send_post(call) && msg_sent(g, e->comm, rank, e->peer, e->tag))
+            goto oom;
+        if (is_nonblocking_post(call)) {
+            slot_t *p = tput(&R->pending, v->ordinal, 0);
+            if (!p)
+                goto oom;
+            p->v = (uint64_t)e->comm + 1;
+        }
+        break;
+    case PAS2P_CLASS_SENDRECV:
+        if (msg_sent(g, e->comm, rank, e->peer, e->tag) ||
+            msg_recvd(g, e->comm, e->peer2, rank, e->tag2, v->ordinal))
+            goto oom;
+        break;
+    case PAS2P_CLASS_RECV:
+        if (call == PAS2P_CALL_Recv) {
+            if (msg_recvd(g, e->comm, e->peer, rank, e->tag, v->ordinal))
+                goto oom;
+        } else if (call == PAS2P_CALL_Irecv) {
+            slot_t *p = tput(&R->pending, v->ordinal, 0);
+            if (!p)
+                goto oom;
+            p->v = (uint64_t)e->comm + 1;
+        } else if (call == PAS2P_CALL_Recv_init) {
+            slot_t *t = tput(&R->inits, v->ordinal, 1);
+            if (!t)
+                goto oom;
+            t->v = (uint64_t)e->comm << 1;
+        }
+        break; /* Probe, Iprobe: nothing consumed */
+    case PAS2P_CLASS_START: {
+        const uint64_t *init = v->payload;
+        for (uint32_t i = 0; init && i < e->aux && (i + 1) * 8 <= e->payload; i++) {
+            slot_t *t = tfind(&R->inits, init[i], 1), *s = tfind(&R->inits, init[i], 0);
+            if (!t)
+                continue;
+            uint32_t comm = (uint32_t)(t->v >> 1);
+            if ((t->v & 1) && s &&
+                msg_sent(g, comm, rank, (int32_t)(s->v >> 32), (int32_t)(uint32_t)s->v))
+                goto oom;
+            slot_t *p = tput(&R->pending, v->ordinal, i);
+            if (!p)
+                goto oom;
+            p->v = (uint64_t)comm + 1;
+        }
+        break;
+    }
+    case PAS2P_CLASS_COMPLETION: {
+        uint32_t n;
+        const pas2p_completion_t *d = pas2p_event_completions(v, &n);
+        for (uint32_t i = 0; i < n; i++) {
+            slot_t *p = d[i].post != UINT64_MAX ? tfind(&R->pending, d[i].post, d[i].index) : NULL;
+            if (!p)
+                continue; /* a request we did not see start (or an inactive persistent one) */
+            uint32_t comm = (uint32_t)(p->v - 1);
+            tdel(&R->pending, p);
+            if (d[i].source >= 0 && msg_recvd(g, comm, d[i].source, rank, d[i].tag, v->ordinal))
+                goto oom;
+        }
+        break;
+    }
+    default:
+        break;
+    }
+    active_update(g, rank);
+    /* the event into the slice */
+    int init = call == PAS2P_CALL_Init || call == PAS2P_CALL_Init_thread;
+    uint64_t dur = init ? 0 : e->t_end - e->t_start;
+    uint64_t instr = g->use_instr && v->counters ? v->counters[0] : 0;
+    R->pos++;
+    R->have = 0;
+    if (is_poll(call) && !(e->flags & PAS2P_EV_FLAG_TRUE)) {
+        /* a poll that found nothing: waiting, as computation before the next call */
+        R->absorbed_ns += e->compute_ns + dur;
+        R->absorbed_instr += instr;
+        return 1;
+    }
+    pas2p_symbol_t s;
+    identity(v, &s);
+    uint32_t sym = gsym_of(&R->syms, &s);
+    if (sym == UINT32_MAX)
+        goto oom;
+    gev_t x = {.sym = sym, .compute_ns = e->compute_ns + R->absorbed_ns,
+               .time_ns = e->compute_ns + R->absorbed_ns + dur, .instr = instr + R->absorbed_instr,
+               .bytes = e->bytes, .rbytes = e->rbytes};
+    R->absorbed_ns = R->absorbed_instr = 0;
+    if (slice_push(R, &x))
+        goto oom;
+    return 1;
+oom:
+    snprintf(g->err, g->errlen, "out of memory");
+    return -1;
+}
+
+/* ------------------------------------------------------------------ phases */
+static uint64_t slice_key(const grank_t *R)
+{
+    uint64_t h = 0x2545f4914f6cdd1dull ^ R->nsl;
+    for (uint32_t i = 0; i < R->nsl; i++)
+        h = mix64(h ^ R->sl[i].sym) + 0x9e37;
+    return h;
+}
+
+static int similar(const gstate_t *g, double a, double b)
+{
+    double mx = a > b ? a : b, mn = a < b ? a : b;
+    double floor = g->use_instr ? 0 : (double)g->o->compute_floor_ns * 1e-9 * g->np;
+    double thr = g->use_instr ? g->o->compute_similarity : g->o->compute_similarity_time;
+    return mx - mn <= floor || mn >= thr * mx;
+}
+
+static int same_slices(const gstate_t *g, const gphase_t *p)
+{
+    for (int r = 0; r < g->np; r++) {
+        const grank_t *R = &g->r[r];
+        const gpr_t *q = &p->r[r];
+        if (q->nsym != R->nsl)
+            return 0;
+        for (uint32_t i = 0; i < R->nsl; i++)
+            if (q->syms[i] != R->sl[i].sym)
+                return 0;
+    }
+    return 1;
+}
+
+static void gphase_free(gphase_t *p, int np)
+{
+    if (!p->r)
+        return;
+    for (int r = 0; r < np; r++) {
+        free(p->r[r].syms);
+        free(p->r[r].pos);
+        free(p->r[r].range);
+    }
+    free(p->r);
+    p->r = NULL;
+}
+
+static int phase_new(gstate_t *g, uint64_t key, uint32_t *id)
+{
+    if (g->nph == g->capph) {
+        uint32_t cap = g->capph ? g->capph * 2 : 32;
+        gphase_t *v = realloc(g->ph, cap * sizeof *v);
+        if (!v)
+            return -1;
+        g->ph = v;
+        g->capph = cap;
+    }
+    gphase_t *p = &g->ph[g->nph];
+    *p = (gphase_t){.key = key, .first = g->occ};
+    p->r = calloc((size_t)g->np, sizeof *p->r);
+    if (!p->r)
+        return -1;
+    for (int r = 0; r < g->np; r++) {
+        const grank_t *R = &g->r[r];
+        gpr_t *q = &p->r[r];
+        q->nsym = R->nsl;
+        q->tmin = INFINITY;
+        q->bmin = UINT64_MAX;
+        q->syms = malloc(sizeof *q->syms * (R->nsl ? R->nsl : 1));
+        q->pos = calloc(4 * (size_t)(R->nsl ? R->nsl : 1), sizeof *q->pos);
+        q->range = malloc(2 * sizeof *q->range * (R->nsl ? R->nsl : 1));
+        if (!q->syms || !q->pos || !q->range) {
+            gphase_free(p, g->np);
+            return -1;
+        }
+        for (uint32_t i = 0; i < R->nsl; i++) {
+            q->syms[i] = R->sl[i].sym;
+            q->range[2 * i] = UINT64_MAX;
+            q->range[2 * i + 1] = 0;
+        }
+    }
+    *id = g->nph++;
+    return 0;
+}
+
+static uint64_t rand_below(uint64_t seed, uint64_t n)
+{
+    return (uint64_t)(((unsigned __int128)(mix64(seed) >> 11) * n) >> 53);
+}
+
+/* the slice between the previous cut and the current one is an occurrence */
+static int occurrence_end(gstate_t *g)
+{
+    uint64_t key = 0x6a09e667f3bcc909ull, events = 0;
+    double measure = 0;
+    for (int r = 0; r < g->np; r++) {
+        const grank_t *R = &g->r[r];
+        key = mix64(key ^ slice_key(R)) + (uint64_t)r;
+        events += R->nsl;
+        for (uint32_t i = 0; i < R->nsl; i++)
+            measure += g->use_instr ? (double)R->sl[i].instr : (double)R->sl[i].compute_ns * 1e-9;
+    }
+    if (!events) {
+        int moved = 0;
+        for (int r = 0; r < g->np; r++)
+            moved |= g->r[r].pos != g->r[r].slice_start;
+        if (!moved)
+            return 0; /* nothing at all: no occurrence */
+    }
+    if (events > g->largest)
+        g->largest = events;
+    uint32_t id = UINT32_MAX;
+    if (g->last_phase < g->nph && g->ph[g->last_phase].key == key &&
+        similar(g, g->ph[g->last_phase].ref, measure) && same_slices(g, &g->ph[g->last_phase])) {
+        id = g->last_phase;
+    } else {
+        uint64_t k = 0;
+        for (slot_t *s; (s = tfind(&g->phidx, key, k)); k++) {
+            gphase_t *p = &g->ph[s->v - 1];
+            if (similar(g, p->ref, measure) && same_slices(g, p)) {
+                id = (uint32_t)(s->v - 1);
+                break;
+            }
+        }
+        if (id == UINT32_MAX) {
+            if (phase_new(g, key, &id))
+                return -1;
+            slot_t *s = tput(&g->phidx, key, k);
+            if (!s)
+                return -1;
+            s->v = id + 1;
+        }
+    }
+    gphase_t *p = &g->ph[id];
+    g->last_phase = id;
+    p->weight++;
+    p->ref += (measure - p->ref) / (double)p->weight;
+    for (int r = 0; r < g->np; r++) {
+        grank_t *R = &g->r[r];
+        gpr_t *q = &p->r[r];
+        double t = 0, c = 0, in = 0;
+        for (uint32_t i = 0; i < R->nsl; i++) {
+            const gev_t *x = &R->sl[i];
+            t += (double)x->time_ns;
+            c += (double)x->compute_ns;
+            in += (double)x->instr;
+            q->pos[4 * i] += (double)x->compute_ns * 1e-9;
+            q->pos[4 * i + 1] += (double)x->instr;
+            q->pos[4 * i + 2] += (double)x->bytes;
+            q->pos[4 * i + 3] += (double)x->rbytes;
+            uint64_t sz = x->bytes + x->rbytes;
+            if (sz < q->range[2 * i])
+                q->range[2 * i] = sz;
+            if (sz > q->range[2 * i + 1])
+                q->range[2 * i + 1] = sz;
+            uint64_t b = x->bytes > x->rbytes ? x->bytes : x->rbytes;
+            if (b) {
+                if (b < q->bmin)
+                    q->bmin = b;
+                if (b > q->bmax)
+                    q->bmax = b;
+            }
+        }
+        /* failed polls at the end of the slice (no call after them in it) are its time too */
+        t += (double)R->absorbed_ns;
+        c += (double)R->absorbed_ns;
+        t *= 1e-9;
+        c *= 1e-9;
+        q->tsum += t;
+        q->tsumsq += t * t;
+        q->csum += c;
+        q->isum += in;
+        if (t < q->tmin)
+            q->tmin = t;
+        if (t > q->tmax)
+            q->tmax = t;
+        if (q->ns < RESERVOIR) {
+            q->samples[q->ns++] = t;
+        } else { /* reservoir sampling, deterministic */
+            uint64_t j = rand_below(p->weight * 0x9e3779b97f4a7c15ull + (uint64_t)r, p->weight);
+            if (j < RESERVOIR)
+                q->samples[j] = t;
+        }
+        if (q->nfirst < PAS2P_PHASE_SAMPLE_OCC) {
+            q->fs[q->nfirst] = R->slice_start;
+            q->fe[q->nfirst] = R->pos;
+            q->ft[q->nfirst] = t;
+            q->nfirst++;
+        }
+        R->absorbed_ns = R->absorbed_instr = 0;
+        R->nsl = 0;
+        R->slice_start = R->pos;
+    }
+    g->occ++;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ the cut */
+static void describe_unbalanced(gstate_t *g)
+{
+    if (g->nbadchan) {
+        const chan_t *c = &g->cv[g->badchan[0]];
+        if (c->recvd > c->sent)
+            snprintf(g->err, g->errlen, "rank %d, event %" PRIu64 ": receives a message from rank %d "
+                     "that rank %d never sends (%" PRIu64 " received, %" PRIu64 " sent on that channel)",
+                     c->dst, c->last_recv, c->src, c->src, c->recvd, c->sent);
+        else
+            snprintf(g->err, g->errlen, "rank %d sends %" PRIu64 " message(s) to rank %d that rank %d "
+                     "never receives", c->src, c->sent - c->recvd, c->dst, c->dst);
+    } else if (g->nbadcomm) {
+        const gcomm_t *c = &g->gc[g->badcomm[0]];
+        int who = -1;
+        for (uint32_t i = 0; i < c->size && who < 0; i++)
+            if (c->count[i] < c->max)
+                who = c->members[i];
+        snprintf(g->err, g->errlen, "rank %d makes fewer collectives on a communicator of %u ranks "
+                 "than its other members", who, c->size);
+    } else if (g->nactive) {
+        int r = (int)g->activel[0];
+        snprintf(g->err, g->errlen, "rank %d ends with %zu request(s) never completed", r,
+                 g->r[r].pending.n);
+    }
+}
+
+/* advances ranks until the cut is closed; -1 error */
+static int close_cut(gstate_t *g)
+{
+    for (;;) {
+        int who;
+        if (g->nbadchan) {
+            const chan_t *c = &g->cv[g->badchan[0]];
+            who = c->sent > c->recvd ? c->dst : c->src;
+        } else if (g->nbadcomm) {
+            const gcomm_t *c = &g->gc[g->badcomm[0]];
+            who = -1;
+            for (uint32_t i = 0; i < c->size && who < 0; i++)
+                if (c->count[i] < c->max)
+                    who = c->members[i];
+        } else if (g->nactive) {
+            who = (int)g->activel[0];
+        } else {
+            return 0;
+        }
+        int rc = who >= 0 ? advance(g, who) : 0;
+        if (rc < 0)
+            return -1;
+        if (rc == 0) { /* that rank has nothing left: the trace does not add up */
+            if (g->cut) { /* a cut trace: everything left is the last occurrence */
+                for (int r = 0; r < g->np; r++)
+                    while ((rc = advance(g, r)) > 0)
+                        ;
+                if (rc < 0)
+                    return -1;
+                g->unclosed = 1;
+                return 0;
+            }
+            describe_unbalanced(g);
+            return -1;
+        }
+    }
+}
+
+static int sweep(gstate_t *g)
+{
+    for (;;) {
+        int any = 0;
+        for (int r = 0; r < g->np; r++) {
+            grank_t *R = &g->r[r];
+            while (R->bnext < R->nbounds && R->bounds[R->bnext] <= R->pos)
+                R->bnext++;
+            if (R->eof)
+                R->bnext = R->nbounds;
+            any |= R->bnext < R->nbounds;
+        }
+        for (int r = 0; r < g->np; r++) {
+            grank_t *R = &g->r[r];
+            /* to its next proposal; with none left, stay (others pull it along), until no
+             * rank has one: then everything that is left */
+            uint64_t to = R->bnext < R->nbounds ? R->bounds[R->bnext] : any ? R->pos : UINT64_MAX;
+            while (R->pos < to) {
+                int rc = advance(g, r);
+                if (rc < 0)
+                    return -1;
+                if (!rc) {
+                    if (to != UINT64_MAX) {
+                        snprintf(g->err, g->errlen, "rank %d: its stream ends at event %" PRIu64
+                                 ", before the occurrence its analysis found at %" PRIu64,
+                                 r, R->pos, to);
+                        return -1;
+                    }
+                    break;
+                }
+            }
+        }
+        if (close_cut(g))
+            return -1;
+        if (occurrence_end(g))
+            return -1;
+        if (!any) {
+            int left = 0;
+            for (int r = 0; r < g->np; r++)
+                left |= !g->r[r].eof;
+            if (!left)
+                return 0;
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ results */
+static void merge_rare(gstate_t *g, double share)
+{
+    for (uint32_t i = 0; i < g->nph; i++) {
+        gphase_t *a = &g->ph[i];
+        if (!a->weight)
+            continue;
+        uint64_t total = 0;
+        for (uint32_t k = 0; k < g->nph; k++)
+            if (g->ph[k].key == a->key)
+                total += g->ph[k].weight;
+        if ((double)a->weight >= share * (double)total)
+            continue;
+        uint32_t best = UINT32_MAX;
+        for (uint32_t k = 0; k < g->nph; k++) {
+            gphase_t *b = &g->ph[k];
+            if (k == i || b->key != a->key || (double)b->weight < share * (double)total)
+                continue;
+            if (best == UINT32_MAX || fabs(b->ref - a->ref) < fabs(g->ph[best].ref - a->ref))
+                best = k;
+        }
+        if (best == UINT32_MAX)
+            continue;
+        gphase_t *b = &g->ph[best];
+        double wa = (double)a->weight, wb = (double)b->weight;
+        b->ref = (b->ref * wb + a->ref * wa) / (wa + wb);
+        b->weight += a->weight;
+        if (a->first < b->first)
+            b->first = a->first;
+        for (int r = 0; r < g->np; r++) {
+            gpr_t *x = &a->r[r], *y = &b->r[r];
+            for (uint32_t k = 0; k < 4 * x->nsym; k++)
+                y->pos[k] += x->pos[k];
+            for (uint32_t k = 0; k < x->nsym; k++) {
+                if (x->range[2 * k] < y->range[2 * k])
+                    y->range[2 * k] = x->range[2 * k];
+                if (x->range[2 * k + 1] > y->range[2 * k + 1])
+                    y->range[2 * k + 1] = x->range[2 * k + 1];
+            }
+            y->tsum += x->tsum;
+            y->tsumsq += x->tsumsq;
+            y->csum += x->csum;
+            y->isum += x->isum;
+            y->tmin = fmin(y->tmin, x->tmin);
+            y->tmax = fmax(y->tmax, x->tmax);
+            if (x->bmin < y->bmin)
+                y->bmin = x->bmin;
+            if (x->bmax > y->bmax)
+                y->bmax = x->bmax;
+            for (uint32_t s = 0; s < x->ns && y->ns < RESERVOIR; s++)
+                y->samples[y->ns++] = x->samples[s];
+            for (uint32_t s = 0; s < x->nfirst; s++) { /* keep the earliest */
+                uint32_t at = y->nfirst;
+                if (at == PAS2P_PHASE_SAMPLE_OCC) {
+                    if (x->fs[s] >= y->fs[at - 1])
+                        continue;
+                    at--;
+                } else {
+                    y->nfirst++;
+                }
+                while (at > 0 && y->fs[at - 1] > x->fs[s]) {
+                    y->fs[at] = y->fs[at - 1];
+                    y->fe[at] = y->fe[at - 1];
+                    y->ft[at] = y->ft[at - 1];
+                    at--;
+                }
+                y->fs[at] = x->fs[s];
+                y->fe[at] = x->fe[s];
+                y->ft[at] = x->ft[s];
+            }
+        }
+        gphase_free(a, g->np);
+        a->weight = 0;
+    }
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < g->nph; i++)
+        if (g->ph[i].weight)
+            g->ph[n++] = g->ph[i];
+    g->nph = n;
+    for (uint32_t x = 1; x < n; x++) { /* by first occurrence */
+        gphase_t key = g->ph[x];
+        uint32_t y = x;
+        for (; y > 0 && g->ph[y - 1].first > key.first; y--)
+            g->ph[y] = g->ph[y - 1];
+        g->ph[y] = key;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        g->ph[i].id = i + 1;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* rank r's share of every global phase, into out (its phases and symbols replaced) */
+static int results(gstate_t *g, int r, pas2p_rank_phases_t *out)
+{
+    grank_t *R = &g->r[r];
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < g->nph; i++)
+        n += g->ph[i].r[r].nsym > 0;
+    pas2p_phase_t *ph = calloc(n ? n : 1, sizeof *ph);
+    if (!ph)
+        return -1;
+    double elapsed = 0;
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < g->nph; i++) {
+        const gphase_t *G = &g->ph[i];
+        gpr_t *q = &G->r[r];
+        double w = (double)G->weight;
+        elapsed += q->tsum;
+        if (!q->nsym)
+            continue; /* (its time, failed polls alone, is in the elapsed sum above) */
+        pas2p_phase_t *p = &ph[k++];
+        p->id = G->id;
+        p->nsym = q->nsym;
+        p->syms = q->syms;
+        q->syms = NULL;
+        p->weight = G->weight;
+        p->time_sum_s = q->tsum;
+        p->time_mean_s = q->tsum / w;
+        double var = q->tsumsq / w - p->time_mean_s * p->time_mean_s;
+        p->time_sd_s = var > 0 ? sqrt(var) : 0;
+        p->time_min_s = q->tmin;
+        p->time_max_s = q->tmax;
+        qsort(q->samples, q->ns, sizeof *q->samples, cmp_double);
+        uint32_t m = q->ns;
+        p->time_median_s = !m ? 0 : m % 2 ? q->samples[m / 2] : 0.5 * (q->samples[m / 2 - 1] + q->samples[m / 2]);
+        uint32_t slow = 0;
+        for (uint32_t x = 0; x < m; x++)
+            slow += q->samples[x] > 3 * p->time_median_s;
+        p->time_slow_share = m ? (double)slow / m : 0;
+        p->compute_mean_s = q->csum / w;
+        p->instructions_mean = q->isum / w;
+        p->pos_compute_s = malloc(sizeof(double) * q->nsym);
+        p->pos_instructions = malloc(sizeof(double) * q->nsym);
+        p->pos_bytes = malloc(sizeof(double) * q->nsym);
+        p->pos_rbytes = malloc(sizeof(double) * q->nsym);
+        p->pos_size_min = malloc(sizeof(uint64_t) * q->nsym);
+        p->pos_size_max = malloc(sizeof(uint64_t) * q->nsym);
+        if (!p->pos_compute_s || !p->pos_instructions || !p->pos_bytes || !p->pos_rbytes ||
+            !p->pos_size_min || !p->pos_size_max) {
+            pas2p_rank_phases_t tmp = {.phases = ph, .nphases = k};
+            pas2p_rank_phases_free(&tmp);
+            return -1;
+        }
+        for (uint32_t x = 0; x < q->nsym; x++) {
+            p->pos_compute_s[x] = q->pos[4 * x] / w;
+            p->pos_instructions[x] = q->pos[4 * x + 1] / w;
+            p->pos_bytes[x] = q->pos[4 * x + 2] / w;
+            p->pos_rbytes[x] = q->pos[4 * x + 3] / w;
+            p->pos_size_min[x] = q->range[2 * x];
+            p->pos_size_max[x] = q->range[2 * x + 1];
+        }
+        p->min_bytes = q->bmin == UINT64_MAX ? 0 : q->bmin;
+        p->max_bytes = q->bmax;
+        p->nfirst = q->nfirst;
+        memcpy(p->first_start, q->fs, sizeof q->fs);
+        memcpy(p->first_end, q->fe, sizeof q->fe);
+        memcpy(p->first_time_s, q->ft, sizeof q->ft);
+    }
+    pas2p_rank_phases_t old = {.phases = out->phases, .nphases = out->nphases,
+                               .symbols = out->symbols};
+    pas2p_rank_phases_free(&old);
+    out->phases = ph;
+    out->nphases = n;
+    out->symbols = R->syms.v;
+    out->nsymbols = R->syms.n;
+    R->syms.v = NULL;
+    R->syms.n = R->syms.cap = 0;
+    out->elapsed_s = elapsed;
+    return 0;
+}
+
+int pas2p_global_phases(pas2p_event_source_t *srcs, int np, const pas2p_analysis_opts_t *o,
+                        int use_instr, int cut, pas2p_rank_phases_t *res,
+                        pas2p_global_info_t *info, char *err, size_t errlen)
+{
+    gstate_t g = {.np = np, .o = o, .use_instr = use_instr, .last_phase = UINT32_MAX,
+                  .cut = cut, .err = err, .errlen = errlen};
+    int rc = -1;
+    g.r = calloc((size_t)np, sizeof *g.r);
+    g.activel = calloc((size_t)np, sizeof *g.activel);
+    if (!g.r || !g.activel || comm_add(&g, PAS2P_COMM_WORLD, (uint32_t)np, NULL))
+        goto oom;
+    for (int r = 0; r < np; r++) {
+        grank_t *R = &g.r[r];
+        R->src = srcs[r];
+        R->bounds = res[r].bounds;
+        R->nbounds = res[r].nbounds;
+        R->total = res[r].events;
+        R->syms.tol = o->size_tolerance;
+    }
+    if (sweep(&g))
+        goto out;
+    for (int r = 0; r < np; r++)
+        if (g.r[r].pos != res[r].events) {
+            snprintf(err, errlen, "rank %d: %" PRIu64 " events in the global pass, %" PRIu64
+                     " in the rank's analysis", r, g.r[r].pos, res[r].events);
+            goto out;
+        }
+    if (o->variant_merge > 0)
+        merge_rare(&g, o->variant_merge);
+    if (info) {
+        *info = (pas2p_global_info_t){.occurrences = g.occ, .phases = g.nph,
+                                      .largest_occurrence = g.largest,
+                                      .characteristic_comm = UINT32_MAX,
+                                      .unclosed_end = g.unclosed};
+        uint64_t best = 0;
+        for (size_t k = 0; k < g.ngc; k++) {
+            const gcomm_t *c = &g.gc[k];
+            if (c->size != (uint32_t)np || !c->occurrences)
+                continue;
+            /* the all-rank communicator in the most occurrences; WORLD (first) on a tie */
+            if (c->occurrences > best) {
+                best = c->occurrences;
+                for (size_t s = 0; s < g.comms.cap; s++)
+                    if (g.comms.s[s].used && g.comms.s[s].v == k + 1)
+                        info->characteristic_comm = (uint32_t)g.comms.s[s].a;
+            }
+        }
+    }
+    for (int r = 0; r < np; r++)
+        if (results(&g, r, &res[r]))
+            goto oom;
+    rc = 0;
+    goto out;
+oom:
+    snprintf(err, errlen, "out of memory");
+out:
+    for (int r = 0; g.r && r < np; r++) {
+        free(g.r[r].sl);
+        free(g.r[r].syms.v);
+        free(g.r[r].syms.index.s);
+        free(g.r[r].pending.s);
+        free(g.r[r].inits.s);
+    }
+    free(g.r);
+    for (uint32_t i = 0; i < g.nph; i++)
+        gphase_free(&g.ph[i], np);
+    free(g.ph);
+    free(g.phidx.s);
+    free(g.chans.s);
+    free(g.cv);
+    free(g.badchan);
+    for (size_t k = 0; k < g.ngc; k++) {
+        free(g.gc[k].members);
+        free(g.gc[k].count);
+    }
+    free(g.gc);
+    free(g.comms.s);
+    free(g.memb.s);
+    free(g.badcomm);
+    free(g.activel);
+    return rc;
+}
