@@ -10,6 +10,11 @@
  *                                  between calls, not the calls (sum <= 1.5 x sum of compute)
  *   check_trace partial DIR NP MIN every rank file of a killed run (no manifest) holds at
  *                                  least MIN complete events, then at most unwritten space
+ *   check_trace anysrc DIR         the tests/mpi/anysrc.c run (np 3): the wildcard flags event
+ *                                  by event on rank 0, none on the workers, + the "wild" rules
+ *   check_trace wild DIR R SPEC    the wildcard rules on every rank (below), and on rank R per
+ *                                  call "total/any_source/any_tag" counts:
+ *                                  SPEC = "MPI_Recv=5/5/0,MPI_Irecv=6/1/1"
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -223,9 +228,24 @@ static void probe_any_source(void **state)
         assert_non_null(e);
         assert_int_equal(e->ev.tag, 11);
         assert_true(e->ev.peer >= 1 && e->ev.peer <= 3);
+        assert_int_equal(e->ev.flags & (PAS2P_EV_ANY_SOURCE | PAS2P_EV_ANY_TAG), PAS2P_EV_ANY_SOURCE);
         seen |= 1 << e->ev.peer;
     }
     assert_int_equal(seen, 0xe);
+    /* the fixed-source receives of the probe are not flagged: the split's Recv (ranks 2, 3),
+     * the Recv after the Probe (rank 0), every Sendrecv and Recv_init */
+    assert_int_equal(nth(t, 2, PAS2P_CALL_Recv, 0)->ev.flags & PAS2P_EV_ANY_SOURCE, 0);
+    assert_int_equal(nth(t, 3, PAS2P_CALL_Recv, 0)->ev.flags & PAS2P_EV_ANY_SOURCE, 0);
+    const event_t *after_probe = nth(t, 0, PAS2P_CALL_Recv, 3);
+    assert_non_null(after_probe);
+    assert_int_equal(after_probe->ev.tag, 41);
+    assert_int_equal(after_probe->ev.flags & (PAS2P_EV_ANY_SOURCE | PAS2P_EV_ANY_TAG), 0);
+    const event_t *pr = nth(t, 0, PAS2P_CALL_Probe, 0);
+    assert_int_equal(pr->ev.flags & (PAS2P_EV_ANY_SOURCE | PAS2P_EV_ANY_TAG), PAS2P_EV_ANY_SOURCE);
+    for (int r = 0; r < 4; r++) {
+        assert_int_equal(nth(t, r, PAS2P_CALL_Sendrecv, 0)->ev.flags & (PAS2P_EV_ANY_SOURCE | PAS2P_EV_ANY_TAG), 0);
+        assert_int_equal(nth(t, r, PAS2P_CALL_Recv_init, 0)->ev.flags & (PAS2P_EV_ANY_SOURCE | PAS2P_EV_ANY_TAG), 0);
+    }
 }
 
 /* each rank-0 Irecv(ANY_SOURCE) is completed exactly once, naming the real source */
@@ -244,6 +264,8 @@ static void probe_waitany_waitsome(void **state)
             const event_t *post = &t->ev[0][c[j].post];
             assert_int_equal(post->ev.call, PAS2P_CALL_Irecv);
             assert_int_equal(post->ev.peer, PAS2P_PEER_ANY);
+            assert_int_equal(post->ev.flags & (PAS2P_EV_ANY_SOURCE | PAS2P_EV_ANY_TAG), PAS2P_EV_ANY_SOURCE);
+            assert_int_equal(c[j].flags, PAS2P_EV_ANY_SOURCE);
             assert_int_equal(c[j].call, PAS2P_CALL_Irecv);
             assert_true(c[j].source >= 1 && c[j].source <= 3);
             assert_int_equal(c[j].tag, post->ev.tag);
@@ -286,6 +308,8 @@ static void probe_persistent(void **state)
             assert_int_equal(c[1].index, 1);
             assert_int_equal(c[1].source, (r + 3) % 4);
             assert_int_equal(c[1].call, PAS2P_CALL_Recv_init);
+            assert_int_equal(c[0].flags, 0);
+            assert_int_equal(c[1].flags, 0);
         }
         assert_non_null(nth(t, r, PAS2P_CALL_Request_free, 1));
     }
@@ -544,6 +568,301 @@ static int run_counters(const char *dir, const char *name)
     return bad;
 }
 
+/* ------------------------------------------------------------------ wildcard receives */
+#define WILD (PAS2P_EV_ANY_SOURCE | PAS2P_EV_ANY_TAG)
+
+static int is_recv_side(unsigned call)
+{
+    return call == PAS2P_CALL_Recv || call == PAS2P_CALL_Probe || call == PAS2P_CALL_Iprobe ||
+           call == PAS2P_CALL_Irecv || call == PAS2P_CALL_Recv_init ||
+           call == PAS2P_CALL_Sendrecv || call == PAS2P_CALL_Sendrecv_replace;
+}
+
+/* The event a completion entry's request was posted by: the Irecv/Isend/..., or for a
+ * started persistent request the *_init event named in the Start's payload. */
+static const event_t *posting_event(const trace_t *t, int r, const pas2p_completion_t *c)
+{
+    if (c->post >= t->n[r])
+        return NULL;
+    const event_t *p = &t->ev[r][c->post];
+    if (p->ev.call == PAS2P_CALL_Start || p->ev.call == PAS2P_CALL_Startall) {
+        const uint64_t *init = (const void *)p->payload;
+        if (!init || c->index >= p->ev.aux || init[c->index] >= t->n[r])
+            return NULL;
+        p = &t->ev[r][init[c->index]];
+    }
+    return p;
+}
+
+/* Rules every trace keeps (format 2): wildcard flags only on receive-side events; a flagged
+ * non-blocking receive has the unresolved peer/tag, a flagged blocking one that returned
+ * a message the actual ones; a completion entry's flags are its post's. */
+static int wild_rules(const trace_t *t)
+{
+    int bad = 0;
+    for (int r = 0; r < t->np; r++)
+        for (size_t i = 0; i < t->n[r]; i++) {
+            const event_t *e = &t->ev[r][i];
+            unsigned call = e->ev.call, w = e->ev.flags & WILD;
+            const char *nm = pas2p_call_name(call);
+            if (w && !is_recv_side(call)) {
+                fprintf(stderr, "rank %d: event %zu (%s): wildcard flags %#x on a call that does not receive\n",
+                        r, i, nm, w);
+                bad = 1;
+            }
+            int nb = call == PAS2P_CALL_Irecv || call == PAS2P_CALL_Recv_init ||
+                     (call == PAS2P_CALL_Iprobe && !(e->ev.flags & PAS2P_EV_FLAG_TRUE));
+            int sr = call == PAS2P_CALL_Sendrecv || call == PAS2P_CALL_Sendrecv_replace;
+            int32_t peer = sr ? e->ev.peer2 : e->ev.peer, tag = sr ? e->ev.tag2 : e->ev.tag;
+            if (is_recv_side(call) && !(e->ev.flags & PAS2P_EV_ERROR) && peer != PAS2P_PEER_NULL) {
+                int ok_src = nb ? ((w & PAS2P_EV_ANY_SOURCE) != 0) == (peer == PAS2P_PEER_ANY) : peer >= 0;
+                int ok_tag = nb ? ((w & PAS2P_EV_ANY_TAG) != 0) == (tag == PAS2P_TAG_ANY) : tag >= 0;
+                if (!ok_src || !ok_tag) {
+                    fprintf(stderr, "rank %d: event %zu (%s): flags %#x with peer %d tag %d\n", r, i,
+                            nm, w, peer, tag);
+                    bad = 1;
+                }
+            }
+            if (!e->payload || pas2p_call_class(call) != PAS2P_CLASS_COMPLETION)
+                continue;
+            pas2p_event_view_t v = {.ordinal = i, .ev = e->ev, .payload = e->payload};
+            uint32_t nc = 0;
+            const pas2p_completion_t *c = pas2p_event_completions(&v, &nc);
+            for (uint32_t k = 0; c && k < nc; k++) {
+                const event_t *p = posting_event(t, r, &c[k]);
+                unsigned want = p ? p->ev.flags & WILD : 0;
+                if (c[k].flags != want || (p && p->ev.call != c[k].call)) {
+                    fprintf(stderr, "rank %d: event %zu (%s): request %u has flags %#x, its post %s %#x\n",
+                            r, i, nm, k, c[k].flags, p ? pas2p_call_name(p->ev.call) : "(none)", want);
+                    bad = 1;
+                }
+            }
+        }
+    return bad;
+}
+
+static int run_wild(const char *dir, int rank, const char *spec)
+{
+    trace_t t;
+    if (load(dir, &t))
+        return 1;
+    int bad = wild_rules(&t);
+    if (rank < 0 || rank >= t.np) {
+        fprintf(stderr, "rank %d not in the trace\n", rank);
+        unload(&t);
+        return 2;
+    }
+    char buf[2048];
+    snprintf(buf, sizeof buf, "%s", spec);
+    for (char *save = NULL, *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(item, '=');
+        long want[3];
+        if (!eq || sscanf(eq + 1, "%ld/%ld/%ld", &want[0], &want[1], &want[2]) != 3) {
+            fprintf(stderr, "bad spec item '%s' (CALL=total/any_source/any_tag)\n", item);
+            unload(&t);
+            return 2;
+        }
+        *eq = 0;
+        unsigned call = pas2p_call_by_name(item);
+        if (!call) {
+            fprintf(stderr, "unknown call '%s'\n", item);
+            unload(&t);
+            return 2;
+        }
+        long got[3] = {0, 0, 0};
+        for (size_t k = 0; k < t.n[rank]; k++) {
+            const pas2p_event_t *e = &t.ev[rank][k].ev;
+            if (e->call != call)
+                continue;
+            got[0]++;
+            got[1] += !!(e->flags & PAS2P_EV_ANY_SOURCE);
+            got[2] += !!(e->flags & PAS2P_EV_ANY_TAG);
+        }
+        if (got[0] != want[0] || got[1] != want[1] || got[2] != want[2]) {
+            fprintf(stderr, "rank %d: %s: %ld/%ld/%ld (total/any_source/any_tag), expected %ld/%ld/%ld\n",
+                    rank, item, got[0], got[1], got[2], want[0], want[1], want[2]);
+            bad = 1;
+        }
+    }
+    unload(&t);
+    printf("wild: %s\n", bad ? "FAILED" : "OK");
+    return bad;
+}
+
+/* One expected rank-0 event of tests/mpi/anysrc.c.  peer/tag: a value, or WORKER (1 or 2),
+ * or TAG_PLUS(x): x + the event's actual source.  csrc/ctag/cwild: for completions, what
+ * every entry must hold (csrc NONE: a send or a freed request). */
+#define WORKER (-100)
+#define TAG_PLUS(x) (-1000 - (x))
+#define ANYP PAS2P_PEER_ANY
+#define ANYT PAS2P_TAG_ANY
+#define AS PAS2P_EV_ANY_SOURCE
+#define AT PAS2P_EV_ANY_TAG
+typedef struct {
+    unsigned call, wild;
+    int32_t peer, tag, peer2, tag2;
+    int repeat;          /* 1: zero or more of this event (an Iprobe polling loop) */
+    int flag_true;       /* Iprobe: the returned flag */
+    unsigned cwild;
+    int32_t csrc, ctag;
+} step_t;
+
+static int value_ok(int32_t want, int32_t got, int32_t src)
+{
+    if (want == WORKER)
+        return got == 1 || got == 2;
+    if (want <= -1000)
+        return got == -1000 - want + src;
+    return want == got;
+}
+
+static int run_anysrc(const char *dir)
+{
+    static const step_t steps[] = {
+        {PAS2P_CALL_Init, 0, -1, -1, -1, -1, 0, 0, 0, 0, 0},
+        /* A */
+        {PAS2P_CALL_Recv, AS, WORKER, 1, -1, -1, 0, 0, 0, 0, 0},
+        {PAS2P_CALL_Recv, AS, WORKER, 1, -1, -1, 0, 0, 0, 0, 0},
+        {PAS2P_CALL_Barrier, 0, -1, -1, -1, -1, 0, 0, 0, 0, 0},
+        /* B */
+        {PAS2P_CALL_Recv, AT, 1, 101, -1, -1, 0, 0, 0, 0, 0},
+        {PAS2P_CALL_Recv, AT, 2, 102, -1, -1, 0, 0, 0, 0, 0},
+        {PAS2P_CALL_Barrier, 0, -1, -1, -1, -1, 0, 0, 0, 0, 0},
+        /* C */
+        {PAS2P_CALL_Recv, AS | AT, WORKER, TAG_PLUS(200), -1, -1, 0, 0, 0, 0, 0},
+        {PAS2P_CALL_Recv, AS | AT, WORKER, TAG_PLUS(200), -1, -1, 0, 0, 0, 0, 0},
+        {PAS2P_CALL_Barrier, 0, -1, -1, -1, -1, 0, 0, 0, 0, 0},
+        /* D: fixed */
+        {PAS2P_CALL_Recv, 0, 1, 3, -1, -1, 0, 0, 0, 0, 0},
+        {PAS2P_CALL_Recv, 0, 2, 3, -1, -1, 0, 0, 0, 0, 0},
+        {PAS2P_CALL_Barrier, 0, -1, -1, -1, -1, 0, 0, 0, 0, 0},
+        /* E */
+        {PAS2P_CALL_Irecv, AS | AT, ANYP, ANYT, -1, -1, 0, 0, 0, 0, 0},
+        {PAS2P_CALL_Irecv, AS | AT, ANYP, ANYT, -1, -1, 0, 0, 0, 0, 0},
+        {PAS2P_CALL_Waitany, 0, -1, -1, -1, -1, 0, 0, AS | AT, WORKER, TAG_PLUS(300)},
+        {PAS2P_CALL_Waitany, 0, -1, -1, -1, -1, 0, 0, AS | AT, WORKER, TAG_PLUS(300)},
+        {PAS2P_CALL_Barrier, 0, -1, -1, -1, -1, 0, 0, 0, 0, 0},
+        /* F: fixed */
+        {PAS2P_CALL_Irecv, 0, 1, 4, -1, -1, 0, 0, 0, 0, 0},
+        {PAS2P_CALL_Irecv, 0, 2, 4, -1, -1, 0, 0, 0, 0, 0},
+        {PAS2P_CALL_Waitall, 0, -1, -1, -1, -1, 0, 0, 0, WORKER, 4},
+        {PAS2P_CALL_Barrier, 0, -1, -1, -1, -1, 0, 0, 0, 0, 0},
+        /* G */
+        {PAS2P_CALL_Iprobe, AS | AT, ANYP, ANYT, -1, -1, 0, 0, 0, 0, 0},
+        {PAS2P_CALL_Barrier, 0, -1, -1, -1, -1, 0, 0, 0, 0, 0},
+        {PAS2P_CALL_Iprobe, AS, ANYP, 5, -1, -1, 1, 0, 0, 0, 0},
+        {PAS2P_CALL_Iprobe, AS, 1, 5, -1, -1, 0, 1, 0, 0, 0},
+        {PAS2P_CALL_Recv, 0, 1, 5, -1, -1, 0, 0, 0, 0, 0},
+        {PAS2P_CALL_Barrier, 0, -1, -1, -1, -1, 0, 0, 0, 0, 0},
+        /* H */
+        {PAS2P_CALL_Recv_init, AS, ANYP, 6, -1, -1, 0, 0, 0, 0, 0},
+        {PAS2P_CALL_Start, 0, -1, -1, -1, -1, 0, 0, 0, 0, 0},
+        {PAS2P_CALL_Wait, 0, -1, -1, -1, -1, 0, 0, AS, WORKER, 6},
+        {PAS2P_CALL_Start, 0, -1, -1, -1, -1, 0, 0, 0, 0, 0},
+        {PAS2P_CALL_Wait, 0, -1, -1, -1, -1, 0, 0, AS, WORKER, 6},
+        {PAS2P_CALL_Request_free, 0, -1, -1, -1, -1, 0, 0, AS, PAS2P_PEER_NONE, PAS2P_TAG_NONE},
+        {PAS2P_CALL_Barrier, 0, -1, -1, -1, -1, 0, 0, 0, 0, 0},
+        /* I, J: the flags are the receive side's; peer2/tag2 the actual source and tag */
+        {PAS2P_CALL_Sendrecv, AS | AT, 1, 7, 1, 8, 0, 0, 0, 0, 0},
+        {PAS2P_CALL_Barrier, 0, -1, -1, -1, -1, 0, 0, 0, 0, 0},
+        {PAS2P_CALL_Sendrecv_replace, AT, 2, 9, 2, 10, 0, 0, 0, 0, 0},
+        {PAS2P_CALL_Barrier, 0, -1, -1, -1, -1, 0, 0, 0, 0, 0},
+        /* K */
+        {PAS2P_CALL_Probe, AS | AT, 2, 11, -1, -1, 0, 0, 0, 0, 0},
+        {PAS2P_CALL_Recv, 0, 2, 11, -1, -1, 0, 0, 0, 0, 0},
+        {PAS2P_CALL_Barrier, 0, -1, -1, -1, -1, 0, 0, 0, 0, 0},
+        {PAS2P_CALL_Finalize, 0, -1, -1, -1, -1, 0, 0, 0, 0, 0},
+    };
+    trace_t t;
+    if (load(dir, &t))
+        return 1;
+    int bad = wild_rules(&t);
+    if (t.np != 3) {
+        fprintf(stderr, "anysrc: np %d, expected 3\n", t.np);
+        unload(&t);
+        return 1;
+    }
+    size_t i = 0, nsteps = sizeof steps / sizeof steps[0];
+    int pair_seen = 0; /* stages A, C: both workers answered */
+    for (size_t s = 0; s < nsteps && !bad; s++) {
+        const step_t *x = &steps[s];
+        for (;;) {
+            if (i >= t.n[0]) {
+                fprintf(stderr, "rank 0: trace ends at event %zu, expected %s\n", i, pas2p_call_name(x->call));
+                bad = 1;
+                break;
+            }
+            const event_t *e = &t.ev[0][i];
+            const pas2p_event_t *v = &e->ev;
+            int src = v->peer >= 0 ? v->peer : 0;
+            int ok = v->call == x->call && (v->flags & WILD) == x->wild &&
+                     value_ok(x->peer, v->peer, src) && value_ok(x->tag, v->tag, src) &&
+                     v->peer2 == x->peer2 && v->tag2 == x->tag2 &&
+                     (v->call != PAS2P_CALL_Iprobe || !!(v->flags & PAS2P_EV_FLAG_TRUE) == x->flag_true);
+            if (!ok && x->repeat)
+                break; /* zero or more: the next step must match */
+            if (!ok) {
+                fprintf(stderr,
+                        "rank 0: event %zu: %s flags %#x peer %d tag %d peer2 %d tag2 %d; expected %s "
+                        "flags %#x peer %d tag %d peer2 %d tag2 %d\n",
+                        i, pas2p_call_name(v->call), v->flags, v->peer, v->tag, v->peer2, v->tag2,
+                        pas2p_call_name(x->call), x->wild, x->peer, x->tag, x->peer2, x->tag2);
+                bad = 1;
+                break;
+            }
+            if (x->wild & AS && v->peer >= 0 && (x->call == PAS2P_CALL_Recv))
+                pair_seen |= 1 << v->peer;
+            if (pas2p_call_class(v->call) == PAS2P_CLASS_COMPLETION) {
+                pas2p_event_view_t vv = {.ordinal = i, .ev = *v, .payload = e->payload};
+                uint32_t nc = 0;
+                const pas2p_completion_t *c = pas2p_event_completions(&vv, &nc);
+                if (!nc) {
+                    fprintf(stderr, "rank 0: event %zu (%s): completed nothing\n", i, pas2p_call_name(v->call));
+                    bad = 1;
+                }
+                for (uint32_t k = 0; k < nc; k++)
+                    if (c[k].flags != x->cwild || !value_ok(x->csrc, c[k].source, c[k].source) ||
+                        !value_ok(x->ctag, c[k].tag, c[k].source)) {
+                        fprintf(stderr, "rank 0: event %zu (%s): request %u flags %#x src %d tag %d, "
+                                "expected flags %#x src %d tag %d\n", i, pas2p_call_name(v->call), k,
+                                c[k].flags, c[k].source, c[k].tag, x->cwild, x->csrc, x->ctag);
+                        bad = 1;
+                    }
+            }
+            i++;
+            if (!x->repeat)
+                break;
+        }
+    }
+    if (!bad && i != t.n[0]) {
+        fprintf(stderr, "rank 0: %zu events after the expected ones\n", t.n[0] - i);
+        bad = 1;
+    }
+    if (!bad && pair_seen != 6) {
+        fprintf(stderr, "rank 0: the ANY_SOURCE receives did not name both workers (%#x)\n", pair_seen);
+        bad = 1;
+    }
+    /* the workers receive only from fixed sources: no flag anywhere, and they do receive */
+    for (int r = 1; r < 3; r++) {
+        int recvs = 0;
+        for (size_t k = 0; k < t.n[r]; k++) {
+            recvs += is_recv_side(t.ev[r][k].ev.call);
+            if (t.ev[r][k].ev.flags & WILD) {
+                fprintf(stderr, "rank %d: event %zu (%s): wildcard flags on a fixed receive\n", r, k,
+                        pas2p_call_name(t.ev[r][k].ev.call));
+                bad = 1;
+            }
+        }
+        if (recvs != 1) {
+            fprintf(stderr, "rank %d: %d receive-side events, expected 1 (its Sendrecv)\n", r, recvs);
+            bad = 1;
+        }
+    }
+    unload(&t);
+    printf("anysrc: %s\n", bad ? "FAILED" : "OK");
+    return bad;
+}
+
 int main(int argc, char **argv)
 {
     if (argc >= 4 && !strcmp(argv[1], "counters"))
@@ -558,6 +877,10 @@ int main(int argc, char **argv)
         return run_sane(argv[2]);
     if (argc >= 3 && !strcmp(argv[1], "abort"))
         return run_abort(argv[2]);
-    fprintf(stderr, "usage: check_trace probe|counts|sane|abort|partial|counters DIR [ARGS]\n");
+    if (argc >= 3 && !strcmp(argv[1], "anysrc"))
+        return run_anysrc(argv[2]);
+    if (argc >= 5 && !strcmp(argv[1], "wild"))
+        return run_wild(argv[2], atoi(argv[3]), argv[4]);
+    fprintf(stderr, "usage: check_trace probe|counts|sane|abort|partial|counters|anysrc|wild DIR [ARGS]\n");
     return 2;
 }

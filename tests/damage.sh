@@ -3,7 +3,9 @@
 #   truncate  cut 50 bytes off the end of rank 0's file
 #   boundary  cut rank 0's file exactly between two records (PAS2P finds where)
 #   np        the manifest claims one rank fewer than the files were written by
-#   version   set the format version of rank 0's file and of the manifest to 2
+#   version   set the format version of rank 0's file and of the manifest to the next one
+#             (a trace from a newer pas2p)
+#   old       set them to 1 (a trace from before wildcard receives were flagged)
 #   missing   remove rank 2's file
 set -eu
 mode=$1 src=$2 dst=$3
@@ -11,8 +13,11 @@ rm -rf "$dst"; cp -r "$src" "$dst"
 f=$dst/rank-00000.p2t
 case $mode in
   truncate) truncate -s $(( $(stat -c %s "$f") - 50 )) "$f" ;;
-  version) printf '\x02' | dd of="$f" bs=1 seek=8 conv=notrunc status=none
-           sed -i 's/^version = 1$/version = 2/' "$dst/manifest" ;;
+  version|old)
+    v=$(awk '/^version = /{print $3}' "$dst/manifest")
+    [[ $mode == old ]] && n=1 || n=$((v + 1))
+    printf "\\x$(printf %02x "$n")" | dd of="$f" bs=1 seek=8 conv=notrunc status=none
+    sed -i "s/^version = $v\$/version = $n/" "$dst/manifest" ;;
   missing) rm -f "$dst/rank-00002.p2t" ;;
   np) n=$(awk '/^np = /{print $3}' "$dst/manifest"); sed -i "s/^np = $n\$/np = $((n - 1))/" "$dst/manifest" ;;
   boundary)

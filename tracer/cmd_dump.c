@@ -17,8 +17,11 @@ static const char usage[] =
     "\n"
     "Without --rank: per-rank summary (events; compute vs MPI time from MPI_Init's return to\n"
     "MPI_Finalize, the AET window; bytes) and per-call totals over all ranks.  With --rank R: one line per event of rank R, in order:\n"
-    "  ordinal call peer tag comm bytes compute_ns call_ns [counters] [details]\n"
-    "peer is a world rank (ANY = unresolved MPI_ANY_SOURCE, NULL = MPI_PROC_NULL, - = none).\n";
+    "  ordinal call peer tag comm bytes compute_ns call_ns [counters] [flags] [details]\n"
+    "peer is a world rank (ANY = unresolved MPI_ANY_SOURCE, NULL = MPI_PROC_NULL, - = none).\n"
+    "flags: error; any_source, any_tag: a receive posted with MPI_ANY_SOURCE, MPI_ANY_TAG (peer\n"
+    "and tag are then the actual ones when the call resolved them); on a completion's request,\n"
+    "(src=..,tag=..,NB,any_source,any_tag).\n";
 
 static void fmt_peer(char *out, size_t n, int32_t p)
 {
@@ -77,7 +80,9 @@ static void print_details(const pas2p_event_view_t *v, int klass)
             if (c[i].index)
                 printf(".%u", c[i].index);
             if (c[i].source != PAS2P_PEER_NONE)
-                printf("(src=%s,tag=%s,%" PRIu64 "B)", s, t, c[i].bytes);
+                printf("(src=%s,tag=%s,%" PRIu64 "B%s%s)", s, t, c[i].bytes,
+                       c[i].flags & PAS2P_EV_ANY_SOURCE ? ",any_source" : "",
+                       c[i].flags & PAS2P_EV_ANY_TAG ? ",any_tag" : "");
         }
     } else if (klass == PAS2P_CLASS_START) {
         const uint64_t *o = v->payload;
@@ -134,7 +139,7 @@ static int dump_rank(const char *dir, int rank, const pas2p_manifest_t *m)
         printf(" none");
     for (uint32_t i = 0; i < h->ncounters; i++)
         printf(" %s", h->counters[i]);
-    printf("\n# ordinal call peer tag comm bytes compute_ns call_ns%s details\n",
+    printf("\n# ordinal call peer tag comm bytes compute_ns call_ns%s flags details\n",
            h->ncounters ? " counters" : "");
     pas2p_event_view_t v;
     int rc;
@@ -150,6 +155,10 @@ static int dump_rank(const char *dir, int rank, const pas2p_manifest_t *m)
             printf(" %" PRIu64, v.counters[i]);
         if (e->flags & PAS2P_EV_ERROR)
             printf(" error");
+        if (e->flags & PAS2P_EV_ANY_SOURCE)
+            printf(" any_source");
+        if (e->flags & PAS2P_EV_ANY_TAG)
+            printf(" any_tag");
         if (e->thread)
             printf(" thread=%u", e->thread);
         print_details(&v, pas2p_call_class(e->call));

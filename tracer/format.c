@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -15,6 +16,7 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "pas2p traces are litt
 _Static_assert(sizeof(pas2p_file_header_t) == 376, "header layout changed: bump the version");
 _Static_assert(PAS2P_CALL_LIMIT <= 256, "call ids are stored in one byte");
 _Static_assert(sizeof(pas2p_completion_t) == 32, "completion layout changed: bump the version");
+_Static_assert(offsetof(pas2p_completion_t, flags) == 14, "completion layout changed: bump the version");
 
 #define CHUNK (1u << 20)
 #define MAX_RECORD (1u << 30)
@@ -51,6 +53,26 @@ __attribute__((format(printf, 3, 4))) static void set_err(char *err, size_t len,
     if (err && len)
         vsnprintf(err, len, fmt, ap);
     va_end(ap);
+}
+
+/* A trace of another format version is refused with one line naming the file: an older
+ * one with what it lacks (so the user knows tracing again is the fix), a newer one with
+ * both versions (a newer pas2p wrote it). */
+static const char *const missing_in_version[PAS2P_TRACE_VERSION] = {
+    [1] = "it does not record wildcard receives (MPI_ANY_SOURCE)",
+};
+
+static void version_err(char *err, size_t len, const char *path, uint32_t version)
+{
+    if (version >= 1 && version < PAS2P_TRACE_VERSION)
+        set_err(err, len,
+                "%s: trace format version %u is older than this reader's %u: %s; trace the "
+                "application again",
+                path, version, PAS2P_TRACE_VERSION,
+                missing_in_version[version] ? missing_in_version[version] : "its layout differs");
+    else
+        set_err(err, len, "%s: trace format version %u, this pas2p reads version %u", path,
+                version, PAS2P_TRACE_VERSION);
 }
 
 void pas2p_header_init(pas2p_file_header_t *h, uint32_t rank, uint32_t np, uint32_t ncounters)
@@ -135,8 +157,7 @@ pas2p_rank_reader_t *pas2p_rank_reader_open(const char *path, char *err, size_t 
     uint32_t version;
     memcpy(&version, r->buf + 8, 4);
     if (version != PAS2P_TRACE_VERSION) {
-        set_err(err, errlen, "%s: trace format version %u, this pas2p reads version %u", path,
-                version, PAS2P_TRACE_VERSION);
+        version_err(err, errlen, path, version);
         goto fail;
     }
     if (have < sizeof r->h) {
@@ -582,8 +603,7 @@ int pas2p_manifest_read(const char *dir, pas2p_manifest_t *m, char *err, size_t 
         goto fail;
     }
     if (!have_version || m->version != PAS2P_TRACE_VERSION) {
-        set_err(err, errlen, "%s: trace format version %u, this pas2p reads version %u", path,
-                m->version, PAS2P_TRACE_VERSION);
+        version_err(err, errlen, path, m->version);
         goto fail;
     }
     if (m->np <= 0 || m->np > (1 << 24)) {

@@ -31,7 +31,8 @@ extern "C" {
 /* ---------------------------------------------------------------- format constants */
 #define PAS2P_TRACE_MAGIC "PAS2PTRC"      /* 8 bytes, no NUL stored */
 #include <string.h>
-#define PAS2P_TRACE_VERSION 1u            /* bump on any incompatible layout change */
+#define PAS2P_TRACE_VERSION 2u            /* bump on any incompatible layout change (2: wildcard
+                                             receive flags, tracer/FORMAT.md "Versioning") */
 #define PAS2P_MAX_COUNTERS 8
 #define PAS2P_COUNTER_NAME_LEN 32
 #define PAS2P_HOST_LEN 64
@@ -54,7 +55,12 @@ enum {
     PAS2P_EV_ERROR = 1u << 0,      /* the MPI call returned an error code */
     PAS2P_EV_FORTRAN = 1u << 1,    /* called through the Fortran bindings */
     PAS2P_EV_FLAG_TRUE = 1u << 2,  /* Test*, Iprobe: the returned flag was true */
-    PAS2P_EV_NO_COUNTERS = 1u << 3 /* counters were not read for this event (other thread) */
+    PAS2P_EV_NO_COUNTERS = 1u << 3, /* counters were not read for this event (other thread) */
+    /* the receive was posted with a wildcard (Recv, Probe, Iprobe, Irecv, Recv_init, and
+     * the receive side of Sendrecv(_replace)); peer/tag (peer2/tag2) still hold the actual
+     * source/tag when the call resolved them.  Also set in pas2p_completion_t.flags. */
+    PAS2P_EV_ANY_SOURCE = 1u << 4, /* posted with MPI_ANY_SOURCE */
+    PAS2P_EV_ANY_TAG = 1u << 5     /* posted with MPI_ANY_TAG */
 };
 
 /* rank file header: written once at MPI_Init */
@@ -102,7 +108,9 @@ typedef struct {
     uint64_t post;          /* ordinal of the event that started the request (Isend, Irecv,
                                I-collective, Start/Startall); UINT64_MAX if unknown */
     uint32_t index;         /* which request of that event (Startall), else 0 */
-    uint32_t call;          /* call that created the request (MPI_Isend, MPI_Recv_init...) */
+    uint16_t call;          /* call that created the request (MPI_Isend, MPI_Recv_init...) */
+    uint16_t flags;         /* PAS2P_EV_ANY_SOURCE, PAS2P_EV_ANY_TAG: the receive was posted
+                               with that wildcard (as the flags of its Irecv/Recv_init) */
     int32_t source;         /* receives: actual source, world rank; else PAS2P_PEER_NONE */
     int32_t tag;            /* receives: actual tag; else PAS2P_TAG_NONE */
     uint64_t bytes;         /* receives: bytes actually received; sends: bytes sent */

@@ -30,6 +30,7 @@ typedef struct pas2p_req {
     uint32_t index;
     uint16_t call;
     uint8_t recv, persistent, active;
+    uint8_t wild;            /* receives: PAS2P_EV_ANY_SOURCE | PAS2P_EV_ANY_TAG of the post */
 } req_t;
 
 static inline size_t hash_ptr(const void *p, size_t cap)
@@ -302,7 +303,8 @@ static void req_add(pas2p_cx_t *cx, MPI_Request h, MPI_Comm comm, int recv, uint
     int persistent = call >= PAS2P_CALL_Send_init && call <= PAS2P_CALL_Recv_init;
     *r = (req_t){.h = h, .post = cx->ordinal, .init = cx->ordinal, .bytes = bytes, .comm = comm,
                  .index = 0, .call = (uint16_t)call, .recv = (uint8_t)recv,
-                 .persistent = (uint8_t)persistent, .active = (uint8_t)!persistent};
+                 .persistent = (uint8_t)persistent, .active = (uint8_t)!persistent,
+                 .wild = (uint8_t)(cx->ev.flags & (PAS2P_EV_ANY_SOURCE | PAS2P_EV_ANY_TAG))};
     pas2p_rt.reqs_active += !persistent;
 }
 
@@ -348,15 +350,18 @@ void rec_iprobe(pas2p_cx_t *cx, MPI_Comm comm, int source, int tag, int flag, co
         return;
     }
     const comm_t *c = comm_get(comm);
+    cx->ev.flags |= pas2p_wild_flags(source, tag);
     cx->ev.comm = comm_id(c);
     cx->ev.peer = to_world(c, source);
     cx->ev.tag = tag == MPI_ANY_TAG ? PAS2P_TAG_ANY : tag;
 }
 
+/* the flags are those of the receive side (the send side has no wildcard) */
 void rec_sendrecv(pas2p_cx_t *cx, MPI_Comm comm, int dest, int stag, int scount, MPI_Datatype stype,
-                  int source, const MPI_Status *st)
+                  int source, int rtag, const MPI_Status *st)
 {
     const comm_t *c = comm_get(comm);
+    cx->ev.flags |= pas2p_wild_flags(source, rtag);
     cx->ev.comm = comm_id(c);
     cx->ev.peer = to_world(c, dest);
     cx->ev.tag = stag;
@@ -381,6 +386,7 @@ void rec_irecv(pas2p_cx_t *cx, MPI_Comm comm, int source, int tag, int count, MP
                MPI_Request req)
 {
     const comm_t *c = comm_get(comm);
+    cx->ev.flags |= pas2p_wild_flags(source, tag); /* before req_add: the request keeps them */
     cx->ev.comm = comm_id(c);
     cx->ev.peer = to_world(c, source);
     cx->ev.tag = tag == MPI_ANY_TAG ? PAS2P_TAG_ANY : tag;
@@ -449,6 +455,7 @@ static void complete_one(pas2p_cx_t *cx, MPI_Request h, const MPI_Status *st)
     e->post = r ? r->post : UINT64_MAX;
     e->index = r ? r->index : 0;
     e->call = r ? r->call : 0;
+    e->flags = r ? r->wild : 0;
     e->source = PAS2P_PEER_NONE;
     e->tag = PAS2P_TAG_NONE;
     e->bytes = r ? r->bytes : 0;
@@ -530,7 +537,8 @@ void rec_request_free(pas2p_cx_t *cx)
         return;
     cx->ev.aux = 1;
     *e = (pas2p_completion_t){.post = r ? r->post : UINT64_MAX, .index = r ? r->index : 0,
-                              .call = r ? r->call : 0, .source = PAS2P_PEER_NONE,
+                              .call = r ? r->call : 0, .flags = r ? r->wild : 0,
+                              .source = PAS2P_PEER_NONE,
                               .tag = PAS2P_TAG_NONE, .bytes = r ? r->bytes : 0};
     if (r)
         req_remove(r);

@@ -323,11 +323,22 @@ static inline void rec_send(pas2p_cx_t *cx, MPI_Comm comm, int dest, int tag, in
     }
     rec_send_any(cx, comm, dest, tag, count, dt);
 }
+/* PAS2P_EV_ANY_SOURCE / PAS2P_EV_ANY_TAG of a receive posted with (source, tag): two
+ * compares of arguments the recorder already has, no branch.  source and tag are the C
+ * values; the Fortran wrappers pass the INTEGER value, and Open MPI's Fortran
+ * MPI_ANY_SOURCE and MPI_ANY_TAG are the C ones (-1, -1: mpif-constants.h). */
+static inline uint16_t pas2p_wild_flags(int source, int tag)
+{
+    return (uint16_t)((source == MPI_ANY_SOURCE) * PAS2P_EV_ANY_SOURCE |
+                      (tag == MPI_ANY_TAG) * PAS2P_EV_ANY_TAG);
+}
+
 void rec_recv_any(pas2p_cx_t *cx, MPI_Comm comm, int source, int tag, const MPI_Status *st);
 /* receives on MPI_COMM_WORLD need no communicator lookup: world ranks are the ranks */
 static inline void rec_recv(pas2p_cx_t *cx, MPI_Comm comm, int source, int tag,
                             const MPI_Status *st)
 {
+    cx->ev.flags |= pas2p_wild_flags(source, tag);
     if (comm == MPI_COMM_WORLD && source != MPI_PROC_NULL && st->MPI_SOURCE >= 0) {
         cx->ev.comm = PAS2P_COMM_WORLD;
         cx->ev.peer = st->MPI_SOURCE;
@@ -339,7 +350,7 @@ static inline void rec_recv(pas2p_cx_t *cx, MPI_Comm comm, int source, int tag,
 }
 void rec_iprobe(pas2p_cx_t *cx, MPI_Comm comm, int source, int tag, int flag, const MPI_Status *st);
 void rec_sendrecv(pas2p_cx_t *cx, MPI_Comm comm, int dest, int stag, int scount, MPI_Datatype stype,
-                  int source, const MPI_Status *st);
+                  int source, int rtag, const MPI_Status *st);
 void rec_isend(pas2p_cx_t *cx, MPI_Comm comm, int dest, int tag, int count, MPI_Datatype dt,
                MPI_Request req);
 void rec_irecv(pas2p_cx_t *cx, MPI_Comm comm, int source, int tag, int count, MPI_Datatype dt,

@@ -247,6 +247,117 @@ static void test_other_version_refused(void **state)
     assert_non_null(strstr(err, "version"));
 }
 
+/* A version-1 file predates the wildcard flags: refused in one line naming the file, with
+ * why and what to do (its wildcard receives would otherwise look like fixed-peer ones). */
+static void test_old_version_refused(void **state)
+{
+    fixture_t *f = *state;
+    write_file(f->path, 3, 0, 1);
+    char err[512], want[700];
+    assert_null(pas2p_rank_reader_open(f->path, err, sizeof err));
+    snprintf(want, sizeof want,
+             "%s: trace format version 1 is older than this reader's 2: it does not record "
+             "wildcard receives (MPI_ANY_SOURCE); trace the application again",
+             f->path);
+    assert_string_equal(err, want);
+    assert_null(strchr(err, '\n'));
+
+    char path[400];
+    snprintf(path, sizeof path, "%s/manifest", f->dir);
+    FILE *fp = fopen(path, "w");
+    assert_non_null(fp);
+    fputs("format = pas2p-trace\nversion = 1\nnp = 1\n", fp);
+    fclose(fp);
+    pas2p_manifest_t m;
+    assert_int_equal(pas2p_manifest_read(f->dir, &m, err, sizeof err), -1);
+    snprintf(want, sizeof want,
+             "%s: trace format version 1 is older than this reader's 2: it does not record "
+             "wildcard receives (MPI_ANY_SOURCE); trace the application again",
+             path);
+    assert_string_equal(err, want);
+}
+
+/* The wildcard flags (events and completion entries) survive encode -> file -> reader, in
+ * both decoders, next to the actual source and tag. */
+static void test_wild_flags(void **state)
+{
+    fixture_t *f = *state;
+    enum { AS = PAS2P_EV_ANY_SOURCE, AT = PAS2P_EV_ANY_TAG };
+    assert_int_equal(AS, 16);
+    assert_int_equal(AT, 32);
+    struct {
+        uint16_t call, flags;
+        int32_t peer, tag, peer2, tag2;
+        uint16_t cflags; /* completion entry's flags (completions only) */
+    } ev[] = {
+        {PAS2P_CALL_Recv, AS, 3, 11, -1, -1, 0},                  /* actual source kept */
+        {PAS2P_CALL_Recv, 0, 3, 11, -1, -1, 0},                   /* fixed: no flag */
+        {PAS2P_CALL_Recv, AT | PAS2P_EV_FORTRAN, 2, 7, -1, -1, 0},
+        {PAS2P_CALL_Irecv, AS | AT, PAS2P_PEER_ANY, PAS2P_TAG_ANY, -1, -1, 0},
+        {PAS2P_CALL_Waitany, 0, -1, -1, -1, -1, AS | AT},
+        {PAS2P_CALL_Irecv, 0, 1, 5, -1, -1, 0},
+        {PAS2P_CALL_Wait, 0, -1, -1, -1, -1, 0},
+        {PAS2P_CALL_Sendrecv, AS, 1, 40, 2, 40, 0},
+        {PAS2P_CALL_Iprobe, AS | AT | PAS2P_EV_FLAG_TRUE, 2, 9, -1, -1, 0},
+        {PAS2P_CALL_Iprobe, AS, PAS2P_PEER_ANY, 9, -1, -1, 0},
+        {PAS2P_CALL_Probe, AS | AT | PAS2P_EV_ERROR, 1, 3, -1, -1, 0},
+    };
+    int n = (int)(sizeof ev / sizeof ev[0]);
+    FILE *fp = fopen(f->path, "wb");
+    assert_non_null(fp);
+    pas2p_file_header_t h;
+    pas2p_header_init(&h, 0, 4, 0);
+    fwrite(&h, sizeof h, 1, fp);
+    pas2p_codec_t codec = {0, PAS2P_COMM_WORLD};
+    unsigned char rec[512];
+    for (int i = 0; i < n; i++) {
+        pas2p_event_t e = {.call = ev[i].call, .flags = ev[i].flags, .peer = ev[i].peer,
+                           .tag = ev[i].tag, .peer2 = ev[i].peer2, .tag2 = ev[i].tag2,
+                           .comm = PAS2P_COMM_WORLD, .t_start = 100u * (uint64_t)i + 50,
+                           .compute_ns = 50};
+        e.t_end = e.t_start + 20;
+        pas2p_completion_t c = {.post = (uint64_t)i - 1, .call = ev[i - (i > 0)].call,
+                                .flags = ev[i].cflags, .source = 3, .tag = 11, .bytes = 4};
+        int done = pas2p_call_class(e.call) == PAS2P_CLASS_COMPLETION;
+        e.aux = done ? 1 : 0;
+        size_t sz = pas2p_record_encode(rec, &e, NULL, 0, &c, done ? sizeof c : 0, &codec);
+        fwrite(rec, sz, 1, fp);
+    }
+    fclose(fp);
+    char err[512];
+    pas2p_rank_reader_t *r = pas2p_rank_reader_open(f->path, err, sizeof err);
+    pas2p_rank_reader_t *t = pas2p_rank_reader_open(f->path, err, sizeof err);
+    assert_non_null(r);
+    assert_non_null(t);
+    pas2p_event_view_t v, vt;
+    for (int i = 0; i < n; i++) {
+        assert_int_equal(pas2p_rank_reader_next(r, &v), 1);
+        assert_int_equal(pas2p_rank_reader_next_times(t, &vt), 1);
+        assert_int_equal(v.ev.call, ev[i].call);
+        assert_int_equal(v.ev.flags, ev[i].flags);
+        assert_int_equal(vt.ev.flags, ev[i].flags);
+        assert_int_equal(v.ev.peer, ev[i].peer);
+        assert_int_equal(v.ev.tag, ev[i].tag);
+        assert_int_equal(v.ev.peer2, ev[i].peer2);
+        assert_int_equal(v.ev.tag2, ev[i].tag2);
+        uint32_t nc;
+        const pas2p_completion_t *c = pas2p_event_completions(&v, &nc);
+        if (pas2p_call_class(ev[i].call) == PAS2P_CLASS_COMPLETION) {
+            assert_int_equal(nc, 1);
+            assert_int_equal(c[0].flags, ev[i].cflags);
+            assert_int_equal(c[0].call, ev[i - 1].call);
+            assert_int_equal(c[0].source, 3);
+            assert_int_equal(c[0].tag, 11);
+            assert_int_equal(c[0].post, (uint64_t)i - 1);
+        } else {
+            assert_null(c);
+        }
+    }
+    assert_int_equal(pas2p_rank_reader_next(r, &v), 0);
+    pas2p_rank_reader_close(r);
+    pas2p_rank_reader_close(t);
+}
+
 static void test_bad_magic_and_missing(void **state)
 {
     fixture_t *f = *state;
@@ -328,6 +439,15 @@ static void write_text(const char *path, const char *text)
     fclose(fp);
 }
 
+/* a manifest of this format version: "format" and "version" lines, then rest */
+static void write_manifest(const char *path, const char *rest)
+{
+    FILE *fp = fopen(path, "w");
+    assert_non_null(fp);
+    fprintf(fp, "format = pas2p-trace\nversion = %u\n%s", PAS2P_TRACE_VERSION, rest);
+    fclose(fp);
+}
+
 static void test_manifest(void **state)
 {
     fixture_t *f = *state;
@@ -337,8 +457,8 @@ static void test_manifest(void **state)
     assert_int_equal(pas2p_manifest_read(f->dir, &m, err, sizeof err), -1);
     assert_non_null(strstr(err, "manifest"));
 
-    write_text(path, "format = pas2p-trace\nversion = 1\nnp = 3\ncommand = mpirun -np 3 ./a b\n"
-                     "hosts = a,b,c\naet_s = 1.5\nevents = 42\ncounters = none\nfuture_key = 7\n");
+    write_manifest(path, "np = 3\ncommand = mpirun -np 3 ./a b\n"
+                         "hosts = a,b,c\naet_s = 1.5\nevents = 42\ncounters = none\nfuture_key = 7\n");
     assert_int_equal(pas2p_manifest_read(f->dir, &m, err, sizeof err), 0);
     assert_int_equal(m.np, 3);
     assert_string_equal(m.command, "mpirun -np 3 ./a b");
@@ -349,7 +469,7 @@ static void test_manifest(void **state)
 
     /* a rank file cut exactly between two records reads cleanly: the manifest's count of
      * what the rank wrote is what tells it is truncated */
-    write_text(path, "format = pas2p-trace\nversion = 1\nnp = 2\nevents_per_rank = 5,7\n");
+    write_manifest(path, "np = 2\nevents_per_rank = 5,7\n");
     assert_int_equal(pas2p_manifest_read(f->dir, &m, err, sizeof err), 0);
     assert_int_equal(pas2p_manifest_check_count(&m, 0, 5, err, sizeof err), 0);
     assert_int_equal(pas2p_manifest_check_count(&m, 1, 6, err, sizeof err), -1);
@@ -365,7 +485,7 @@ static void test_manifest(void **state)
     assert_int_equal(pas2p_manifest_read(f->dir, &m, err, sizeof err), -1);
     assert_non_null(strstr(err, "not a pas2p trace manifest"));
 
-    write_text(path, "format = pas2p-trace\nversion = 1\nnp = 0\n");
+    write_manifest(path, "np = 0\n");
     assert_int_equal(pas2p_manifest_read(f->dir, &m, err, sizeof err), -1);
     assert_non_null(strstr(err, "np"));
 
@@ -402,6 +522,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_truncated_recovery, setup, teardown),
         cmocka_unit_test_setup_teardown(test_truncated_header, setup, teardown),
         cmocka_unit_test_setup_teardown(test_other_version_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_old_version_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_wild_flags, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_magic_and_missing, setup, teardown),
         cmocka_unit_test_setup_teardown(test_corrupt_record, setup, teardown),
         cmocka_unit_test(test_compact),
