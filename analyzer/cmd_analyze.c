@@ -318,6 +318,8 @@ static int build_signature(const job_t *j, const pas2p_manifest_t *m, const pas2
     s->inline_events = o->inline_events;
     s->representative = (uint32_t)rep;
     s->spmd = spmd;
+    s->global = o->global;
+    s->characteristic_comm = UINT32_MAX;
     s->nranks = (uint32_t)m->np;
     s->ranks = calloc(s->nranks, sizeof *s->ranks);
     if (!s->ranks)
@@ -759,6 +761,8 @@ int pas2p_analyze_run(int argc, char **argv, const pas2p_analyze_dist_t *dist)
             fprintf(stderr, "pas2p analyze: out of memory\n");
             rc = 1;
         } else {
+            if (o.global)
+                sig.characteristic_comm = ginfo.characteristic_comm;
             uint32_t nrel = 0;
             if (o.global) { /* relevant global phases, on any rank */
                 uint32_t maxid = 0;
@@ -827,6 +831,8 @@ int pas2p_analyze_run(int argc, char **argv, const pas2p_analyze_dist_t *dist)
                 printf("signature = %s\n", sigpath);
             }
             printf("TFAT = %.6f s\n", now_s() - t0);
+            if (o.global)
+                pas2p_signature_print_global(&sig, stdout);
             for (int r = 0; r < np; r++)
                 if (all || r == rep)
                     pas2p_signature_print_table(&sig, (uint32_t)r, stdout);

@@ -382,20 +382,12 @@ static int is_poll(unsigned call)
 
 static int wildcard_source(const pas2p_event_t *e)
 {
-#ifdef PAS2P_EV_ANY_SOURCE
-    if (e->flags & PAS2P_EV_ANY_SOURCE)
-        return 1;
-#endif
-    return e->peer == PAS2P_PEER_ANY;
+    return (e->flags & PAS2P_EV_ANY_SOURCE) || e->peer == PAS2P_PEER_ANY;
 }
 
 static int wildcard_tag(const pas2p_event_t *e)
 {
-#ifdef PAS2P_EV_ANY_TAG
-    if (e->flags & PAS2P_EV_ANY_TAG)
-        return 1;
-#endif
-    return e->tag == PAS2P_TAG_ANY;
+    return (e->flags & PAS2P_EV_ANY_TAG) || e->tag == PAS2P_TAG_ANY;
 }
 
 /* the identity of an event for global phases */
@@ -411,15 +403,11 @@ static void identity(const pas2p_event_view_t *v, pas2p_symbol_t *s)
             s->peer = PAS2P_PEER_ANY;
         if (wildcard_tag(e))
             s->tag = PAS2P_TAG_ANY;
-    } else if (klass == PAS2P_CLASS_SENDRECV) {
-#ifdef PAS2P_EV_ANY_SOURCE
+    } else if (klass == PAS2P_CLASS_SENDRECV) { /* its receive side */
         if (e->flags & PAS2P_EV_ANY_SOURCE)
             s->peer2 = PAS2P_PEER_ANY;
-#endif
-#ifdef PAS2P_EV_ANY_TAG
         if (e->flags & PAS2P_EV_ANY_TAG)
             s->tag2 = PAS2P_TAG_ANY;
-#endif
     } else if (klass == PAS2P_CLASS_COMPLETION) {
         /* a completion is what it completes, not the bytes that came with it */
         s->bytes = s->rbytes = 0;

@@ -73,6 +73,10 @@ typedef struct {
     uint64_t events;
     double pet_s, relevant_s, remainder_s, coverage;
     int spmd;
+    int global;                  /* phases are global: one id = one slice of the run on every
+                                    rank (analysis/phases="global"); 0: ids per rank */
+    uint32_t characteristic_comm; /* global: the all-rank communicator with collectives in
+                                    the most occurrences (UINT32_MAX: none) */
     uint32_t ncomms;
     pas2p_sig_comm_t *comms;
     uint32_t nranks;
@@ -93,6 +97,12 @@ const pas2p_sig_rank_t *pas2p_signature_uncalibrated(const pas2p_signature_t *s)
 /* The phase table of one rank (thesis Table 2.5: instructions, weight, PhaseET, W x
  * PhaseET, % of AET), as `pas2p analyze` and `pas2p show` print it. */
 void pas2p_signature_print_table(const pas2p_signature_t *s, uint32_t rank_index, FILE *out);
+
+/* The global phase table (thesis Fig. 3.18's PHASE_TABLE): per phase its weight, the
+ * slowest rank's PhaseET and W x PhaseET, and each rank's share of that phase's time
+ * (its W x PhaseET over the slowest rank's), as `pas2p show` prints it for a signature of
+ * global phases. */
+void pas2p_signature_print_global(const pas2p_signature_t *s, FILE *out);
 
 int pas2p_cmd_show(int argc, char **argv);
 int pas2p_cmd_predict(int argc, char **argv); /* cmd_predict.c */

@@ -74,6 +74,9 @@ int pas2p_signature_write(const pas2p_signature_t *s, const char *path, char *er
     ATTR("remainder_s", "%.9g", s->remainder_s);
     ATTR("coverage", "%.9g", s->coverage);
     ATTR("structure", "%s", s->spmd ? "spmd" : "per-rank");
+    ATTR("phases", "%s", s->global ? "global" : "local");
+    if (s->global && s->characteristic_comm != UINT32_MAX)
+        ATTR("characteristic_comm", "%u", s->characteristic_comm);
     W(xmlTextWriterEndElement(w));
 
     for (uint32_t i = 0; i < s->ncomms; i++) {
@@ -203,6 +206,11 @@ static int fill(xmlNodePtr root, pas2p_signature_t *s)
             s->coverage = pas2p_xml_attr_d(n, "coverage");
             const char *st = pas2p_xml_attr(n, "structure");
             s->spmd = st && !strcmp(st, "spmd");
+            const char *ph = pas2p_xml_attr(n, "phases");
+            s->global = ph && !strcmp(ph, "global");
+            s->characteristic_comm = pas2p_xml_attr(n, "characteristic_comm")
+                                         ? (uint32_t)pas2p_xml_attr_u(n, "characteristic_comm")
+                                         : UINT32_MAX;
         } else if (pas2p_xml_is(n, "communicator")) {
             pas2p_sig_comm_t *c = &s->comms[ci++];
             c->id = (uint32_t)pas2p_xml_attr_u(n, "id");
@@ -361,12 +369,63 @@ void pas2p_signature_print_table(const pas2p_signature_t *s, uint32_t ri, FILE *
     }
 }
 
+void pas2p_signature_print_global(const pas2p_signature_t *s, FILE *out)
+{
+    uint32_t maxid = 0;
+    for (uint32_t r = 0; r < s->nranks; r++)
+        for (uint32_t i = 0; i < s->ranks[r].nphases; i++)
+            if (s->ranks[r].phases[i].id > maxid)
+                maxid = s->ranks[r].phases[i].id;
+    fprintf(out, "\n# global phases: one slice of the run on every rank (share: the rank's W x "
+            "PhaseET over the slowest rank's; - : no call there)\n");
+    fprintf(out, "%5s %10s %12s %12s %8s  %-3s  %s\n", "phase", "weight", "PhaseET_s",
+            "W*PhaseET_s", "%AET", "rel", "share per rank");
+    for (uint32_t id = 1; id <= maxid; id++) {
+        uint64_t weight = 0;
+        double worst = 0;
+        int rel = 0, seen = 0;
+        for (uint32_t r = 0; r < s->nranks; r++)
+            for (uint32_t i = 0; i < s->ranks[r].nphases; i++) {
+                const pas2p_sig_phase_t *p = &s->ranks[r].phases[i];
+                if (p->id != id)
+                    continue;
+                seen = 1;
+                weight = p->weight;
+                rel |= p->relevant;
+                if (p->time_mean_s > worst)
+                    worst = p->time_mean_s;
+            }
+        if (!seen)
+            continue;
+        double wt = (double)weight * worst;
+        fprintf(out, "%5u %10" PRIu64 " %12.6f %12.6f %8.2f  %-3s ", id, weight, worst, wt,
+                s->aet_s > 0 ? 100 * wt / s->aet_s : 0, rel ? "yes" : "");
+        for (uint32_t r = 0; r < s->nranks; r++) {
+            const pas2p_sig_phase_t *p = NULL;
+            for (uint32_t i = 0; i < s->ranks[r].nphases && !p; i++)
+                if (s->ranks[r].phases[i].id == id)
+                    p = &s->ranks[r].phases[i];
+            if (r == 16 && s->nranks > 17) {
+                fprintf(out, " ... (%u ranks: --rank R)", s->nranks);
+                break;
+            }
+            if (p && worst > 0)
+                fprintf(out, " %3.0f%%", 100 * p->time_mean_s / worst);
+            else
+                fprintf(out, " %4s", "-");
+        }
+        fputc('\n', out);
+    }
+}
+
 static const char show_usage[] =
     "usage: pas2p show SIGNATURE.xml [--rank R | --all-ranks]\n"
     "       pas2p show PREDICTION.xml\n"
     "\n"
-    "Prints a signature: the application, the analysis (AET, PET, coverage, remainder) and the\n"
-    "phase table of the representative rank (or of rank R, or of every rank): phase, events,\n"
+    "Prints a signature: the application, the analysis (AET, PET, coverage, remainder), the\n"
+    "global phase table when the phases are global (phase, weight, PhaseET of the slowest\n"
+    "rank, W x PhaseET, %% of AET, each rank's share) and the phase table of the\n"
+    "representative rank (or of rank R: that rank's view, or of every rank): phase, events,\n"
     "instructions, weight, PhaseET, PhaseET x W, %% of AET.\n"
     "Or a prediction result (predict, replay, simulate write DIR/prediction.xml): PET, SET,\n"
     "AET and PETE when known, how the run ended, and the per-phase table.\n";
@@ -430,7 +489,11 @@ int pas2p_cmd_show(int argc, char **argv)
     printf("relevant phases = %u\ncoverage = %.2f %%\nremainder = %.6f s\n", nrel,
            100 * s.coverage, s.remainder_s);
     printf("AET = %.6f s\nPET = %.6f s\n", s.aet_s, s.pet_s);
+    printf("phase table = %s\n", s.global ? "global (one for all ranks, every occurrence "
+                                            "communication-closed)" : "per rank");
     int rc = 0;
+    if (s.global && rank < 0)
+        pas2p_signature_print_global(&s, stdout);
     if (rank >= 0) {
         uint32_t r = 0;
         while (r < s.nranks && s.ranks[r].rank != (uint32_t)rank)
