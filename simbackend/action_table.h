@@ -131,11 +131,14 @@ enum pas2p_bytes { PAS2P_B_NONE, PAS2P_B_SENT, PAS2P_B_RECEIVED };
     "Init Init_thread Finalize Abort Iprobe Request_free Comm_dup Comm_split Comm_create "     \
     "Comm_free Cart_create Cart_sub Comm_split_type Comm_dup_with_info"
 
-/* R("MPI_ calls", "why"): refused, the call named: "MPI_X cannot be replayed: why". */
+/* R("MPI_ calls", "why"): refused, the call named: "MPI_X cannot be replayed: why".
+ * Persistent requests are refused in a signature only: a full trace (actions.c,
+ * pas2p_actions_from_trace) writes an init as nothing and a Start/Startall as the isend or
+ * irecv of each request it starts (its payload names their init events). */
 #define PAS2P_ACTIONS_REFUSED(R)                                                                 \
     R("Send_init Ssend_init Bsend_init Rsend_init Recv_init Start Startall",                   \
-      "persistent requests have no action yet (a Start does not say which request it starts "  \
-      "in a signature, and the init is usually outside the phase)")                           \
+      "persistent requests have no action in a signature (a Start does not say there which "  \
+      "request it starts, and the init is usually outside the phase)")                        \
     R("Alltoallw Ialltoallw",                                                                  \
       "w-collectives have no action yet (per-peer datatypes; an alltoallv of their bytes is "  \
       "the model to add)")

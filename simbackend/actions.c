@@ -873,6 +873,75 @@ static int trace_counts(const pas2p_event_view_t *v, int row, vcounts_t *vc, cha
     return 0;
 }
 
+/* A trace's persistent requests: the init events seen so far, by ordinal (increasing). */
+typedef struct {
+    struct pinit {
+        uint64_t ordinal;
+        pas2p_sig_event_t ev;
+    } *init;
+    size_t n, cap;
+} pinits_t;
+
+static int is_init(uint32_t call)
+{
+    return call == PAS2P_CALL_Send_init || call == PAS2P_CALL_Ssend_init ||
+           call == PAS2P_CALL_Bsend_init || call == PAS2P_CALL_Rsend_init ||
+           call == PAS2P_CALL_Recv_init;
+}
+
+/* Persistent requests in a full trace: an init is remembered and written as its
+ * computation only; a Start/Startall as the isend (irecv for Recv_init) of each request it
+ * starts, in order, the Start's computation before the first.  0 done, 1 not such a call
+ * (the caller writes it), -1 with a reason. */
+static int persistent(pinits_t *P, FILE *f, const callmap_t *m, const pas2p_event_view_t *v,
+                      const pas2p_sig_event_t *x, char *err, size_t errlen)
+{
+    if (is_init(x->call)) {
+        if (P->n == P->cap) {
+            size_t cap = P->cap ? 2 * P->cap : 16;
+            struct pinit *q = realloc(P->init, cap * sizeof *q);
+            if (!q) {
+                snprintf(err, errlen, "out of memory");
+                return -1;
+            }
+            P->init = q;
+            P->cap = cap;
+        }
+        P->init[P->n++] = (struct pinit){v->ordinal, *x};
+        if (x->compute_s > 0)
+            fprintf(f, "compute %.9g\n", x->compute_s);
+        return 0;
+    }
+    if (x->call != PAS2P_CALL_Start && x->call != PAS2P_CALL_Startall)
+        return 1;
+    const uint64_t *ord = v->payload;
+    if (!ord || v->ev.payload < 8 * (size_t)x->aux) {
+        snprintf(err, errlen, "%s: the trace does not say which requests it starts", name(x->call));
+        return -1;
+    }
+    for (uint32_t i = 0; i < x->aux; i++) {
+        size_t lo = 0, hi = P->n;
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            if (P->init[mid].ordinal < ord[i])
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo == P->n || P->init[lo].ordinal != ord[i]) {
+            snprintf(err, errlen, "%s starts the request of event %llu, which is not a "
+                     "persistent request's init", name(x->call), (unsigned long long)ord[i]);
+            return -1;
+        }
+        pas2p_sig_event_t s = P->init[lo].ev;
+        s.call = s.call == PAS2P_CALL_Recv_init ? PAS2P_CALL_Irecv : PAS2P_CALL_Isend;
+        s.compute_s = i ? 0 : x->compute_s;
+        if (write_event(f, m, &s, NULL, err, errlen))
+            return -1;
+    }
+    return 0;
+}
+
 typedef struct {
     uint32_t id, size;
     int32_t *members;
@@ -948,18 +1017,22 @@ int pas2p_actions_from_trace(const char *trace_dir, const char *dir, uint64_t *e
             write_comm(f, comms[c].id, comms[c].members, comms[c].size);
         pas2p_event_view_t v;
         int k;
+        pinits_t pr = {0};
         while (!rc && (k = pas2p_rank_reader_next(rd, &v)) == 1) {
             const pas2p_event_t *e = &v.ev;
             pas2p_sig_event_t x = {.call = e->call, .peer = e->peer, .tag = e->tag,
                                    .peer2 = e->peer2, .tag2 = e->tag2, .comm = e->comm,
                                    .aux = e->aux, .bytes = e->bytes, .rbytes = e->rbytes,
                                    .compute_s = (double)e->compute_ns * 1e-9};
-            int row = row_of(&map, &x, err, errlen);
-            vcounts_t vc = {0};
-            int wrc = row >= 0 && has_counts(row) ? trace_counts(&v, row, &vc, err, errlen) : 0;
-            if (!wrc)
-                wrc = write_event(f, &map, &x, &vc, err, errlen);
-            vcounts_free(&vc);
+            int wrc = persistent(&pr, f, &map, &v, &x, err, errlen);
+            if (wrc == 1) {
+                int row = row_of(&map, &x, err, errlen);
+                vcounts_t vc = {0};
+                wrc = row >= 0 && has_counts(row) ? trace_counts(&v, row, &vc, err, errlen) : 0;
+                if (!wrc)
+                    wrc = write_event(f, &map, &x, &vc, err, errlen);
+                vcounts_free(&vc);
+            }
             if (wrc) {
                 char why[512];
                 snprintf(why, sizeof why, "%s", err);
@@ -968,6 +1041,7 @@ int pas2p_actions_from_trace(const char *trace_dir, const char *dir, uint64_t *e
             }
             (*events)++;
         }
+        free(pr.init);
         if (!rc && k < 0) {
             snprintf(err, errlen, "%s", pas2p_rank_reader_error(rd));
             rc = -1;
