@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "action_table.h"
 #include "pas2p_calls.h"
 #include "pas2p_sim.h"
 #include "pas2p_trace.h"
@@ -18,99 +19,122 @@ static const char *name(uint32_t call)
     return n ? n : "an unknown call";
 }
 
-/* The action line of one event's call into line ("" for a call with no action).  0, or -1
- * naming the call when the replayer has no way to express it. */
-static int action_of(const pas2p_sig_event_t *e, char *line, size_t len, char *err, size_t errlen)
+/* The action table (action_table.h) by call id: a row, or what to do with a call that has
+ * none.  Built once per translation. */
+enum { NO_ACTION = -1, SILENT = -2, REFUSED = -3 /* - k: the k-th refusal */ };
+#define CALLMAP_SIZE 256
+typedef struct {
+    int16_t row[CALLMAP_SIZE];
+} callmap_t;
+
+#define WHY_(calls, why) why,
+static const char *const refusal_why[] = {PAS2P_ACTIONS_REFUSED(WHY_)};
+#undef WHY_
+#define CALLS_(calls, why) calls,
+static const char *const refusal_calls[] = {PAS2P_ACTIONS_REFUSED(CALLS_)};
+#undef CALLS_
+
+static void callmap_init(callmap_t *m)
 {
-    line[0] = 0;
-    unsigned long long b = (unsigned long long)e->bytes, rb = (unsigned long long)e->rbytes;
-    switch (e->call) {
-    case PAS2P_CALL_Init: case PAS2P_CALL_Init_thread: case PAS2P_CALL_Finalize:
-    case PAS2P_CALL_Abort: case PAS2P_CALL_Iprobe: case PAS2P_CALL_Request_free:
-    case PAS2P_CALL_Comm_dup: case PAS2P_CALL_Comm_split: case PAS2P_CALL_Comm_create:
-    case PAS2P_CALL_Comm_free: case PAS2P_CALL_Cart_create: case PAS2P_CALL_Cart_sub:
-    case PAS2P_CALL_Comm_split_type: case PAS2P_CALL_Comm_dup_with_info:
-        return 0; /* the replayer runs its own Init/Finalize and builds every communicator
-                     up front; a probe that does not block moves no data */
-    case PAS2P_CALL_Send: case PAS2P_CALL_Ssend: case PAS2P_CALL_Bsend: case PAS2P_CALL_Rsend:
-        snprintf(line, len, "send %d %d %llu %u\n", e->peer, e->tag, b, e->comm);
-        return 0;
-    case PAS2P_CALL_Isend: case PAS2P_CALL_Issend: case PAS2P_CALL_Ibsend: case PAS2P_CALL_Irsend:
-        snprintf(line, len, "isend %d %d %llu %u\n", e->peer, e->tag, b, e->comm);
-        return 0;
-    case PAS2P_CALL_Recv:
-        snprintf(line, len, "recv %d %d %llu %u\n", e->peer, e->tag, rb, e->comm);
-        return 0;
-    case PAS2P_CALL_Irecv:
-        snprintf(line, len, "irecv %d %d %llu %u\n", e->peer, e->tag, rb, e->comm);
-        return 0;
-    case PAS2P_CALL_Probe:
-        snprintf(line, len, "probe %d %d %u\n", e->peer, e->tag, e->comm);
-        return 0;
-    case PAS2P_CALL_Sendrecv: case PAS2P_CALL_Sendrecv_replace:
-        snprintf(line, len, "sendrecv %d %d %llu %d %d %llu %u\n", e->peer, e->tag, b, e->peer2, e->tag2,
-                rb, e->comm);
-        return 0;
-    case PAS2P_CALL_Wait: case PAS2P_CALL_Waitany:
-        snprintf(line, len, "wait 1\n");
-        return 0;
-    case PAS2P_CALL_Waitsome:
-        snprintf(line, len, "wait %u\n", e->aux ? e->aux : 1);
-        return 0;
-    case PAS2P_CALL_Waitall:
-        snprintf(line, len, "waitall\n");
-        return 0;
-    case PAS2P_CALL_Test: case PAS2P_CALL_Testany: case PAS2P_CALL_Testall: case PAS2P_CALL_Testsome:
-        snprintf(line, len, "test\n");
-        return 0;
-    case PAS2P_CALL_Barrier: case PAS2P_CALL_Ibarrier:
-        snprintf(line, len, "%sbarrier %u\n", e->call == PAS2P_CALL_Ibarrier ? "i" : "", e->comm);
-        return 0;
-    case PAS2P_CALL_Bcast: case PAS2P_CALL_Ibcast:
-        snprintf(line, len, "%sbcast %llu %d %u\n", e->call == PAS2P_CALL_Ibcast ? "i" : "", b, e->peer, e->comm);
-        return 0;
-    case PAS2P_CALL_Reduce: case PAS2P_CALL_Ireduce:
-        snprintf(line, len, "%sreduce %llu %d %u\n", e->call == PAS2P_CALL_Ireduce ? "i" : "", b, e->peer, e->comm);
-        return 0;
-    case PAS2P_CALL_Allreduce: case PAS2P_CALL_Iallreduce:
-        snprintf(line, len, "%sallreduce %llu %u\n", e->call == PAS2P_CALL_Iallreduce ? "i" : "", b, e->comm);
-        return 0;
-    case PAS2P_CALL_Gather: case PAS2P_CALL_Igather: /* bytes: what each rank sends */
-        snprintf(line, len, "%sgather %llu %d %u\n", e->call == PAS2P_CALL_Igather ? "i" : "", b, e->peer, e->comm);
-        return 0;
-    case PAS2P_CALL_Scatter: case PAS2P_CALL_Iscatter: /* rbytes: what each rank receives */
-        snprintf(line, len, "%sscatter %llu %d %u\n", e->call == PAS2P_CALL_Iscatter ? "i" : "", rb, e->peer, e->comm);
-        return 0;
-    case PAS2P_CALL_Allgather: case PAS2P_CALL_Iallgather: /* bytes: per rank */
-        snprintf(line, len, "%sallgather %llu %u\n", e->call == PAS2P_CALL_Iallgather ? "i" : "", b, e->comm);
-        return 0;
-    case PAS2P_CALL_Alltoall: case PAS2P_CALL_Ialltoall: /* bytes: per peer */
-        snprintf(line, len, "%salltoall %llu %u\n", e->call == PAS2P_CALL_Ialltoall ? "i" : "", b, e->comm);
-        return 0;
-    case PAS2P_CALL_Reduce_scatter_block: case PAS2P_CALL_Ireduce_scatter_block:
-        snprintf(line, len, "%sreduce_scatter %llu %u\n", e->call == PAS2P_CALL_Ireduce_scatter_block ? "i" : "",
-                b, e->comm);
-        return 0;
-    case PAS2P_CALL_Scan: case PAS2P_CALL_Exscan:
-        snprintf(line, len, "%s %llu %u\n", e->call == PAS2P_CALL_Scan ? "scan" : "exscan", b, e->comm);
-        return 0;
-    default:
-        /* persistent requests, v- and w-collectives (per-peer counts are not in a
-         * signature), non-blocking scans: not expressible yet */
-        snprintf(err, errlen, "%s cannot be replayed yet (no action for it)", name(e->call));
-        return -1;
+    for (unsigned c = 0; c < CALLMAP_SIZE; c++) {
+        const char *n = pas2p_call_name(c);
+        m->row[c] = NO_ACTION;
+        if (!n || strncmp(n, "MPI_", 4))
+            continue;
+        n += 4;
+        for (int k = 0; k < PAS2P_NACTIONS; k++)
+            if (pas2p_action_lists(pas2p_action_rows[k].calls, n))
+                m->row[c] = (int16_t)k;
+        if (pas2p_action_lists(PAS2P_ACTIONS_SILENT, n))
+            m->row[c] = SILENT;
+        for (size_t k = 0; k < sizeof refusal_calls / sizeof *refusal_calls; k++)
+            if (pas2p_action_lists(refusal_calls[k], n))
+                m->row[c] = (int16_t)(REFUSED - (int)k);
     }
 }
 
-/* Writes the actions of one event: its computation, then the call. */
-static int write_event(FILE *f, const pas2p_sig_event_t *e, char *err, size_t errlen)
+/* The row of e's call (>= 0), SILENT (no action), or -1 naming the call in err. */
+static int row_of(const callmap_t *m, const pas2p_sig_event_t *e, char *err, size_t errlen)
 {
-    char line[256];
-    if (action_of(e, line, sizeof line, err, errlen))
+    int r = e->call < CALLMAP_SIZE ? m->row[e->call] : NO_ACTION;
+    if (r >= 0 || r == SILENT)
+        return r;
+    if (r <= REFUSED)
+        snprintf(err, errlen, "%s cannot be replayed: %s", name(e->call), refusal_why[REFUSED - r]);
+    else
+        snprintf(err, errlen, "%s cannot be replayed yet (no action for it)", name(e->call));
+    return -1;
+}
+
+/* A v-collective's per-peer byte counts (communicator rank order): list 0 is COUNTS
+ * (VROOTED, VBYTES, VCOUNTS) or SCOUNTS (VV), list 1 RCOUNTS (VV); n 0 writes `-`. */
+typedef struct {
+    uint64_t *c[2];
+    uint32_t n[2];
+} vcounts_t;
+
+static void vcounts_free(vcounts_t *v)
+{
+    free(v->c[0]);
+    free(v->c[1]);
+    memset(v, 0, sizeof *v);
+}
+
+static int has_counts(int row)
+{
+    enum pas2p_fields f = pas2p_action_rows[row].fields;
+    return f == PAS2P_AF_VROOTED || f == PAS2P_AF_VBYTES || f == PAS2P_AF_VV || f == PAS2P_AF_VCOUNTS;
+}
+
+static void put_counts(FILE *f, const vcounts_t *v, int k)
+{
+    fputc(' ', f);
+    if (!v->n[k])
+        fputc('-', f);
+    for (uint32_t i = 0; i < v->n[k]; i++)
+        fprintf(f, "%s%llu", i ? "," : "", (unsigned long long)v->c[k][i]);
+}
+
+/* Writes the actions of one event: its computation, then the action of its call (none
+ * for a SILENT one).  vc: the per-peer counts of a v-collective.  0, or -1 naming the call
+ * when the replayer has no way to express it. */
+static int write_event(FILE *f, const callmap_t *m, const pas2p_sig_event_t *e, const vcounts_t *vc,
+                       char *err, size_t errlen)
+{
+    int row = row_of(m, e, err, errlen);
+    if (row == -1)
         return -1;
     if (e->compute_s > 0)
         fprintf(f, "compute %.9g\n", e->compute_s);
-    fputs(line, f);
+    if (row == SILENT)
+        return 0;
+    const pas2p_action_row_t *A = &pas2p_action_rows[row];
+    unsigned long long b = A->bytes == PAS2P_B_RECEIVED ? (unsigned long long)e->rbytes
+                                                        : (unsigned long long)e->bytes;
+    const char *n = A->name;
+    switch (A->fields) {
+    case PAS2P_AF_NONE: fprintf(f, "%s", n); break;
+    case PAS2P_AF_P2P: fprintf(f, "%s %d %d %llu %u", n, e->peer, e->tag, b, e->comm); break;
+    case PAS2P_AF_PROBE: fprintf(f, "%s %d %d %u", n, e->peer, e->tag, e->comm); break;
+    case PAS2P_AF_SENDRECV:
+        fprintf(f, "%s %d %d %llu %d %d %llu %u", n, e->peer, e->tag, (unsigned long long)e->bytes,
+                e->peer2, e->tag2, (unsigned long long)e->rbytes, e->comm);
+        break;
+    case PAS2P_AF_COUNT: fprintf(f, "%s %u", n, e->aux ? e->aux : 1); break;
+    case PAS2P_AF_COMM: fprintf(f, "%s %u", n, e->comm); break;
+    case PAS2P_AF_ROOTED: case PAS2P_AF_VROOTED: fprintf(f, "%s %llu %d %u", n, b, e->peer, e->comm); break;
+    case PAS2P_AF_BYTES: case PAS2P_AF_VBYTES: fprintf(f, "%s %llu %u", n, b, e->comm); break;
+    case PAS2P_AF_VV: case PAS2P_AF_VCOUNTS: fprintf(f, "%s %u", n, e->comm); break;
+    case PAS2P_AF_SECONDS: case PAS2P_AF_PHASE:
+        snprintf(err, errlen, "%s: the action table writes it as '%s'", name(e->call), n);
+        return -1;
+    }
+    if (has_counts(row)) {
+        put_counts(f, vc, 0);
+        if (A->fields == PAS2P_AF_VV)
+            put_counts(f, vc, 1);
+    }
+    fputc('\n', f);
     return 0;
 }
 
@@ -218,6 +242,115 @@ static const pas2p_sig_comm_t *find_comm(const pas2p_signature_t *s, uint32_t id
     return NULL;
 }
 
+/* members of communicator `comm` (world: 0..np-1, self: the rank itself); -1 if unknown */
+static int32_t comm_size_of(const pas2p_signature_t *s, uint32_t comm)
+{
+    const pas2p_sig_comm_t *c = find_comm(s, comm);
+    return comm == PAS2P_COMM_WORLD ? (int32_t)s->np : comm == PAS2P_COMM_SELF ? 1 : c ? (int32_t)c->size : -1;
+}
+
+/* the world rank of member m of `comm` (known: comm_size_of >= 0), seen from world rank me */
+static int32_t comm_member(const pas2p_signature_t *s, uint32_t comm, uint32_t me, int32_t m)
+{
+    if (comm == PAS2P_COMM_WORLD)
+        return m;
+    if (comm == PAS2P_COMM_SELF)
+        return (int32_t)me;
+    return find_comm(s, comm)->members[m];
+}
+
+/* how many collectives on event i's communicator come before it in p */
+static uint32_t coll_ordinal(const pas2p_sig_phase_t *p, uint32_t i)
+{
+    uint32_t k = 0;
+    for (uint32_t j = 0; j < i; j++)
+        k += is_coll(p->events[j].call) && p->events[j].comm == p->events[i].comm;
+    return k;
+}
+
+/* the k-th collective on `comm` of world rank w in phase id, or NULL */
+static const pas2p_sig_event_t *kth_coll(const pas2p_signature_t *s, uint32_t id, int32_t w,
+                                         uint32_t comm, uint32_t k)
+{
+    uint32_t q = 0;
+    while (q < s->nranks && (int32_t)s->ranks[q].rank != w)
+        q++;
+    const pas2p_sig_phase_t *o = q < s->nranks ? find_phase(&s->ranks[q], id) : NULL;
+    for (uint32_t j = 0, kk = 0; o && j < o->nevents; j++)
+        if (is_coll(o->events[j].call) && o->events[j].comm == comm && kk++ == k)
+            return &o->events[j];
+    return NULL;
+}
+
+/* The per-peer counts of the v-collective p->events[i] of world rank me (action table row
+ * `row`), from its fellow members' events in the same phase (their k-th collective on the
+ * communicator; check_phase has made sure it is the same call with the same root): each
+ * member's entry is the byte count of its own event that the row's BYTES is (gatherv and
+ * allgatherv: what each sends; scatterv and reduce_scatterv: what each receives), exact; a
+ * rooted one's counts only at its root.  An alltoallv's per-peer matrix is not in a
+ * signature (each rank keeps its sent and received totals): it is spread in proportion to
+ * the totals, from i to j bytes_i x rbytes_j / sum(rbytes), which keeps every rank's totals
+ * and is the same on both ends.  0, or -1 with a reason. */
+static int sig_counts(const pas2p_signature_t *s, int row, uint32_t me, const pas2p_sig_phase_t *p,
+                      uint32_t i, vcounts_t *vc, char *err, size_t errlen)
+{
+    const pas2p_sig_event_t *e = &p->events[i];
+    const pas2p_action_row_t *A = &pas2p_action_rows[row];
+    memset(vc, 0, sizeof *vc);
+    int32_t n = comm_size_of(s, e->comm);
+    if (A->fields == PAS2P_AF_VROOTED && e->peer != (int32_t)me)
+        return 0; /* not the root: `-` */
+    if (n <= 0) {
+        snprintf(err, errlen, "%s on communicator %u, which the signature does not define",
+                 name(e->call), e->comm);
+        return -1;
+    }
+    int lists = A->fields == PAS2P_AF_VV ? 2 : 1;
+    uint64_t *sent = calloc((size_t)n, sizeof *sent), *recd = calloc((size_t)n, sizeof *recd);
+    for (int k = 0; k < lists; k++)
+        vc->c[k] = calloc((size_t)n, sizeof *vc->c[k]);
+    if (!sent || !recd || !vc->c[0] || (lists == 2 && !vc->c[1])) {
+        free(sent);
+        free(recd);
+        vcounts_free(vc);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    uint32_t k = coll_ordinal(p, i);
+    int32_t mine = -1;
+    double rsum = 0;
+    for (int32_t m = 0; m < n; m++) {
+        int32_t w = comm_member(s, e->comm, me, m);
+        const pas2p_sig_event_t *o = w == (int32_t)me ? e : kth_coll(s, p->id, w, e->comm, k);
+        if (w == (int32_t)me)
+            mine = m;
+        if (!o || o->call != e->call) {
+            free(sent);
+            free(recd);
+            vcounts_free(vc);
+            snprintf(err, errlen, "%s on communicator %u: rank %d does not make it in the phase",
+                     name(e->call), e->comm, w);
+            return -1;
+        }
+        sent[m] = o->bytes;
+        recd[m] = o->rbytes;
+        rsum += (double)o->rbytes;
+    }
+    for (int32_t m = 0; m < n; m++) {
+        if (A->fields != PAS2P_AF_VV) {
+            vc->c[0][m] = A->bytes == PAS2P_B_RECEIVED ? recd[m] : sent[m];
+        } else if (rsum > 0 && mine >= 0) {
+            vc->c[0][m] = (uint64_t)floor((double)sent[mine] * (double)recd[m] / rsum);
+            vc->c[1][m] = (uint64_t)floor((double)sent[m] * (double)recd[mine] / rsum);
+        }
+    }
+    for (int k2 = 0; k2 < lists; k2++)
+        vc->n[k2] = (uint32_t)n;
+    free(sent);
+    free(recd);
+    return 0;
+}
+
 /* Is phase `id` replayable alone?  Point-to-point messages balance per (sender, receiver,
  * communicator); every member of a communicator makes the same collectives in order. */
 static int check_phase(const pas2p_signature_t *s, uint32_t id, char *err, size_t errlen)
@@ -287,33 +420,20 @@ static int check_phase(const pas2p_signature_t *s, uint32_t id, char *err, size_
             if (!is_coll(e->call))
                 continue;
             /* the k-th collective of this rank on e->comm must be the k-th of every member */
-            uint32_t k = 0;
-            for (uint32_t j = 0; j < i; j++)
-                k += is_coll(p->events[j].call) && p->events[j].comm == e->comm;
-            const pas2p_sig_comm_t *c = find_comm(s, e->comm);
-            uint32_t nm = e->comm == PAS2P_COMM_WORLD ? s->np : e->comm == PAS2P_COMM_SELF ? 1 : c ? c->size : 0;
-            if (e->comm != PAS2P_COMM_WORLD && e->comm != PAS2P_COMM_SELF && !c) {
+            uint32_t k = coll_ordinal(p, i);
+            int32_t nm = comm_size_of(s, e->comm);
+            if (nm < 0) {
                 snprintf(err, errlen, "phase %u: rank %u's %s is on communicator %u, which the "
                          "signature does not define", id, s->ranks[r].rank, name(e->call), e->comm);
                 rc = -1;
                 break;
             }
-            for (uint32_t m = 0; m < nm && !rc; m++) {
-                uint32_t w = e->comm == PAS2P_COMM_WORLD ? m : e->comm == PAS2P_COMM_SELF
-                                                                   ? s->ranks[r].rank
-                                                                   : (uint32_t)c->members[m];
-                uint32_t q = 0;
-                while (q < s->nranks && s->ranks[q].rank != w)
-                    q++;
-                const pas2p_sig_phase_t *o = q < s->nranks ? find_phase(&s->ranks[q], id) : NULL;
-                uint32_t kk = 0, j = 0;
-                for (; o && j < o->nevents; j++)
-                    if (is_coll(o->events[j].call) && o->events[j].comm == e->comm && kk++ == k)
-                        break;
-                if (!o || j == o->nevents || o->events[j].call != e->call ||
-                    o->events[j].peer != e->peer) {
+            for (int32_t m = 0; m < nm && !rc; m++) {
+                int32_t w = comm_member(s, e->comm, s->ranks[r].rank, m);
+                const pas2p_sig_event_t *o = kth_coll(s, id, w, e->comm, k);
+                if (!o || o->call != e->call || o->peer != e->peer) {
                     snprintf(err, errlen, "phase %u cannot be replayed alone: rank %u makes %s on "
-                             "communicator %u, rank %u does not make it there in that phase", id,
+                             "communicator %u, rank %d does not make it there in that phase", id,
                              s->ranks[r].rank, name(e->call), e->comm, w);
                     rc = -1;
                 }
@@ -370,8 +490,8 @@ typedef struct {
 
 /* al: NULL, or per rank (index into s->ranks) per phase (index into its table) the ids the
  * phase's block reports its times under (`as`) */
-static int write_actions(const pas2p_signature_t *s, const char *dir, alias_t *const *al,
-                         char *err, size_t errlen)
+static int write_actions(const pas2p_signature_t *s, const callmap_t *m, const char *dir,
+                         alias_t *const *al, char *err, size_t errlen)
 {
     /* the relevant phase ids, over all ranks */
     size_t cap = 0, n = 0;
@@ -399,9 +519,9 @@ static int write_actions(const pas2p_signature_t *s, const char *dir, alias_t *c
     for (uint32_t r = 0; r < s->nranks && !rc; r++) /* every call expressible, first */
         for (uint32_t k = 0; k < s->ranks[r].nphases && !rc; k++) {
             const pas2p_sig_phase_t *p = &s->ranks[r].phases[k];
-            char line[256], why[512];
+            char why[512];
             for (uint32_t j = 0; p->relevant && j < p->nevents && !rc; j++)
-                if (action_of(&p->events[j], line, sizeof line, why, sizeof why)) {
+                if (row_of(m, &p->events[j], why, sizeof why) == -1) {
                     snprintf(err, errlen, "phase %u, rank %u: %s", p->id, s->ranks[r].rank, why);
                     rc = -1;
                 }
@@ -437,13 +557,21 @@ static int write_actions(const pas2p_signature_t *s, const char *dir, alias_t *c
             for (uint32_t k = 0; A && k < A->n; k++)
                 fprintf(f, "%s%u", k ? "," : " as ", A->ids[k]);
             fputc('\n', f);
-            for (uint32_t j = 0; p && j < p->nevents && !rc; j++)
-                if (write_event(f, &p->events[j], err, errlen)) {
+            for (uint32_t j = 0; p && j < p->nevents && !rc; j++) {
+                const pas2p_sig_event_t *e = &p->events[j];
+                int row = row_of(m, e, err, errlen);
+                vcounts_t vc = {0};
+                if (row < 0 || !has_counts(row) || !sig_counts(s, row, R->rank, p, j, &vc, err, errlen))
+                    rc = write_event(f, m, e, &vc, err, errlen);
+                else
+                    rc = -1;
+                vcounts_free(&vc);
+                if (rc) {
                     char why[512];
                     snprintf(why, sizeof why, "%s", err);
                     snprintf(err, errlen, "phase %u, rank %u: %s", ids[i], R->rank, why);
-                    rc = -1;
                 }
+            }
             fputs("end\n", f);
         }
         if (close_rank(f, path, err, errlen) && !rc)
@@ -675,7 +803,9 @@ int pas2p_actions_from_signature(const pas2p_signature_t *s, const char *dir, ch
 {
     if (errlen)
         err[0] = 0;
-    int rc = write_actions(s, dir, NULL, err, errlen);
+    callmap_t map;
+    callmap_init(&map);
+    int rc = write_actions(s, &map, dir, NULL, err, errlen);
     if (!rc || !strstr(err, "cannot be replayed alone"))
         return rc;
     char why[1024];
@@ -683,7 +813,7 @@ int pas2p_actions_from_signature(const pas2p_signature_t *s, const char *dir, ch
         pas2p_signature_t a = {0};
         int arc = align_to_representative(s, &a);
         if (!arc)
-            arc = write_actions(&a, dir, NULL, why, sizeof why);
+            arc = write_actions(&a, &map, dir, NULL, why, sizeof why);
         free_aligned(&a);
         if (!arc) {
             snprintf(err, errlen, "the ranks number their phases differently (time variants "
@@ -696,7 +826,7 @@ int pas2p_actions_from_signature(const pas2p_signature_t *s, const char *dir, ch
     alias_t **al = NULL;
     int mrc = merge_variants(s, &m, &al);
     if (!mrc)
-        mrc = write_actions(&m, dir, al, why, sizeof why);
+        mrc = write_actions(&m, &map, dir, al, why, sizeof why);
     free_merged(&m, al);
     if (mrc)
         return rc; /* the first reason: the phases as the signature numbers them */
@@ -708,6 +838,110 @@ int pas2p_actions_from_signature(const pas2p_signature_t *s, const char *dir, ch
 
 /* ------------------------------------------------------------------ full trace */
 
+/* The per-peer counts of a v-collective event of a trace (action table row `row`), from
+ * its payload (tracer/FORMAT.md "v-collectives": what MPI was given): alltoallv's send and
+ * receive counts; the one list the others have (gatherv's and allgatherv's receive counts,
+ * scatterv's send counts, reduce_scatter's receive counts); none at a non-root of a rooted
+ * one (`-`).  0, or -1 with a reason. */
+static int trace_counts(const pas2p_event_view_t *v, int row, vcounts_t *vc, char *err, size_t errlen)
+{
+    const pas2p_action_row_t *A = &pas2p_action_rows[row];
+    const pas2p_vcounts_t *h = v->payload;
+    memset(vc, 0, sizeof *vc);
+    int ok = h && v->ev.payload >= sizeof *h &&
+             sizeof *h + 8 * ((size_t)h->nsend + h->nrecv) <= v->ev.payload;
+    uint32_t ns = ok ? h->nsend : 0, nr = ok ? h->nrecv : 0;
+    if (A->fields == PAS2P_AF_VROOTED && !ns && !nr)
+        return 0;
+    if (A->fields == PAS2P_AF_VV ? !ns || !nr : !ns && !nr) {
+        snprintf(err, errlen, "%s: the trace has no per-peer counts for it", name(v->ev.call));
+        return -1;
+    }
+    const uint64_t *c = (const uint64_t *)(h + 1);
+    uint32_t n[2] = {ns ? ns : nr, nr};
+    const uint64_t *src[2] = {c, c + ns}; /* the first list present; the receive list */
+    for (int k = 0; k < (A->fields == PAS2P_AF_VV ? 2 : 1); k++) {
+        vc->c[k] = malloc(n[k] * sizeof *vc->c[k]);
+        if (!vc->c[k]) {
+            vcounts_free(vc);
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+        memcpy(vc->c[k], src[k], n[k] * sizeof *vc->c[k]);
+        vc->n[k] = n[k];
+    }
+    return 0;
+}
+
+/* A trace's persistent requests: the init events seen so far, by ordinal (increasing). */
+typedef struct {
+    struct pinit {
+        uint64_t ordinal;
+        pas2p_sig_event_t ev;
+    } *init;
+    size_t n, cap;
+} pinits_t;
+
+static int is_init(uint32_t call)
+{
+    return call == PAS2P_CALL_Send_init || call == PAS2P_CALL_Ssend_init ||
+           call == PAS2P_CALL_Bsend_init || call == PAS2P_CALL_Rsend_init ||
+           call == PAS2P_CALL_Recv_init;
+}
+
+/* Persistent requests in a full trace: an init is remembered and written as its
+ * computation only; a Start/Startall as the isend (irecv for Recv_init) of each request it
+ * starts, in order, the Start's computation before the first.  0 done, 1 not such a call
+ * (the caller writes it), -1 with a reason. */
+static int persistent(pinits_t *P, FILE *f, const callmap_t *m, const pas2p_event_view_t *v,
+                      const pas2p_sig_event_t *x, char *err, size_t errlen)
+{
+    if (is_init(x->call)) {
+        if (P->n == P->cap) {
+            size_t cap = P->cap ? 2 * P->cap : 16;
+            struct pinit *q = realloc(P->init, cap * sizeof *q);
+            if (!q) {
+                snprintf(err, errlen, "out of memory");
+                return -1;
+            }
+            P->init = q;
+            P->cap = cap;
+        }
+        P->init[P->n++] = (struct pinit){v->ordinal, *x};
+        if (x->compute_s > 0)
+            fprintf(f, "compute %.9g\n", x->compute_s);
+        return 0;
+    }
+    if (x->call != PAS2P_CALL_Start && x->call != PAS2P_CALL_Startall)
+        return 1;
+    const uint64_t *ord = v->payload;
+    if (!ord || v->ev.payload < 8 * (size_t)x->aux) {
+        snprintf(err, errlen, "%s: the trace does not say which requests it starts", name(x->call));
+        return -1;
+    }
+    for (uint32_t i = 0; i < x->aux; i++) {
+        size_t lo = 0, hi = P->n;
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            if (P->init[mid].ordinal < ord[i])
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo == P->n || P->init[lo].ordinal != ord[i]) {
+            snprintf(err, errlen, "%s starts the request of event %llu, which is not a "
+                     "persistent request's init", name(x->call), (unsigned long long)ord[i]);
+            return -1;
+        }
+        pas2p_sig_event_t s = P->init[lo].ev;
+        s.call = s.call == PAS2P_CALL_Recv_init ? PAS2P_CALL_Irecv : PAS2P_CALL_Isend;
+        s.compute_s = i ? 0 : x->compute_s;
+        if (write_event(f, m, &s, NULL, err, errlen))
+            return -1;
+    }
+    return 0;
+}
+
 typedef struct {
     uint32_t id, size;
     int32_t *members;
@@ -717,6 +951,8 @@ int pas2p_actions_from_trace(const char *trace_dir, const char *dir, uint64_t *e
                              size_t errlen)
 {
     pas2p_manifest_t m;
+    callmap_t map;
+    callmap_init(&map);
     *events = 0;
     if (pas2p_manifest_read(trace_dir, &m, err, errlen))
         return -1;
@@ -781,13 +1017,23 @@ int pas2p_actions_from_trace(const char *trace_dir, const char *dir, uint64_t *e
             write_comm(f, comms[c].id, comms[c].members, comms[c].size);
         pas2p_event_view_t v;
         int k;
+        pinits_t pr = {0};
         while (!rc && (k = pas2p_rank_reader_next(rd, &v)) == 1) {
             const pas2p_event_t *e = &v.ev;
             pas2p_sig_event_t x = {.call = e->call, .peer = e->peer, .tag = e->tag,
                                    .peer2 = e->peer2, .tag2 = e->tag2, .comm = e->comm,
                                    .aux = e->aux, .bytes = e->bytes, .rbytes = e->rbytes,
                                    .compute_s = (double)e->compute_ns * 1e-9};
-            if (write_event(f, &x, err, errlen)) {
+            int wrc = persistent(&pr, f, &map, &v, &x, err, errlen);
+            if (wrc == 1) {
+                int row = row_of(&map, &x, err, errlen);
+                vcounts_t vc = {0};
+                wrc = row >= 0 && has_counts(row) ? trace_counts(&v, row, &vc, err, errlen) : 0;
+                if (!wrc)
+                    wrc = write_event(f, &map, &x, &vc, err, errlen);
+                vcounts_free(&vc);
+            }
+            if (wrc) {
                 char why[512];
                 snprintf(why, sizeof why, "%s", err);
                 snprintf(err, errlen, "rank %d, event %llu: %s", r, (unsigned long long)v.ordinal, why);
@@ -795,6 +1041,7 @@ int pas2p_actions_from_trace(const char *trace_dir, const char *dir, uint64_t *e
             }
             (*events)++;
         }
+        free(pr.init);
         if (!rc && k < 0) {
             snprintf(err, errlen, "%s", pas2p_rank_reader_error(rd));
             rc = -1;

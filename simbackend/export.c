@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "action_table.h"
 #include "pas2p_sim.h"
 
 #define ANY_SOURCE_TI -555 /* SimGrid's MPI_ANY_SOURCE / MPI_ANY_TAG in a trace */
@@ -91,101 +92,244 @@ static int world_like(const conv_t *C, unsigned comm)
     return 0;
 }
 
+/* ------------------------------------------------------------------ one action each
+ * (the TI column of action_table.h): a's stock lines into out.  0, or -1 with a reason. */
+#define TI_ARGS conv_t *C, const pas2p_action_t *a, FILE *out
+#define UNUSED_TI_ARGS (void)C, (void)a, (void)out
+
+static int ti_compute(TI_ARGS)
+{
+    if (a->seconds > 0)
+        fprintf(out, "%d compute %.17g\n", C->rank, a->seconds * C->speed);
+    return 0;
+}
+
+static int ti_p2p(TI_ARGS) /* send, isend, recv, irecv */
+{
+    const pas2p_action_row_t *A = &pas2p_action_rows[a->act];
+    int r = C->rank, recv = A->bytes == PAS2P_B_RECEIVED;
+    if (a->peer == -3 || a->peer == -1) /* MPI_PROC_NULL: no transfer, completes at once */
+        return A->nb ? push(C, -3, -3, 0) : 0;
+    int src = recv ? ti_peer(a->peer) : r, dst = recv ? r : a->peer;
+    fprintf(out, "%d %s %d %d %lld\n", r, A->name, ti_peer(a->peer), ti_tag(a->tag), a->bytes);
+    return A->nb ? push(C, src, dst, ti_tag(a->tag)) : 0;
+}
+
+static int ti_sendrecv(TI_ARGS)
+{
+    /* no stock sendrecv: post both, then wait for both (what MPI_Sendrecv does) */
+    int r = C->rank;
+    size_t before = C->npend;
+    if (a->peer2 != -3 && a->peer2 != -1) {
+        fprintf(out, "%d irecv %d %d %lld\n", r, ti_peer(a->peer2), ti_tag(a->tag2), a->rbytes);
+        if (push(C, ti_peer(a->peer2), r, ti_tag(a->tag2)))
+            return -1;
+    }
+    if (a->peer != -3 && a->peer != -1) {
+        fprintf(out, "%d isend %d %d %lld\n", r, a->peer, ti_tag(a->tag), a->bytes);
+        if (push(C, r, a->peer, ti_tag(a->tag)))
+            return -1;
+    }
+    for (size_t k = before; k < C->npend; k++)
+        fprintf(out, "%d wait %d %d %d\n", r, C->pend[k].src, C->pend[k].dst, C->pend[k].tag);
+    C->npend = before;
+    return 0;
+}
+
+static int ti_wait(TI_ARGS)
+{
+    wait_oldest(C, out, (size_t)a->bytes);
+    return 0;
+}
+
+static int ti_waitall(TI_ARGS)
+{
+    UNUSED_TI_ARGS;
+    if (C->npend)
+        fprintf(out, "%d waitall\n", C->rank);
+    C->npend = 0;
+    return 0;
+}
+
+static int ti_drop(TI_ARGS) /* a test moves nothing; the receive after a probe does the waiting */
+{
+    UNUSED_TI_ARGS;
+    return 0;
+}
+
+static int ti_phase(TI_ARGS) /* phase blocks are the files themselves (convert_rank) */
+{
+    UNUSED_TI_ARGS;
+    snprintf(C->err, C->errlen, "phase %u, rank %d: a phase block inside another", C->phase, C->rank);
+    return -1;
+}
+
+/* stock collectives are on MPI_COMM_WORLD, with world ranks as roots */
+static int world_coll(conv_t *C, const pas2p_action_t *a)
+{
+    if (world_like(C, a->comm))
+        return 0;
+    snprintf(C->err, C->errlen, "phase %u, rank %d: '%s' is on a sub-communicator (SimGrid's "
+             "stock collectives are on MPI_COMM_WORLD): replay it with pas2p simulate", C->phase,
+             C->rank, pas2p_action_rows[a->act].name);
+    return -1;
+}
+
+/* COUNTS as np stock numbers (zeros for `-`: a non-root's, which MPI does not read) */
+static void ti_counts(const conv_t *C, const pas2p_action_t *a, int k, FILE *out)
+{
+    for (int i = 0; i < C->np; i++)
+        fprintf(out, " %lld", i < a->ncounts[k] ? a->counts[k][i] : 0);
+}
+
+static int ti_barrier(TI_ARGS)
+{
+    if (world_coll(C, a))
+        return -1;
+    fprintf(out, "%d barrier\n", C->rank);
+    return 0;
+}
+
+static int ti_bcast(TI_ARGS)
+{
+    if (world_coll(C, a))
+        return -1;
+    fprintf(out, "%d bcast %lld %d\n", C->rank, a->bytes, a->peer);
+    return 0;
+}
+
+static int ti_reduce(TI_ARGS)
+{
+    if (world_coll(C, a))
+        return -1;
+    fprintf(out, "%d reduce %lld 0 %d\n", C->rank, a->bytes, a->peer);
+    return 0;
+}
+
+static int ti_allreduce(TI_ARGS)
+{
+    if (world_coll(C, a))
+        return -1;
+    fprintf(out, "%d allreduce %lld 0\n", C->rank, a->bytes);
+    return 0;
+}
+
+static int ti_gather(TI_ARGS) /* gather, scatter */
+{
+    if (world_coll(C, a))
+        return -1;
+    fprintf(out, "%d %s %lld %lld %d\n", C->rank, pas2p_action_rows[a->act].name, a->bytes, a->bytes, a->peer);
+    return 0;
+}
+
+static int ti_allgather(TI_ARGS) /* allgather, alltoall */
+{
+    if (world_coll(C, a))
+        return -1;
+    fprintf(out, "%d %s %lld %lld\n", C->rank, pas2p_action_rows[a->act].name, a->bytes, a->bytes);
+    return 0;
+}
+
+static int ti_reduce_scatter(TI_ARGS)
+{
+    if (world_coll(C, a))
+        return -1;
+    fprintf(out, "%d reducescatter", C->rank);
+    for (int k = 0; k < C->np; k++)
+        fprintf(out, " %lld", a->bytes);
+    fprintf(out, " 0\n");
+    return 0;
+}
+
+static int ti_gatherv(TI_ARGS) /* R gatherv SENDCOUNT RECVCOUNTS... ROOT */
+{
+    if (world_coll(C, a))
+        return -1;
+    fprintf(out, "%d gatherv %lld", C->rank, a->bytes);
+    ti_counts(C, a, 0, out);
+    fprintf(out, " %d\n", a->peer);
+    return 0;
+}
+
+static int ti_scatterv(TI_ARGS) /* R scatterv SENDCOUNTS... RECVCOUNT ROOT */
+{
+    if (world_coll(C, a))
+        return -1;
+    fprintf(out, "%d scatterv", C->rank);
+    ti_counts(C, a, 0, out);
+    fprintf(out, " %lld %d\n", a->bytes, a->peer);
+    return 0;
+}
+
+static int ti_allgatherv(TI_ARGS) /* R allgatherv SENDCOUNT RECVCOUNTS... */
+{
+    if (world_coll(C, a))
+        return -1;
+    fprintf(out, "%d allgatherv %lld", C->rank, a->bytes);
+    ti_counts(C, a, 0, out);
+    fputc('\n', out);
+    return 0;
+}
+
+static long long sum_of(const pas2p_action_t *a, int k)
+{
+    long long s = 0;
+    for (int i = 0; i < a->ncounts[k]; i++)
+        s += a->counts[k][i];
+    return s;
+}
+
+static int ti_alltoallv(TI_ARGS) /* R alltoallv SENDBUF SENDCOUNTS... RECVBUF RECVCOUNTS... */
+{
+    if (world_coll(C, a))
+        return -1;
+    fprintf(out, "%d alltoallv %lld", C->rank, sum_of(a, 0));
+    ti_counts(C, a, 0, out);
+    fprintf(out, " %lld", sum_of(a, 1));
+    ti_counts(C, a, 1, out);
+    fputc('\n', out);
+    return 0;
+}
+
+static int ti_reduce_scatterv(TI_ARGS) /* R reducescatter RECVCOUNTS... COMP */
+{
+    if (world_coll(C, a))
+        return -1;
+    fprintf(out, "%d reducescatter", C->rank);
+    ti_counts(C, a, 0, out);
+    fprintf(out, " 0\n");
+    return 0;
+}
+
+typedef int (*ti_fn)(TI_ARGS);
+static const struct {
+    ti_fn fn;        /* NULL: no stock action */
+    const char *why; /* then: why */
+} ti[PAS2P_NACTIONS] = {
+#define TI(fn) fn, NULL
+#define NO_TI(why) NULL, PAS2P_TI_WHY_##why
+#define ROW_(ID, name, f, nb, b, calls, run, t) {t},
+    PAS2P_ACTIONS(ROW_)
+#undef ROW_
+#undef TI
+#undef NO_TI
+};
+
 /* one pas2p action (its name and the rest of the line) as stock lines */
 static int convert(conv_t *C, const char *w, const char *p, FILE *out)
 {
-    int r = C->rank, peer = 0, tag = 0, peer2 = 0, tag2 = 0;
-    long long b = 0, rb = 0;
-    unsigned comm = 0;
-    double s = 0;
-    if (!strcmp(w, "compute") && sscanf(p, "%lf", &s) == 1) {
-        if (s > 0)
-            fprintf(out, "%d compute %.17g\n", r, s * C->speed);
-        return 0;
-    }
-    if ((!strcmp(w, "send") || !strcmp(w, "isend") || !strcmp(w, "recv") || !strcmp(w, "irecv")) &&
-        sscanf(p, "%d %d %lld %u", &peer, &tag, &b, &comm) == 4) {
-        int recv = w[0] == 'r' || w[1] == 'r';
-        int nb = w[0] == 'i';
-        if (peer == -3 || peer == -1) { /* MPI_PROC_NULL: no transfer, completes at once */
-            return nb ? push(C, -3, -3, 0) : 0;
-        }
-        int src = recv ? ti_peer(peer) : r, dst = recv ? r : peer;
-        fprintf(out, "%d %s %d %d %lld\n", r, w, ti_peer(peer), ti_tag(tag), b);
-        return nb ? push(C, src, dst, ti_tag(tag)) : 0;
-    }
-    if (!strcmp(w, "sendrecv") &&
-        sscanf(p, "%d %d %lld %d %d %lld %u", &peer, &tag, &b, &peer2, &tag2, &rb, &comm) == 7) {
-        /* no stock sendrecv: post both, then wait for both (what MPI_Sendrecv does) */
-        size_t before = C->npend;
-        if (peer2 != -3 && peer2 != -1) {
-            fprintf(out, "%d irecv %d %d %lld\n", r, ti_peer(peer2), ti_tag(tag2), rb);
-            if (push(C, ti_peer(peer2), r, ti_tag(tag2)))
-                return -1;
-        }
-        if (peer != -3 && peer != -1) {
-            fprintf(out, "%d isend %d %d %lld\n", r, peer, ti_tag(tag), b);
-            if (push(C, r, peer, ti_tag(tag)))
-                return -1;
-        }
-        for (size_t k = before; k < C->npend; k++)
-            fprintf(out, "%d wait %d %d %d\n", r, C->pend[k].src, C->pend[k].dst, C->pend[k].tag);
-        C->npend = before;
-        return 0;
-    }
-    if (!strcmp(w, "wait") && sscanf(p, "%lld", &b) == 1) {
-        wait_oldest(C, out, (size_t)b);
-        return 0;
-    }
-    if (!strcmp(w, "waitall")) {
-        if (C->npend)
-            fprintf(out, "%d waitall\n", r);
-        C->npend = 0;
-        return 0;
-    }
-    if (!strcmp(w, "test") || !strcmp(w, "probe"))
-        return 0; /* a test moves nothing; the receive after a probe does the waiting */
-
-    /* collectives: stock ones are on MPI_COMM_WORLD, with world ranks as roots */
-    int rooted = !strcmp(w, "bcast") || !strcmp(w, "reduce") || !strcmp(w, "gather") ||
-                 !strcmp(w, "scatter");
-    int n = !strcmp(w, "barrier") ? sscanf(p, "%u", &comm)
-            : rooted             ? sscanf(p, "%lld %d %u", &b, &peer, &comm) - 2
-                                 : sscanf(p, "%lld %u", &b, &comm) - 1;
-    const char *why = NULL;
-    if (w[0] == 'i' || !strcmp(w, "scan") || !strcmp(w, "exscan"))
-        why = "has no SimGrid time-independent action";
-    else if (n != 1)
-        why = "is malformed";
-    else if (!world_like(C, comm))
-        why = "is on a sub-communicator (SimGrid's stock collectives are on MPI_COMM_WORLD)";
+    int k = pas2p_action_find(w);
+    pas2p_action_t a;
+    const char *why = k < 0 ? "is not a pas2p action" : !ti[k].fn ? ti[k].why
+                      : !pas2p_action_parse(k, p, &a) ? "is malformed" : NULL;
     if (why) {
         snprintf(C->err, C->errlen, "phase %u, rank %d: '%s' %s: replay it with pas2p simulate",
-                 C->phase, r, w, why);
+                 C->phase, C->rank, w, why);
         return -1;
     }
-    if (!strcmp(w, "barrier"))
-        fprintf(out, "%d barrier\n", r);
-    else if (!strcmp(w, "bcast"))
-        fprintf(out, "%d bcast %lld %d\n", r, b, peer);
-    else if (!strcmp(w, "reduce"))
-        fprintf(out, "%d reduce %lld 0 %d\n", r, b, peer);
-    else if (!strcmp(w, "allreduce"))
-        fprintf(out, "%d allreduce %lld 0\n", r, b);
-    else if (!strcmp(w, "gather") || !strcmp(w, "scatter"))
-        fprintf(out, "%d %s %lld %lld %d\n", r, w, b, b, peer);
-    else if (!strcmp(w, "allgather") || !strcmp(w, "alltoall"))
-        fprintf(out, "%d %s %lld %lld\n", r, w, b, b);
-    else if (!strcmp(w, "reduce_scatter")) {
-        fprintf(out, "%d reducescatter", r);
-        for (int k = 0; k < C->np; k++)
-            fprintf(out, " %lld", b);
-        fprintf(out, " 0\n");
-    } else {
-        snprintf(C->err, C->errlen, "phase %u, rank %d: unknown action '%s'", C->phase, r, w);
-        return -1;
-    }
-    return 0;
+    int rc = ti[k].fn(C, &a, out);
+    pas2p_action_clear(&a);
+    return rc;
 }
 
 /* rank r's action file into one stock trace per phase: DIR/phase-ID/rank-NNNNN.txt */
@@ -410,7 +554,8 @@ int pas2p_actions_export_ti(const pas2p_signature_t *sig, const char *dir, doubl
              "phase-ID/rank-NNNNN.txt  one occurrence of relevant phase ID, per rank (stock\n"
              "                         actions: init, compute, send, isend, recv, irecv, wait,\n"
              "                         waitall, barrier, bcast, reduce, allreduce, gather,\n"
-             "                         scatter, allgather, alltoall, reducescatter, finalize)\n"
+             "                         scatter, allgather, alltoall, reducescatter, gatherv,\n"
+             "                         scatterv, allgatherv, alltoallv, finalize)\n"
              "phase-ID.txt             the list file for smpirun -replay\n"
              "weights.csv              rank, phase, weight, base time (s); 'rest' = the base\n"
              "                         time of the non-relevant phases\n"

@@ -22,6 +22,7 @@
  *
  * No global state: SimGrid runs every rank as a thread of one process.
  */
+#include <limits.h>
 #include <mpi.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -31,6 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "action_table.h"
 #include "pas2p_kernel.h"
 #ifdef PAS2P_SIMGRID
 #include <smpi/smpi.h>
@@ -39,38 +41,19 @@
 #define PROG "pas2p-replayer"
 #endif
 
-enum op {
-    OP_COMPUTE, OP_SEND, OP_ISEND, OP_RECV, OP_IRECV, OP_PROBE, OP_SENDRECV, OP_WAIT,
-    OP_WAITALL, OP_TEST, OP_BARRIER, OP_BCAST, OP_REDUCE, OP_ALLREDUCE, OP_GATHER,
-    OP_SCATTER, OP_ALLGATHER, OP_ALLTOALL, OP_REDUCE_SCATTER, OP_SCAN, OP_EXSCAN,
-    OP_PHASE, OP_END
-};
-
-static const struct {
-    const char *name;
-    enum op op;
-    int nonblocking;
-} ops[] = {
-    {"compute", OP_COMPUTE, 0}, {"send", OP_SEND, 0}, {"isend", OP_ISEND, 0},
-    {"recv", OP_RECV, 0}, {"irecv", OP_IRECV, 0}, {"probe", OP_PROBE, 0},
-    {"sendrecv", OP_SENDRECV, 0}, {"wait", OP_WAIT, 0}, {"waitall", OP_WAITALL, 0},
-    {"test", OP_TEST, 0}, {"barrier", OP_BARRIER, 0}, {"ibarrier", OP_BARRIER, 1},
-    {"bcast", OP_BCAST, 0}, {"ibcast", OP_BCAST, 1}, {"reduce", OP_REDUCE, 0},
-    {"ireduce", OP_REDUCE, 1}, {"allreduce", OP_ALLREDUCE, 0}, {"iallreduce", OP_ALLREDUCE, 1},
-    {"gather", OP_GATHER, 0}, {"igather", OP_GATHER, 1}, {"scatter", OP_SCATTER, 0},
-    {"iscatter", OP_SCATTER, 1}, {"allgather", OP_ALLGATHER, 0}, {"iallgather", OP_ALLGATHER, 1},
-    {"alltoall", OP_ALLTOALL, 0}, {"ialltoall", OP_ALLTOALL, 1},
-    {"reduce_scatter", OP_REDUCE_SCATTER, 0}, {"ireduce_scatter", OP_REDUCE_SCATTER, 1},
-    {"scan", OP_SCAN, 0}, {"exscan", OP_EXSCAN, 0}, {"phase", OP_PHASE, 0}, {"end", OP_END, 0},
-};
-
+/* One parsed action (the fields of its line: action_table.h), with a v-collective's
+ * counts as MPI takes them. */
 typedef struct {
-    enum op op;
-    int nb;                  /* non-blocking collective */
+    int act;                 /* enum pas2p_action (action_table.h) */
+    int nb;                  /* posts a request */
     int peer, tag, peer2, tag2;
     unsigned comm;           /* communicator id; for a phase: its id */
     long long bytes, rbytes; /* wait: how many requests */
     double seconds;
+    int n;                   /* v-collectives: entries per list, 0 for `-` */
+    int dbl;                 /* reduce_scatterv: counts are doubles (every one a multiple of 8) */
+    int *v;                  /* counts, displacements (of list 0), counts, displacements (list 1) */
+    long long sum[2];        /* bytes in each list */
 } action_t;
 
 typedef struct {
@@ -164,6 +147,36 @@ static int phase_header(replay_t *R, action_t *a, const char *p)
     return *p == 0;
 }
 
+/* A v-collective's COUNTS lists as int counts and displacements (a->v); reduce_scatterv's
+ * in doubles when every count allows.  1, or 0 when they do not fit an int or the two
+ * lists of an alltoallv differ in length. */
+static int counts_of(replay_t *R, action_t *a, const pas2p_action_t *x)
+{
+    int lists = x->counts[1] ? 2 : x->counts[0] ? 1 : 0;
+    if (!lists)
+        return 1;
+    if (lists == 2 && x->ncounts[0] != x->ncounts[1])
+        return 0;
+    int n = a->n = x->ncounts[0];
+    a->dbl = pas2p_action_rows[a->act].fields == PAS2P_AF_VCOUNTS;
+    for (int i = 0; i < n; i++)
+        a->dbl = a->dbl && x->counts[0][i] % 8 == 0;
+    a->v = xrealloc(R, NULL, 4 * (size_t)n * sizeof *a->v);
+    for (int k = 0; k < lists; k++) {
+        long long d = 0;
+        for (int i = 0; i < n; i++) {
+            long long c = a->dbl ? x->counts[k][i] / 8 : x->counts[k][i];
+            if (c > INT_MAX || d > INT_MAX)
+                return 0;
+            a->v[2 * k * n + i] = (int)c;
+            a->v[(2 * k + 1) * n + i] = (int)d;
+            d += c;
+            a->sum[k] += x->counts[k][i];
+        }
+    }
+    return 1;
+}
+
 static void parse(replay_t *R, const char *dir)
 {
     char path[4200];
@@ -215,10 +228,8 @@ static void parse(replay_t *R, const char *dir)
             R->comms[R->ncomms++] = c;
             continue;
         }
-        size_t k = 0;
-        while (k < sizeof ops / sizeof *ops && strcmp(ops[k].name, word))
-            k++;
-        if (k == sizeof ops / sizeof *ops)
+        int k = pas2p_action_find(word);
+        if (k < 0)
             die(R, "unknown action '%s' at line %ld", word, ln);
         if (R->na == cap) {
             cap = cap ? 2 * cap : 1024;
@@ -226,33 +237,19 @@ static void parse(replay_t *R, const char *dir)
         }
         action_t *a = &R->a[R->na++];
         memset(a, 0, sizeof *a);
-        a->op = ops[k].op;
-        a->nb = ops[k].nonblocking;
-        int n = 0, want = 0;
-        switch (a->op) {
-        case OP_COMPUTE: want = 1; n = sscanf(p, "%lf", &a->seconds); break;
-        case OP_SEND: case OP_ISEND: case OP_RECV: case OP_IRECV:
-            want = 4; n = sscanf(p, "%d %d %lld %u", &a->peer, &a->tag, &a->bytes, &a->comm); break;
-        case OP_PROBE: want = 3; n = sscanf(p, "%d %d %u", &a->peer, &a->tag, &a->comm); break;
-        case OP_SENDRECV:
-            want = 7;
-            n = sscanf(p, "%d %d %lld %d %d %lld %u", &a->peer, &a->tag, &a->bytes, &a->peer2,
-                       &a->tag2, &a->rbytes, &a->comm);
-            break;
-        case OP_WAIT: want = 1; n = sscanf(p, "%lld", &a->bytes); break;
-        case OP_BARRIER: want = 1; n = sscanf(p, "%u", &a->comm); break;
-        case OP_BCAST: case OP_REDUCE: case OP_GATHER: case OP_SCATTER:
-            want = 3; n = sscanf(p, "%lld %d %u", &a->bytes, &a->peer, &a->comm); break;
-        case OP_ALLREDUCE: case OP_ALLGATHER: case OP_ALLTOALL: case OP_REDUCE_SCATTER:
-        case OP_SCAN: case OP_EXSCAN:
-            want = 2; n = sscanf(p, "%lld %u", &a->bytes, &a->comm); break;
-        case OP_PHASE: /* phase ID [BURST] [once] [as ID,ID...] */
-            want = 1;
-            n = phase_header(R, a, p);
-            break;
-        default: break;
+        pas2p_action_t x;
+        int ok = pas2p_action_parse(k, p, &x);
+        if (ok) {
+            a->act = k;
+            a->nb = pas2p_action_rows[k].nb;
+            a->peer = x.peer, a->tag = x.tag, a->peer2 = x.peer2, a->tag2 = x.tag2;
+            a->comm = x.comm, a->bytes = x.bytes, a->rbytes = x.rbytes, a->seconds = x.seconds;
+            ok = counts_of(R, a, &x);
+            pas2p_action_clear(&x);
         }
-        if (n != want || a->bytes < 0 || a->rbytes < 0)
+        if (ok && pas2p_action_rows[k].fields == PAS2P_AF_PHASE) /* phase ID [BURST] [once] [as ID,ID...] */
+            ok = phase_header(R, a, p);
+        if (!ok)
             die(R, "malformed '%s' action at line %ld", word, ln);
     }
     if (ferror(f))
@@ -399,93 +396,211 @@ static MPI_Datatype red_type(long long bytes, int *count)
     return MPI_UNSIGNED_CHAR;
 }
 
+/* One function per action (the run column of action_table.h): the action's MPI call on
+ * its communicator (comm, c: its members, NULL for the world), rq its request when the
+ * action posts one. */
+#define RUN_ARGS replay_t *R, const action_t *a, MPI_Comm comm, const comm_t *c, MPI_Request *rq
+#define UNUSED_RUN_ARGS (void)R, (void)a, (void)comm, (void)c, (void)rq
+
+static void run_none(RUN_ARGS) { UNUSED_RUN_ARGS; }
+static void run_compute(RUN_ARGS) { UNUSED_RUN_ARGS; compute(R, a->seconds); }
+
+static void run_send(RUN_ARGS)
+{
+    int p = peer_in(R, c, a->peer), t = tag_of(a->tag), b = (int)a->bytes;
+    a->nb ? MPI_Isend(R->sbuf, b, MPI_BYTE, p, t, comm, rq) : MPI_Send(R->sbuf, b, MPI_BYTE, p, t, comm);
+}
+
+static void run_recv(RUN_ARGS) /* SRC -2: MPI_ANY_SOURCE, TAG -2: MPI_ANY_TAG */
+{
+    int p = peer_in(R, c, a->peer), t = tag_of(a->tag), b = (int)a->bytes;
+    a->nb ? MPI_Irecv(R->rbuf, b, MPI_BYTE, p, t, comm, rq)
+          : MPI_Recv(R->rbuf, b, MPI_BYTE, p, t, comm, MPI_STATUS_IGNORE);
+}
+
+static void run_probe(RUN_ARGS)
+{
+    UNUSED_RUN_ARGS;
+    MPI_Probe(peer_in(R, c, a->peer), tag_of(a->tag), comm, MPI_STATUS_IGNORE);
+}
+
+static void run_sendrecv(RUN_ARGS)
+{
+    UNUSED_RUN_ARGS;
+    MPI_Sendrecv(R->sbuf, (int)a->bytes, MPI_BYTE, peer_in(R, c, a->peer), tag_of(a->tag), R->rbuf,
+                 (int)a->rbytes, MPI_BYTE, peer_in(R, c, a->peer2), tag_of(a->tag2), comm,
+                 MPI_STATUS_IGNORE);
+}
+
+static void run_wait(RUN_ARGS) { UNUSED_RUN_ARGS; complete(R, (size_t)a->bytes); }
+static void run_waitall(RUN_ARGS) { UNUSED_RUN_ARGS; complete(R, R->nreq); }
+
+static void run_test(RUN_ARGS)
+{
+    UNUSED_RUN_ARGS;
+    int flag;
+    if (R->nreq)
+        MPI_Testall((int)R->nreq, R->req, &flag, MPI_STATUSES_IGNORE);
+}
+
+static void run_barrier(RUN_ARGS) { UNUSED_RUN_ARGS; a->nb ? MPI_Ibarrier(comm, rq) : MPI_Barrier(comm); }
+
+static void run_bcast(RUN_ARGS)
+{
+    int b = (int)a->bytes, root = peer_in(R, c, a->peer);
+    a->nb ? MPI_Ibcast(R->sbuf, b, MPI_BYTE, root, comm, rq) : MPI_Bcast(R->sbuf, b, MPI_BYTE, root, comm);
+}
+
+static void run_reduce(RUN_ARGS)
+{
+    int n, root = peer_in(R, c, a->peer);
+    MPI_Datatype t = red_type(a->bytes, &n);
+    a->nb ? MPI_Ireduce(R->sbuf, R->rbuf, n, t, MPI_SUM, root, comm, rq)
+          : MPI_Reduce(R->sbuf, R->rbuf, n, t, MPI_SUM, root, comm);
+}
+
+static void run_allreduce(RUN_ARGS)
+{
+    UNUSED_RUN_ARGS;
+    int n;
+    MPI_Datatype t = red_type(a->bytes, &n);
+    a->nb ? MPI_Iallreduce(R->sbuf, R->rbuf, n, t, MPI_SUM, comm, rq)
+          : MPI_Allreduce(R->sbuf, R->rbuf, n, t, MPI_SUM, comm);
+}
+
+static void run_gather(RUN_ARGS)
+{
+    int b = (int)a->bytes, root = peer_in(R, c, a->peer);
+    a->nb ? MPI_Igather(R->sbuf, b, MPI_BYTE, R->rbuf, b, MPI_BYTE, root, comm, rq)
+          : MPI_Gather(R->sbuf, b, MPI_BYTE, R->rbuf, b, MPI_BYTE, root, comm);
+}
+
+static void run_scatter(RUN_ARGS)
+{
+    int b = (int)a->bytes, root = peer_in(R, c, a->peer);
+    a->nb ? MPI_Iscatter(R->sbuf, b, MPI_BYTE, R->rbuf, b, MPI_BYTE, root, comm, rq)
+          : MPI_Scatter(R->sbuf, b, MPI_BYTE, R->rbuf, b, MPI_BYTE, root, comm);
+}
+
+static void run_allgather(RUN_ARGS)
+{
+    UNUSED_RUN_ARGS;
+    int b = (int)a->bytes;
+    a->nb ? MPI_Iallgather(R->sbuf, b, MPI_BYTE, R->rbuf, b, MPI_BYTE, comm, rq)
+          : MPI_Allgather(R->sbuf, b, MPI_BYTE, R->rbuf, b, MPI_BYTE, comm);
+}
+
+static void run_alltoall(RUN_ARGS)
+{
+    UNUSED_RUN_ARGS;
+    int b = (int)a->bytes;
+    a->nb ? MPI_Ialltoall(R->sbuf, b, MPI_BYTE, R->rbuf, b, MPI_BYTE, comm, rq)
+          : MPI_Alltoall(R->sbuf, b, MPI_BYTE, R->rbuf, b, MPI_BYTE, comm);
+}
+
+static void run_reduce_scatter(RUN_ARGS)
+{
+    UNUSED_RUN_ARGS;
+    int n;
+    MPI_Datatype t = red_type(a->bytes, &n);
+    a->nb ? MPI_Ireduce_scatter_block(R->sbuf, R->rbuf, n, t, MPI_SUM, comm, rq)
+          : MPI_Reduce_scatter_block(R->sbuf, R->rbuf, n, t, MPI_SUM, comm);
+}
+
+static void run_scan(RUN_ARGS)
+{
+    UNUSED_RUN_ARGS;
+    int n;
+    MPI_Datatype t = red_type(a->bytes, &n);
+    a->nb ? MPI_Iscan(R->sbuf, R->rbuf, n, t, MPI_SUM, comm, rq)
+          : MPI_Scan(R->sbuf, R->rbuf, n, t, MPI_SUM, comm);
+}
+
+static void run_exscan(RUN_ARGS)
+{
+    UNUSED_RUN_ARGS;
+    int n;
+    MPI_Datatype t = red_type(a->bytes, &n);
+    a->nb ? MPI_Iexscan(R->sbuf, R->rbuf, n, t, MPI_SUM, comm, rq)
+          : MPI_Exscan(R->sbuf, R->rbuf, n, t, MPI_SUM, comm);
+}
+
+/* a v-collective's COUNTS must have one entry per member of its communicator (a rooted
+ * one's at its root only: root is its rank in comm, -1 if it has none) */
+static void check_counts(replay_t *R, const action_t *a, MPI_Comm comm, int root)
+{
+    int size, me;
+    MPI_Comm_size(comm, &size);
+    MPI_Comm_rank(comm, &me);
+    if (root >= 0 && me != root)
+        return;
+    if (a->n != size)
+        die(R, "a '%s' action has %d counts for a communicator of %d", pas2p_action_rows[a->act].name,
+            a->n, size);
+}
+
+static void run_gatherv(RUN_ARGS) /* counts: what the root receives from each */
+{
+    int root = peer_in(R, c, a->peer), b = (int)a->bytes;
+    check_counts(R, a, comm, root);
+    int *cnt = a->n ? a->v : NULL, *dsp = a->n ? a->v + a->n : NULL;
+    a->nb ? MPI_Igatherv(R->sbuf, b, MPI_BYTE, R->rbuf, cnt, dsp, MPI_BYTE, root, comm, rq)
+          : MPI_Gatherv(R->sbuf, b, MPI_BYTE, R->rbuf, cnt, dsp, MPI_BYTE, root, comm);
+}
+
+static void run_scatterv(RUN_ARGS) /* counts: what the root sends to each */
+{
+    int root = peer_in(R, c, a->peer), b = (int)a->bytes;
+    check_counts(R, a, comm, root);
+    int *cnt = a->n ? a->v : NULL, *dsp = a->n ? a->v + a->n : NULL;
+    a->nb ? MPI_Iscatterv(R->sbuf, cnt, dsp, MPI_BYTE, R->rbuf, b, MPI_BYTE, root, comm, rq)
+          : MPI_Scatterv(R->sbuf, cnt, dsp, MPI_BYTE, R->rbuf, b, MPI_BYTE, root, comm);
+}
+
+static void run_allgatherv(RUN_ARGS) /* counts: what each member contributes */
+{
+    UNUSED_RUN_ARGS;
+    check_counts(R, a, comm, -1);
+    int b = (int)a->bytes;
+    a->nb ? MPI_Iallgatherv(R->sbuf, b, MPI_BYTE, R->rbuf, a->v, a->v + a->n, MPI_BYTE, comm, rq)
+          : MPI_Allgatherv(R->sbuf, b, MPI_BYTE, R->rbuf, a->v, a->v + a->n, MPI_BYTE, comm);
+}
+
+static void run_alltoallv(RUN_ARGS) /* counts: sent to each, received from each */
+{
+    UNUSED_RUN_ARGS;
+    check_counts(R, a, comm, -1);
+    int n = a->n, *sc = a->v, *sd = a->v + n, *rc = a->v + 2 * n, *rd = a->v + 3 * n;
+    a->nb ? MPI_Ialltoallv(R->sbuf, sc, sd, MPI_BYTE, R->rbuf, rc, rd, MPI_BYTE, comm, rq)
+          : MPI_Alltoallv(R->sbuf, sc, sd, MPI_BYTE, R->rbuf, rc, rd, MPI_BYTE, comm);
+}
+
+static void run_reduce_scatterv(RUN_ARGS) /* counts: what each member receives */
+{
+    UNUSED_RUN_ARGS;
+    check_counts(R, a, comm, -1);
+    MPI_Datatype t = a->dbl ? MPI_DOUBLE : MPI_UNSIGNED_CHAR;
+    a->nb ? MPI_Ireduce_scatter(R->sbuf, R->rbuf, a->v, t, MPI_SUM, comm, rq)
+          : MPI_Reduce_scatter(R->sbuf, R->rbuf, a->v, t, MPI_SUM, comm);
+}
+
+typedef void (*run_fn)(RUN_ARGS);
+static const run_fn runs[PAS2P_NACTIONS] = {
+#define RUN_(ID, name, f, nb, b, calls, run, ti) run,
+    PAS2P_ACTIONS(RUN_)
+#undef RUN_
+};
+
 static void run(replay_t *R, const action_t *a)
 {
     const comm_t *c = NULL;
     MPI_Comm comm = MPI_COMM_WORLD;
-    int n = 0, size = 1, cr = 0;
-    MPI_Datatype t;
-    if (a->op != OP_COMPUTE && a->op != OP_WAIT && a->op != OP_WAITALL && a->op != OP_TEST) {
+    enum pas2p_fields f = pas2p_action_rows[a->act].fields;
+    if (f != PAS2P_AF_SECONDS && f != PAS2P_AF_COUNT && f != PAS2P_AF_NONE && f != PAS2P_AF_PHASE)
         comm = comm_of(R, a->comm, &c);
-        MPI_Comm_size(comm, &size);
-        MPI_Comm_rank(comm, &cr);
+    if (f != PAS2P_AF_SECONDS)
         R->events++;
-    }
-    MPI_Request *rq = a->nb ? new_req(R) : NULL;
-    int b = (int)a->bytes;
-    switch (a->op) {
-    case OP_COMPUTE: compute(R, a->seconds); break;
-    case OP_SEND: MPI_Send(R->sbuf, b, MPI_BYTE, peer_in(R, c, a->peer), tag_of(a->tag), comm); break;
-    case OP_ISEND:
-        MPI_Isend(R->sbuf, b, MPI_BYTE, peer_in(R, c, a->peer), tag_of(a->tag), comm, new_req(R));
-        break;
-    case OP_RECV:
-        MPI_Recv(R->rbuf, b, MPI_BYTE, peer_in(R, c, a->peer), tag_of(a->tag), comm, MPI_STATUS_IGNORE);
-        break;
-    case OP_IRECV:
-        MPI_Irecv(R->rbuf, b, MPI_BYTE, peer_in(R, c, a->peer), tag_of(a->tag), comm, new_req(R));
-        break;
-    case OP_PROBE: MPI_Probe(peer_in(R, c, a->peer), tag_of(a->tag), comm, MPI_STATUS_IGNORE); break;
-    case OP_SENDRECV:
-        MPI_Sendrecv(R->sbuf, b, MPI_BYTE, peer_in(R, c, a->peer), tag_of(a->tag), R->rbuf,
-                     (int)a->rbytes, MPI_BYTE, peer_in(R, c, a->peer2), tag_of(a->tag2), comm,
-                     MPI_STATUS_IGNORE);
-        break;
-    case OP_WAIT: complete(R, (size_t)a->bytes); R->events++; break;
-    case OP_WAITALL: complete(R, R->nreq); R->events++; break;
-    case OP_TEST: {
-        int flag;
-        if (R->nreq)
-            MPI_Testall((int)R->nreq, R->req, &flag, MPI_STATUSES_IGNORE);
-        R->events++;
-        break;
-    }
-    case OP_BARRIER: a->nb ? MPI_Ibarrier(comm, rq) : MPI_Barrier(comm); break;
-    case OP_BCAST:
-        a->nb ? MPI_Ibcast(R->sbuf, b, MPI_BYTE, peer_in(R, c, a->peer), comm, rq)
-              : MPI_Bcast(R->sbuf, b, MPI_BYTE, peer_in(R, c, a->peer), comm);
-        break;
-    case OP_REDUCE:
-        t = red_type(a->bytes, &n);
-        a->nb ? MPI_Ireduce(R->sbuf, R->rbuf, n, t, MPI_SUM, peer_in(R, c, a->peer), comm, rq)
-              : MPI_Reduce(R->sbuf, R->rbuf, n, t, MPI_SUM, peer_in(R, c, a->peer), comm);
-        break;
-    case OP_ALLREDUCE:
-        t = red_type(a->bytes, &n);
-        a->nb ? MPI_Iallreduce(R->sbuf, R->rbuf, n, t, MPI_SUM, comm, rq)
-              : MPI_Allreduce(R->sbuf, R->rbuf, n, t, MPI_SUM, comm);
-        break;
-    case OP_GATHER:
-        a->nb ? MPI_Igather(R->sbuf, b, MPI_BYTE, R->rbuf, b, MPI_BYTE, peer_in(R, c, a->peer), comm, rq)
-              : MPI_Gather(R->sbuf, b, MPI_BYTE, R->rbuf, b, MPI_BYTE, peer_in(R, c, a->peer), comm);
-        break;
-    case OP_SCATTER:
-        a->nb ? MPI_Iscatter(R->sbuf, b, MPI_BYTE, R->rbuf, b, MPI_BYTE, peer_in(R, c, a->peer), comm, rq)
-              : MPI_Scatter(R->sbuf, b, MPI_BYTE, R->rbuf, b, MPI_BYTE, peer_in(R, c, a->peer), comm);
-        break;
-    case OP_ALLGATHER:
-        a->nb ? MPI_Iallgather(R->sbuf, b, MPI_BYTE, R->rbuf, b, MPI_BYTE, comm, rq)
-              : MPI_Allgather(R->sbuf, b, MPI_BYTE, R->rbuf, b, MPI_BYTE, comm);
-        break;
-    case OP_ALLTOALL:
-        a->nb ? MPI_Ialltoall(R->sbuf, b, MPI_BYTE, R->rbuf, b, MPI_BYTE, comm, rq)
-              : MPI_Alltoall(R->sbuf, b, MPI_BYTE, R->rbuf, b, MPI_BYTE, comm);
-        break;
-    case OP_REDUCE_SCATTER:
-        t = red_type(a->bytes, &n);
-        a->nb ? MPI_Ireduce_scatter_block(R->sbuf, R->rbuf, n, t, MPI_SUM, comm, rq)
-              : MPI_Reduce_scatter_block(R->sbuf, R->rbuf, n, t, MPI_SUM, comm);
-        break;
-    case OP_SCAN:
-        t = red_type(a->bytes, &n);
-        MPI_Scan(R->sbuf, R->rbuf, n, t, MPI_SUM, comm);
-        break;
-    case OP_EXSCAN:
-        t = red_type(a->bytes, &n);
-        MPI_Exscan(R->sbuf, R->rbuf, n, t, MPI_SUM, comm);
-        break;
-    default: break;
-    }
+    runs[a->act](R, a, comm, c, a->nb ? new_req(R) : NULL);
 }
 
 /* buffers large enough for every action of this rank */
@@ -495,10 +610,14 @@ static void buffers(replay_t *R)
     for (size_t i = 0; i < R->na; i++) {
         const action_t *a = &R->a[i];
         long long m = a->bytes > a->rbytes ? a->bytes : a->rbytes;
-        if (a->op == OP_GATHER || a->op == OP_SCATTER || a->op == OP_ALLGATHER ||
-            a->op == OP_ALLTOALL || a->op == OP_REDUCE_SCATTER)
+        enum pas2p_fields f = pas2p_action_rows[a->act].fields;
+        if (f == PAS2P_AF_ROOTED || f == PAS2P_AF_BYTES) /* per member: gather, alltoall, ... */
             m *= R->np;
-        if (a->op != OP_WAIT && m > mx)
+        if (a->sum[0] > m)
+            m = a->sum[0];
+        if (a->sum[1] > m)
+            m = a->sum[1];
+        if (f != PAS2P_AF_COUNT && f != PAS2P_AF_PHASE && m > mx)
             mx = m;
     }
     if (mx > (long long)1 << 31)
@@ -569,16 +688,16 @@ int main(int argc, char **argv)
     MPI_Barrier(MPI_COMM_WORLD);
     double t_start = MPI_Wtime();
     for (size_t i = 0; i < R.na; i++) {
-        if (R.a[i].op == OP_END)
+        if (R.a[i].act == PAS2P_ACT_END)
             die(&R, "'end' without a phase (action %zu)", i);
-        if (R.a[i].op != OP_PHASE) {
+        if (R.a[i].act != PAS2P_ACT_PHASE) {
             run(&R, &R.a[i]);
             continue;
         }
         size_t j = i + 1;
-        while (j < R.na && R.a[j].op != OP_END && R.a[j].op != OP_PHASE)
+        while (j < R.na && R.a[j].act != PAS2P_ACT_END && R.a[j].act != PAS2P_ACT_PHASE)
             j++;
-        if (j == R.na || R.a[j].op != OP_END)
+        if (j == R.na || R.a[j].act != PAS2P_ACT_END)
             die(&R, "phase %u has no 'end'", R.a[i].comm);
         pt = xrealloc(&R, pt, (npt + 1) * sizeof *pt);
         ptime_t *p = &pt[npt++];
@@ -597,7 +716,7 @@ int main(int argc, char **argv)
             double t0 = MPI_Wtime();
             for (long long b = 0; b < burst; b++) {
                 for (size_t k = i + 1; k < j; k++)
-                    if (!warm || R.a[k].op != OP_COMPUTE)
+                    if (!warm || R.a[k].act != PAS2P_ACT_COMPUTE)
                         run(&R, &R.a[k]);
                 complete(&R, R.nreq);
             }
@@ -637,6 +756,8 @@ int main(int argc, char **argv)
         free(R.comms[i].members);
     }
     free(R.comms);
+    for (size_t i = 0; i < R.na; i++)
+        free(R.a[i].v);
     free(R.a);
     free(R.req);
     free(R.sbuf);

@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "action_table.h"
 #include "pas2p_calls.h"
 #include "pas2p_sim.h"
 
@@ -275,6 +276,219 @@ static void test_inexpressible_call_is_named(void **state)
     cleanup(&f);
 }
 
+
+/* Every MPI call of the call table is in exactly one place of the action table (a row,
+ * the silent list or a refusal), and every name the table lists is a call. */
+static void test_table_covers_every_call(void **state)
+{
+    (void)state;
+#define REF_(calls, why) calls " "
+    static const char refused[] = PAS2P_ACTIONS_REFUSED(REF_);
+#undef REF_
+    for (unsigned c = 0; c < 256; c++) {
+        const char *n = pas2p_call_name(c);
+        if (!n)
+            continue;
+        n += 4;
+        int places = pas2p_action_lists(PAS2P_ACTIONS_SILENT, n) + pas2p_action_lists(refused, n);
+        for (int k = 0; k < PAS2P_NACTIONS; k++)
+            places += pas2p_action_lists(pas2p_action_rows[k].calls, n);
+        if (places != 1)
+            fail_msg("MPI_%s is in %d places of the action table", n, places);
+    }
+    char all[4096] = PAS2P_ACTIONS_SILENT " ";
+    strcat(all, refused);
+    for (int k = 0; k < PAS2P_NACTIONS; k++)
+        strcat(strcat(all, pas2p_action_rows[k].calls), " ");
+    for (char *t = strtok(all, " "); t; t = strtok(NULL, " ")) {
+        unsigned c = 0;
+        while (c < 256 && (!pas2p_call_name(c) || strcmp(pas2p_call_name(c) + 4, t)))
+            c++;
+        if (c == 256)
+            fail_msg("the action table lists MPI_%s, which is not a call", t);
+    }
+    for (int k = 0; k < PAS2P_NACTIONS; k++) /* names are unique */
+        assert_int_equal(pas2p_action_find(pas2p_action_rows[k].name), k);
+}
+
+/* the calls added with the table, on 2 ranks: v-collectives (blocking and not, their
+ * per-peer counts from the other rank's event), non-blocking scans, a wildcard receive */
+#define VEV(c, root, b, rb) {.call = PAS2P_CALL_##c, .peer = (root), .tag = -1, .peer2 = -1, \
+                             .tag2 = -1, .comm = 0, .bytes = (b), .rbytes = (rb)}
+static pas2p_sig_event_t nv0[] = {
+    EV(Recv, -2, -2, 0, 8),
+    VEV(Gatherv, 0, 8, 24), VEV(Scatterv, 1, 0, 4), VEV(Allgatherv, -1, 8, 24),
+    VEV(Alltoallv, -1, 30, 10), VEV(Reduce_scatter, -1, 24, 8),
+    VEV(Igatherv, 0, 8, 24), VEV(Iscatterv, 1, 0, 4), VEV(Iallgatherv, -1, 8, 24),
+    VEV(Ialltoallv, -1, 30, 10), VEV(Ireduce_scatter, -1, 24, 8),
+    VEV(Iscan, -1, 16, 16), VEV(Iexscan, -1, 8, 8), EV(Waitall, -1, -1, 0, 0),
+};
+static pas2p_sig_event_t nv1[] = {
+    EV(Send, 0, 3, 8, 0),
+    VEV(Gatherv, 0, 16, 0), VEV(Scatterv, 1, 12, 8), VEV(Allgatherv, -1, 16, 24),
+    VEV(Alltoallv, -1, 10, 30), VEV(Reduce_scatter, -1, 24, 16),
+    VEV(Igatherv, 0, 16, 0), VEV(Iscatterv, 1, 12, 8), VEV(Iallgatherv, -1, 16, 24),
+    VEV(Ialltoallv, -1, 10, 30), VEV(Ireduce_scatter, -1, 24, 16),
+    VEV(Iscan, -1, 16, 16), VEV(Iexscan, -1, 8, 8), EV(Waitall, -1, -1, 0, 0),
+};
+/* alltoallv: totals sent 30 and 10, received 10 and 30, spread in proportion: rank 0 sends
+ * 30 x 10/40 = 7 (7.5) to itself and 30 x 30/40 = 22 (22.5) to rank 1, rank 1 10 x 10/40 = 2
+ * to rank 0 and 10 x 30/40 = 7 to itself */
+static const char nv_want0[] =
+    "pas2p-actions 1 rank 0 np 2\nphase 3 1\n"
+    "recv -2 -2 8 0\n"
+    "gatherv 8 0 0 8,16\nscatterv 4 1 0 -\nallgatherv 8 0 8,16\nalltoallv 0 7,22 7,2\n"
+    "reduce_scatterv 0 8,16\n"
+    "igatherv 8 0 0 8,16\niscatterv 4 1 0 -\niallgatherv 8 0 8,16\nialltoallv 0 7,22 7,2\n"
+    "ireduce_scatterv 0 8,16\niscan 16 0\niexscan 8 0\nwaitall\nend\n";
+static const char nv_want1[] =
+    "pas2p-actions 1 rank 1 np 2\nphase 3 1\n"
+    "send 0 3 8 0\n"
+    "gatherv 16 0 0 -\nscatterv 8 1 0 4,8\nallgatherv 16 0 8,16\nalltoallv 0 2,7 22,7\n"
+    "reduce_scatterv 0 8,16\n"
+    "igatherv 16 0 0 -\niscatterv 8 1 0 4,8\niallgatherv 16 0 8,16\nialltoallv 0 2,7 22,7\n"
+    "ireduce_scatterv 0 8,16\niscan 16 0\niexscan 8 0\nwaitall\nend\n";
+
+static void make_new(fix_t *f, size_t n)
+{
+    make(f);
+    f->p[0].events = nv0;
+    f->p[1].events = nv1;
+    f->p[0].nevents = f->p[1].nevents = (uint32_t)n;
+}
+
+static void test_new_actions(void **state)
+{
+    (void)state;
+    fix_t f;
+    make_new(&f, sizeof nv0 / sizeof *nv0);
+    char err[512] = "";
+    if (pas2p_actions_from_signature(&f.s, f.dir, err, sizeof err))
+        fail_msg("%s", err);
+    char *a0 = slurp(f.dir, 0), *a1 = slurp(f.dir, 1);
+    assert_string_equal(a0, nv_want0);
+    assert_string_equal(a1, nv_want1);
+    /* every line parses back with the table's parser */
+    for (char *line = strtok(a1, "\n"); line; line = strtok(NULL, "\n")) {
+        char word[32];
+        int off = 0;
+        if (sscanf(line, "%31s%n", word, &off) != 1 || !strcmp(word, "pas2p-actions"))
+            continue;
+        int k = pas2p_action_find(word);
+        if (k < 0)
+            fail_msg("'%s' is not an action", word);
+        pas2p_action_t a;
+        if (!pas2p_action_parse(k, line + off, &a))
+            fail_msg("'%s' does not parse back", line);
+        if (k == PAS2P_ACT_SCATTERV) {
+            assert_int_equal(a.bytes, 8);
+            assert_int_equal(a.peer, 1);
+            assert_int_equal(a.ncounts[0], 2);
+            assert_int_equal(a.counts[0][0], 4);
+            assert_int_equal(a.counts[0][1], 8);
+        }
+        if (k == PAS2P_ACT_GATHERV)
+            assert_int_equal(a.ncounts[0], 0); /* `-`: not the root */
+        if (k == PAS2P_ACT_ALLTOALLV) {
+            assert_int_equal(a.ncounts[1], 2);
+            assert_int_equal(a.counts[1][0], 22);
+        }
+        if (k == PAS2P_ACT_RECV || k == PAS2P_ACT_SEND)
+            assert_int_equal(a.peer, 0);
+        pas2p_action_clear(&a);
+    }
+    free(a0);
+    free(a1);
+    /* the wildcard stays a wildcard: rank 0's any-source receive */
+    pas2p_action_t w;
+    assert_true(pas2p_action_parse(PAS2P_ACT_RECV, " -2 -2 8 0\n", &w));
+    assert_int_equal(w.peer, -2);
+    assert_int_equal(w.tag, -2);
+    /* malformed counts are refused by the parser */
+    assert_false(pas2p_action_parse(PAS2P_ACT_ALLGATHERV, " 8 0 8,x\n", &w));
+    assert_false(pas2p_action_parse(PAS2P_ACT_ALLTOALLV, " 0 1,2\n", &w));
+    assert_false(pas2p_action_parse(PAS2P_ACT_ALLGATHERV, " 8 0 -\n", &w));
+    cleanup(&f);
+}
+
+/* the stock TI export: the blocking v-collectives in SimGrid's own syntax; a non-blocking
+ * collective or a scan refused by name.  With PAS2P_KEEP_EXPORT=DIR the export is kept
+ * there (the ctest then replays it with SimGrid's smpireplaymain). */
+static void test_export_new_actions(void **state)
+{
+    (void)state;
+    fix_t f;
+    make_new(&f, 6); /* the wildcard receive and the blocking v-collectives */
+    const char *keep = getenv("PAS2P_KEEP_EXPORT");
+    char dir[512], cmd[1200], err[512] = "";
+    snprintf(dir, sizeof dir, "%s", keep ? keep : f.dir);
+    snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s", dir, dir);
+    assert_int_equal(system(cmd), 0);
+    if (pas2p_actions_export_ti(&f.s, dir, 1e9, err, sizeof err))
+        fail_msg("%s", err);
+    char path[600], buf[2048] = "";
+    snprintf(path, sizeof path, "%s/phase-3/rank-00001.txt", dir);
+    FILE *x = fopen(path, "r");
+    assert_non_null(x);
+    buf[fread(buf, 1, sizeof buf - 1, x)] = 0;
+    fclose(x);
+    assert_string_equal(buf, "1 init\n1 send 0 3 8\n1 gatherv 16 0 0 0\n1 scatterv 4 8 8 1\n"
+                             "1 allgatherv 16 8 16\n1 alltoallv 9 2 7 29 22 7\n"
+                             "1 reducescatter 8 16 0\n1 finalize\n");
+    snprintf(path, sizeof path, "%s/phase-3/rank-00000.txt", dir);
+    x = fopen(path, "r");
+    assert_non_null(x);
+    buf[fread(buf, 1, sizeof buf - 1, x)] = 0;
+    fclose(x);
+    assert_non_null(strstr(buf, "0 recv -555 -444 8\n"));
+    assert_non_null(strstr(buf, "0 gatherv 8 8 16 0\n"));
+    /* a non-blocking collective, a non-blocking scan: refused by name */
+    static const struct {
+        size_t n;
+        const char *why;
+    } refused[] = {{7, "'igatherv' has no SimGrid time-independent action"},
+                   {12, "'iscan' has no SimGrid time-independent action"}};
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+        pas2p_sig_event_t k0 = nv0[refused[i].n - 1], k1 = nv1[refused[i].n - 1];
+        nv0[6] = k0, nv1[6] = k1;
+        make_new(&f, 7);
+        snprintf(cmd, sizeof cmd, "rm -rf %s/x && mkdir -p %s/x", f.dir, f.dir);
+        assert_int_equal(system(cmd), 0);
+        snprintf(dir, sizeof dir, "%s/x", f.dir);
+        assert_int_equal(pas2p_actions_export_ti(&f.s, dir, 1e9, err, sizeof err), -1);
+        if (!strstr(err, refused[i].why))
+            fail_msg("expected \"%s\" in: %s", refused[i].why, err);
+        assert_null(strchr(err, '\n'));
+        nv0[6] = (pas2p_sig_event_t)VEV(Igatherv, 0, 8, 24);
+        nv1[6] = (pas2p_sig_event_t)VEV(Igatherv, 0, 16, 0);
+    }
+    cleanup(&f);
+}
+
+/* persistent requests and w-collectives are still refused, by name and with the reason */
+static void test_refused_calls_are_named(void **state)
+{
+    (void)state;
+    static const struct {
+        uint32_t call;
+        const char *msg;
+    } cases[] = {{PAS2P_CALL_Startall, "MPI_Startall cannot be replayed: persistent requests"},
+                 {PAS2P_CALL_Send_init, "MPI_Send_init cannot be replayed: persistent requests"},
+                 {PAS2P_CALL_Ialltoallw, "MPI_Ialltoallw cannot be replayed: w-collectives"}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        fix_t f;
+        make(&f);
+        uint32_t keep = ev0[11].call;
+        ev0[11].call = cases[i].call;
+        char err[512] = "";
+        assert_int_equal(pas2p_actions_from_signature(&f.s, f.dir, err, sizeof err), -1);
+        ev0[11].call = keep;
+        if (!strstr(err, cases[i].msg))
+            fail_msg("expected \"%s\" in: %s", cases[i].msg, err);
+        cleanup(&f);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -283,6 +497,8 @@ int main(void)
         cmocka_unit_test(test_variants_merged), cmocka_unit_test(test_unbalanced_phase_is_refused),
         cmocka_unit_test(test_mismatched_collective_is_refused),
         cmocka_unit_test(test_inexpressible_call_is_named),
+        cmocka_unit_test(test_table_covers_every_call), cmocka_unit_test(test_new_actions),
+        cmocka_unit_test(test_export_new_actions), cmocka_unit_test(test_refused_calls_are_named),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
