@@ -1,7 +1,8 @@
 /* `pas2p predict SIGNATURE.xml [options] -- LAUNCH...`: the real-target prediction.
  *
- * Runs the application on the target under its signature (libpas2p in signature mode,
- * tracer/sigrun.c), reads each rank's phase times, and predicts with the PET module. */
+ * Runs the application on the target under its signature (libpas2p with the signature
+ * sink, sigrun.c, loaded from PAS2P_SIGRUN_LIB), reads each rank's phase times, and
+ * predicts with the PET module. */
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -98,7 +99,7 @@ int pas2p_cmd_predict(int argc, char **argv)
         fprintf(stderr, "pas2p predict: %s\n", err);
         return 2;
     }
-    char lib[PATH_MAX], defdir[64], absdir[PATH_MAX], abssig[PATH_MAX], occs[16];
+    char lib[PATH_MAX], sigrun[PATH_MAX + 32], defdir[64], absdir[PATH_MAX], abssig[PATH_MAX], occs[16];
     int rc = 2;
     if (!dir) {
         pas2p_default_dir("pas2p-predict", defdir, sizeof defdir);
@@ -117,8 +118,15 @@ int pas2p_cmd_predict(int argc, char **argv)
     else
         unsetenv("PAS2P_ARGS_CHECK");
     setenv("PAS2P_MEASURE_END", measure_end ? "1" : "0", 1);
+    const char *sr = getenv("PAS2P_SIGRUN_LIB"); /* the sink: beside libpas2p unless set */
+    if (!sr || !*sr) {
+        const char *slash = strrchr(lib, '/');
+        snprintf(sigrun, sizeof sigrun, "%.*slibpas2p-sigrun.so", slash ? (int)(slash - lib + 1) : 0, lib);
+        setenv("PAS2P_SIGRUN_LIB", sigrun, 1);
+    }
     static const char *const xs[] = {"PAS2P_SIGNATURE", "PAS2P_PREDICT_DIR", "PAS2P_OCCURRENCES",
-                                      "PAS2P_ARGS_CHECK", "PAS2P_MEASURE_END", "PAS2P_QUIET"};
+                                      "PAS2P_ARGS_CHECK", "PAS2P_MEASURE_END", "PAS2P_QUIET",
+                                      "PAS2P_SIGRUN_LIB"};
     double w0 = pas2p_mono_s();
     int code = pas2p_launch("pas2p predict", lib, argv + i, argc - i, xs, sizeof xs / sizeof *xs);
     double wall = pas2p_mono_s() - w0;

@@ -6,7 +6,10 @@
  *   PMPI_Xxx()
  *   pas2p_post()   t1, lock if MPI_THREAD_MULTIPLE one rdtsc
  *   rec_xxx()      fills the event (peer translation, bytes, requests)
- *   pas2p_commit() converts ticks to ns, encodes the record into the rank's buffer
+ *   pas2p_commit() converts ticks to ns, encodes the record into the rank's buffer (the
+ *                  trace writer, inlined; with a loaded sink, pas2p_sink.h, one indirect
+ *                  call to it instead: the test of which is the one load and branch that
+ *                  signature mode always cost here)
  *   pas2p_release()
  *
  * Output: records are encoded compactly (pas2p_record_encode, 10-20 bytes typically) into
@@ -21,7 +24,8 @@
  *
  * The process-wide state (output buffer, clock, communicator and request tables) lives in
  * pas2p_rt and a few statics of runtime.c (file header, counter names, saved signal
- * handlers): the interposition layer is the only place with global mutable state.
+ * handlers), and the sink chosen at MPI_Init (pas2p_rt.sink, its state and host): the
+ * interposition layer is the only place with global mutable state.
  */
 #ifndef PAS2P_RT_H
 #define PAS2P_RT_H
@@ -37,6 +41,7 @@
 #define PAS2P_HAVE_TSC 1
 #endif
 
+#include "pas2p_sink.h"
 #include "pas2p_trace.h"
 
 #define PAS2P_LANG_C 0
@@ -87,7 +92,6 @@ typedef struct {
 /* process state (runtime.c) */
 struct pas2p_comm;
 struct pas2p_req;
-typedef struct pas2p_sigrun pas2p_sigrun_t; /* signature mode (sigrun.c) */
 typedef struct {
     volatile int active;                /* recording events */
     int started;                        /* MPI initialised and set up (even if not recording) */
@@ -116,9 +120,12 @@ typedef struct {
     size_t nreqs, req_cap;
     int write_failed;
     char dir[4096], path[4096 + 32];
-    /* signature mode (`pas2p predict`): events are checked and timed, not written */
-    pas2p_sigrun_t *sigrun;
-    uint64_t msg_sent, msg_recvd;       /* point-to-point messages, this rank */
+    /* the sink chosen at MPI_Init (pas2p_sink.h): NULL is the trace writer; else a loaded
+     * one (signature mode), which gets the events instead and writes no trace */
+    const pas2p_sink_t *sink;
+    void *sink_state;
+    pas2p_sink_host_t sink_host;
+    uint64_t msg_sent, msg_recvd;       /* point-to-point messages counted by record.c */
     uint64_t reqs_active;               /* non-blocking operations started, not completed */
 } pas2p_rt_t;
 
@@ -169,11 +176,6 @@ void pas2p_release_slow(pas2p_cx_t *cx);
 void pas2p_share_open(pas2p_thr_t *th, uint64_t t1); /* a compute interval begins (call exit) */
 void pas2p_share_close(pas2p_thr_t *th);            /* it ends (next call's entry) */
 int pas2p_quiet(void);                              /* PAS2P_QUIET set */
-
-/* ---- sigrun.c: signature mode */
-pas2p_sigrun_t *pas2p_sig_start(const char *signature_path, const char *results_dir);
-void pas2p_sig_event(pas2p_cx_t *cx);               /* instead of writing the record */
-void pas2p_sig_finish(void);                        /* MPI_Finalize reached */
 
 extern _Thread_local pas2p_thr_t *pas2p_tls __attribute__((tls_model("initial-exec")));
 
@@ -248,11 +250,11 @@ static inline void pas2p_commit(pas2p_cx_t *cx)
 {
     pas2p_event_t *e = &cx->ev;
     pas2p_times_inline(cx);
-    if (__builtin_expect(pas2p_rt.sigrun != NULL, 0)) {
-        pas2p_sig_event(cx);
+    e->thread = cx->th->index;
+    if (__builtin_expect(pas2p_rt.sink != NULL, 0)) { /* a loaded sink: one indirect call */
+        pas2p_rt.sink->event(pas2p_rt.sink_state, e, pas2p_rt.nevents++);
         return;
     }
-    e->thread = cx->th->index;
     if (pas2p_rt.ncounters && !cx->counted)
         e->flags |= PAS2P_EV_NO_COUNTERS;
     if (cx->counted || cx->paylen) {

@@ -11,11 +11,17 @@
  *   PAS2P_CALIBRATE_MS  wall time of the replay kernel's calibration at MPI_Finalize
  *                       (default 50; 0: none, the trace cannot be replayed with a kernel)
  *   PAS2P_QUIET         1: no notes on stderr
+ *   PAS2P_SIGNATURE     set (by `pas2p predict`): signature mode, a loaded sink instead of
+ *                       the trace writer (pas2p_sink.h)
+ *   PAS2P_SIGRUN_LIB    that sink's library (default: libpas2p-sigrun.so beside libpas2p.so)
+ *   PAS2P_PREDICT_DIR   where a rank that cannot load it says so (its times file)
  */
 #include "rt.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <papi.h>
 #include <signal.h>
 #include <stdio.h>
@@ -294,7 +300,7 @@ void pas2p_rt_abort(void)
 {
     if (pas2p_rt.use_lock)
         pthread_mutex_lock(&pas2p_rt.lock);
-    if (pas2p_rt_active() && !pas2p_rt.sigrun) /* signature mode writes no trace */
+    if (pas2p_rt_active() && !pas2p_rt.sink) /* a loaded sink writes no trace */
         pas2p_flush();
     __atomic_store_n(&pas2p_rt.active, 0, __ATOMIC_RELEASE);
     if (pas2p_rt.use_lock)
@@ -483,16 +489,116 @@ static void record_init(pas2p_cx_t *cx, int rc, uint64_t t1)
     pas2p_release(cx);
 }
 
-/* `pas2p predict`: nothing is written; sigrun.c checks and times the events */
-static void sig_mode_start(unsigned call, int lang, const char *sig)
+/* ------------------------------------------------------------------ loaded sink
+ * Signature mode (`pas2p predict`): the events go to a sink loaded from a shared library
+ * (pas2p_sink.h), which checks and times them; nothing is written here. */
+static uint64_t host_now_ns(void)
 {
+    return pas2p_tick_ns(pas2p_ticks());
+}
+
+static uint64_t host_init_ns(void)
+{
+    return pas2p_rt.t_init;
+}
+
+static void host_requests(uint64_t *sent, uint64_t *recvd, uint64_t *active)
+{
+    *sent = pas2p_rt.msg_sent;
+    *recvd = pas2p_rt.msg_recvd;
+    *active = pas2p_rt.reqs_active;
+}
+
+/* The library cannot be loaded: one line, and the run ends as a diverged one does, with
+ * this rank's times file saying why (`pas2p predict` prints it; tracer/FORMAT.md). */
+static _Noreturn void sink_fail(const char *lib, const char *why)
+{
+    char reason[1000];
+    if (strncmp(why, lib, strlen(lib))) /* dlerror() names the file, ours does not */
+        snprintf(reason, sizeof reason, "cannot load the signature runtime %.400s: %.500s", lib, why);
+    else
+        snprintf(reason, sizeof reason, "cannot load the signature runtime %.900s", why);
+    for (char *c = reason; *c; c++) /* one line in the file */
+        if (*c == '\n')
+            *c = ' ';
     const char *dir = getenv("PAS2P_PREDICT_DIR");
+    char path[4200], tmp[4300];
+    snprintf(path, sizeof path, "%s/rank-%05d.times", dir && *dir ? dir : ".", pas2p_rt.rank);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    int saved = 0;
+    if (f) {
+        fprintf(f, "pas2p-times 1\nrank %d\nnp %d\npid %d\nstatus diverged\nevents 0\nset_s 0\n"
+                "checks 0\nreason %s\n", pas2p_rt.rank, pas2p_rt.np, (int)getpid(), reason);
+        saved = !fclose(f) && !rename(tmp, path);
+        if (!saved)
+            unlink(tmp);
+    }
+    if (!saved || !pas2p_quiet()) /* as a divergence: quiet when `pas2p predict` will say it */
+        fprintf(stderr, "pas2p: rank %d: %s\n", pas2p_rt.rank, reason);
+    PMPI_Abort(MPI_COMM_WORLD, 3);
+    _exit(3);
+}
+
+/* PAS2P_SIGRUN_LIB, else libpas2p-sigrun.so in the directory this library was loaded from */
+static void sink_library(char *out, size_t len)
+{
+    const char *e = getenv("PAS2P_SIGRUN_LIB");
+    if (e && *e) {
+        snprintf(out, len, "%s", e);
+        return;
+    }
+    Dl_info di;
+    char self[4096];
+    if (dladdr((void *)pas2p_rt_start, &di) && di.dli_fname && strchr(di.dli_fname, '/')) {
+        snprintf(self, sizeof self, "%s", di.dli_fname);
+        snprintf(out, len, "%s/libpas2p-sigrun.so", dirname(self));
+    } else {
+        snprintf(out, len, "libpas2p-sigrun.so"); /* the dynamic linker's search path */
+    }
+}
+
+/* Loads the sink (never unloaded: it may end the process from inside a callback). */
+static const pas2p_sink_t *sink_load(void)
+{
+    char lib[4200];
+    sink_library(lib, sizeof lib);
+    void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+    if (!h)
+        sink_fail(lib, dlerror());
+    dlerror();
+    const pas2p_sink_t *sk = dlsym(h, PAS2P_SINK_SYMBOL);
+    const char *err = dlerror();
+    if (err || !sk)
+        sink_fail(lib, err ? err : "no " PAS2P_SINK_SYMBOL);
+    if (sk->abi != PAS2P_SINK_ABI || !sk->start || !sk->event || !sk->finish) {
+        char why[128];
+        snprintf(why, sizeof why, "sink interface version %u, this libpas2p's is %u",
+                 (unsigned)sk->abi, (unsigned)PAS2P_SINK_ABI);
+        sink_fail(lib, why);
+    }
+    pas2p_rt.sink_host = (pas2p_sink_host_t){.rank = pas2p_rt.rank,
+                                             .np = pas2p_rt.np,
+                                             .quiet = pas2p_quiet(),
+                                             .now_ns = host_now_ns,
+                                             .init_ns = host_init_ns,
+                                             .requests = host_requests};
+    void *state = sk->start(&pas2p_rt.sink_host);
+    if (!state)
+        sink_fail(lib, "its start failed");
+    pas2p_rt.sink_state = state;
+    return sk;
+}
+
+static void sink_start(unsigned call, int lang)
+{
     pas2p_comms_init();
     clock_init();
     pas2p_cx_t cx_, *cx = &cx_;
     pas2p_pre(cx, call, lang);
     cx->t0 = pas2p_rt.tsc ? pas2p_rt.cal_tsc0 : pas2p_rt.cal_ns0;
-    pas2p_rt.sigrun = pas2p_sig_start(sig, dir && *dir ? dir : ".");
+    pas2p_rt.sink = sink_load(); /* before t_init: loading and reading the signature is
+                                    MPI_Init's time, not the measured run's */
     uint64_t t1 = pas2p_ticks();
     pas2p_rt.t_init = pas2p_tick_ns(t1);
     record_init(cx, MPI_SUCCESS, t1);
@@ -514,7 +620,7 @@ void pas2p_rt_start(int rc, unsigned call, int lang)
     pas2p_rt.started = 1;
     const char *sig = getenv("PAS2P_SIGNATURE");
     if (sig && *sig) {
-        sig_mode_start(call, lang, sig);
+        sink_start(call, lang);
         return;
     }
     choose_dir();
@@ -687,9 +793,11 @@ void pas2p_rt_finish(int lang)
         }
         pas2p_release(cx);
     }
-    if (pas2p_rt.sigrun) { /* signature mode: the times, no trace */
+    if (pas2p_rt.sink) { /* a loaded sink: it finishes, no trace */
         __atomic_store_n(&pas2p_rt.active, 0, __ATOMIC_RELEASE);
-        pas2p_sig_finish();
+        pas2p_rt.sink->finish(pas2p_rt.sink_state);
+        pas2p_rt.sink_state = NULL;
+        pas2p_rt.sink = NULL;
         pas2p_comms_destroy();
         pas2p_reqs_destroy();
         pas2p_rt.started = 0;

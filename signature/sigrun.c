@@ -1,5 +1,7 @@
-/* libpas2p in signature mode (`pas2p predict`): the application runs on the target under
- * its signature.  Per rank:
+/* Signature mode (`pas2p predict`): the application runs on the target under its
+ * signature.  This is a tracer sink (tracer/pas2p_sink.h) built as its own library,
+ * libpas2p-sigrun.so, which libpas2p loads at MPI_Init when PAS2P_SIGNATURE is set: the
+ * signature module and libxml2 come with it, never into a traced run.  Per rank:
  *
  *  - every intercepted call is one event, numbered as the tracer numbers them, so the
  *    signature's occurrence ordinals (<occurrence start end>) locate the phases;
@@ -34,8 +36,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <mpi.h>
+
 #include "pas2p_signature.h"
-#include "rt.h"
+#include "pas2p_sink.h"
 
 typedef struct {
     uint64_t start, end;     /* ordinals [start, end) */
@@ -45,7 +49,8 @@ typedef struct {
     double t0, t1;           /* boundary values (ns, excluded time taken out); t1 < 0: open */
 } interval_t;
 
-struct pas2p_sigrun {
+typedef struct {
+    const pas2p_sink_host_t *host; /* libpas2p: rank, np, clock, request counts */
     pas2p_signature_t sig;
     const pas2p_sig_rank_t *me;
     interval_t *iv;
@@ -58,8 +63,11 @@ struct pas2p_sigrun {
     uint64_t checks;
     uint32_t last;           /* the interval whose end completed the measurements, or niv */
     uint64_t checks_done, checks_inflight; /* checks after that; with messages in flight */
+    uint64_t nevents;        /* events seen */
+    uint64_t msg_sent, msg_recvd; /* point-to-point messages counted from events (the host
+                                     counts those its request bookkeeping sees) */
     char dir[4096];
-};
+} sigrun_t;
 
 static int cmp_iv(const void *a, const void *b)
 {
@@ -68,19 +76,20 @@ static int cmp_iv(const void *a, const void *b)
 }
 
 /* writes this rank's times file; status: stopped, completed or diverged */
-static void write_times(pas2p_sigrun_t *s, const char *status, const char *why, double set_s)
+static void write_times(sigrun_t *s, const char *status, const char *why, double set_s)
 {
     char path[4200], tmp[4300];
-    snprintf(path, sizeof path, "%s/rank-%05d.times", s->dir, pas2p_rt.rank);
+    int rank = s->host->rank;
+    snprintf(path, sizeof path, "%s/rank-%05d.times", s->dir, rank);
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     FILE *f = fopen(tmp, "w");
     if (!f) {
-        fprintf(stderr, "pas2p: rank %d: cannot write %s: %s\n", pas2p_rt.rank, tmp, strerror(errno));
+        fprintf(stderr, "pas2p: rank %d: cannot write %s: %s\n", rank, tmp, strerror(errno));
         return;
     }
     fprintf(f, "pas2p-times 1\nrank %d\nnp %d\npid %d\nstatus %s\nevents %llu\nset_s %.9f\n"
-            "checks %llu\n", pas2p_rt.rank, pas2p_rt.np, (int)getpid(), status,
-            (unsigned long long)pas2p_rt.nevents, set_s, (unsigned long long)s->checks);
+            "checks %llu\n", rank, s->host->np, (int)getpid(), status,
+            (unsigned long long)s->nevents, set_s, (unsigned long long)s->checks);
     if (why)
         fprintf(f, "reason %s\n", why);
     if (s->last < s->niv)
@@ -101,20 +110,21 @@ static void write_times(pas2p_sigrun_t *s, const char *status, const char *why, 
                 fputc('\n', f);
         }
     if (fclose(f) || rename(tmp, path))
-        fprintf(stderr, "pas2p: rank %d: cannot write %s: %s\n", pas2p_rt.rank, path, strerror(errno));
+        fprintf(stderr, "pas2p: rank %d: cannot write %s: %s\n", rank, path, strerror(errno));
 }
 
-static double now_set_s(void)
+/* seconds since MPI_Init returned */
+static double now_set_s(const sigrun_t *s)
 {
-    return (double)(pas2p_tick_ns(pas2p_ticks()) - pas2p_rt.t_init) * 1e-9;
+    return (double)(s->host->now_ns() - s->host->init_ns()) * 1e-9;
 }
 
 /* a divergence (or a signature this run cannot follow): say where, and end the whole run */
-static void diverge(pas2p_sigrun_t *s, const char *why)
+static void diverge(sigrun_t *s, const char *why)
 {
-    if (!pas2p_quiet())
-        fprintf(stderr, "pas2p: rank %d: %s\n", pas2p_rt.rank, why);
-    write_times(s, "diverged", why, now_set_s());
+    if (!s->host->quiet)
+        fprintf(stderr, "pas2p: rank %d: %s\n", s->host->rank, why);
+    write_times(s, "diverged", why, now_set_s(s));
     PMPI_Abort(MPI_COMM_WORLD, 3);
     _exit(3);
 }
@@ -190,23 +200,28 @@ static int minor_variant(const pas2p_sig_rank_t *me, const pas2p_sig_phase_t *p,
     return 0;
 }
 
-pas2p_sigrun_t *pas2p_sig_start(const char *sig_path, const char *dir)
+/* the sink's start: reads the signature (PAS2P_SIGNATURE) and lays out this rank's intervals */
+static void *sig_start(const pas2p_sink_host_t *host)
 {
-    pas2p_sigrun_t *s = calloc(1, sizeof *s);
+    sigrun_t *s = calloc(1, sizeof *s);
     if (!s) {
-        fprintf(stderr, "pas2p: rank %d: out of memory\n", pas2p_rt.rank);
+        fprintf(stderr, "pas2p: rank %d: out of memory\n", host->rank);
         PMPI_Abort(MPI_COMM_WORLD, 3);
         _exit(3);
     }
-    snprintf(s->dir, sizeof s->dir, "%s", dir);
+    s->host = host;
+    const char *sig_path = getenv("PAS2P_SIGNATURE"), *dir = getenv("PAS2P_PREDICT_DIR");
+    if (!sig_path)
+        sig_path = "";
+    snprintf(s->dir, sizeof s->dir, "%s", dir && *dir ? dir : ".");
     char err[512], why[1200];
     if (pas2p_signature_read(sig_path, &s->sig, err, sizeof err)) {
         snprintf(why, sizeof why, "%s", err);
         diverge(s, why);
     }
-    if ((int)s->sig.np != pas2p_rt.np) {
+    if ((int)s->sig.np != host->np) {
         snprintf(why, sizeof why, "the run has %d ranks, the signature %u: it predicts only "
-                 "the run it was made from", pas2p_rt.np, s->sig.np);
+                 "the run it was made from", host->np, s->sig.np);
         diverge(s, why);
     }
     const char *check = getenv("PAS2P_ARGS_CHECK");
@@ -221,10 +236,10 @@ pas2p_sigrun_t *pas2p_sig_start(const char *sig_path, const char *dir)
         }
     }
     for (uint32_t r = 0; r < s->sig.nranks; r++)
-        if ((int)s->sig.ranks[r].rank == pas2p_rt.rank)
+        if ((int)s->sig.ranks[r].rank == host->rank)
             s->me = &s->sig.ranks[r];
     if (!s->me) {
-        snprintf(why, sizeof why, "the signature has no phase table for rank %d", pas2p_rt.rank);
+        snprintf(why, sizeof why, "the signature has no phase table for rank %d", host->rank);
         diverge(s, why);
     }
     long occ = 2;
@@ -277,7 +292,7 @@ static int size_ok(uint64_t a, uint64_t b, double tol)
     return (double)(mx - mn) <= tol * (double)mx;
 }
 
-static void check_event(pas2p_sigrun_t *s, const interval_t *v, const pas2p_event_t *e, uint64_t i)
+static void check_event(sigrun_t *s, const interval_t *v, const pas2p_event_t *e, uint64_t i)
 {
     const pas2p_sig_phase_t *p = &s->me->phases[v->phase];
     const pas2p_sig_event_t *x = &p->events[i - v->start];
@@ -306,19 +321,19 @@ static void check_event(pas2p_sigrun_t *s, const interval_t *v, const pas2p_even
     diverge(s, why);
 }
 
-static void count_messages(const pas2p_event_t *e)
+static void count_messages(sigrun_t *s, const pas2p_event_t *e)
 {
     switch (e->call) {
     case PAS2P_CALL_Send: case PAS2P_CALL_Ssend: case PAS2P_CALL_Bsend: case PAS2P_CALL_Rsend:
     case PAS2P_CALL_Isend: case PAS2P_CALL_Issend: case PAS2P_CALL_Ibsend: case PAS2P_CALL_Irsend:
-        pas2p_rt.msg_sent += e->peer >= 0;
+        s->msg_sent += e->peer >= 0;
         break;
     case PAS2P_CALL_Recv:
-        pas2p_rt.msg_recvd += e->peer >= 0;
+        s->msg_recvd += e->peer >= 0;
         break;
     case PAS2P_CALL_Sendrecv: case PAS2P_CALL_Sendrecv_replace:
-        pas2p_rt.msg_sent += e->peer >= 0;
-        pas2p_rt.msg_recvd += e->peer2 >= 0;
+        s->msg_sent += e->peer >= 0;
+        s->msg_recvd += e->peer2 >= 0;
         break;
     default:
         break;
@@ -327,7 +342,7 @@ static void count_messages(const pas2p_event_t *e)
 
 /* a collective every rank takes part in: on the world, or on a communicator that the
  * signature records with all np ranks (every rank reaches the same occurrence of it) */
-static int world_wide(const pas2p_sigrun_t *s, uint32_t comm)
+static int world_wide(const sigrun_t *s, uint32_t comm)
 {
     if (comm == PAS2P_COMM_WORLD)
         return 1;
@@ -338,23 +353,24 @@ static int world_wide(const pas2p_sigrun_t *s, uint32_t comm)
 }
 
 /* the early stop: every rank done and nothing in flight, agreed at a world-wide collective */
-static void maybe_stop(pas2p_sigrun_t *s)
+static void maybe_stop(sigrun_t *s)
 {
-    uint64_t t0 = pas2p_ticks();
-    uint64_t mine[4] = {s->nclosed == s->nmeasured, pas2p_rt.msg_sent, pas2p_rt.msg_recvd,
-                        pas2p_rt.reqs_active},
+    uint64_t t0 = s->host->now_ns(), sent, recvd, active;
+    s->host->requests(&sent, &recvd, &active);
+    uint64_t mine[4] = {s->nclosed == s->nmeasured, s->msg_sent + sent, s->msg_recvd + recvd,
+                        active},
              all[4];
     PMPI_Allreduce(mine, all, 4, MPI_UINT64_T, MPI_SUM, s->comm);
     s->checks++;
-    s->excl_ns += pas2p_tick_ns(pas2p_ticks()) - pas2p_tick_ns(t0);
+    s->excl_ns += s->host->now_ns() - t0;
     s->checks_done += s->nclosed == s->nmeasured;
-    if (all[0] != (uint64_t)pas2p_rt.np)
+    if (all[0] != (uint64_t)s->host->np)
         return;
     if (all[1] != all[2] || all[3]) {
         s->checks_inflight++;
         return;
     }
-    write_times(s, "stopped", NULL, now_set_s());
+    write_times(s, "stopped", NULL, now_set_s(s));
     PMPI_Barrier(s->comm);
     PMPI_Comm_free(&s->comm);
     PMPI_Finalize();
@@ -362,13 +378,13 @@ static void maybe_stop(pas2p_sigrun_t *s)
     _exit(0);
 }
 
-void pas2p_sig_event(pas2p_cx_t *cx)
+/* the sink's event: event i of this rank, as the trace numbers them */
+static void sig_event(void *state, const pas2p_event_t *e, uint64_t i)
 {
-    pas2p_sigrun_t *s = pas2p_rt.sigrun;
-    const pas2p_event_t *e = &cx->ev;
-    uint64_t i = pas2p_rt.nevents++;
+    sigrun_t *s = state;
+    s->nevents = i + 1;
     double v = (double)e->t_end - (double)s->excl_ns;
-    count_messages(e);
+    count_messages(s, e);
     while (s->cur < s->niv && s->iv[s->cur].end <= i)
         s->cur++;
     if (s->cur < s->niv && s->iv[s->cur].start <= i) {
@@ -390,11 +406,10 @@ void pas2p_sig_event(pas2p_cx_t *cx)
         maybe_stop(s);
 }
 
-void pas2p_sig_finish(void)
+/* the sink's finish: MPI_Finalize reached, no early stop */
+static void sig_finish(void *state)
 {
-    pas2p_sigrun_t *s = pas2p_rt.sigrun;
-    if (!s)
-        return;
+    sigrun_t *s = state;
     char why[600];
     if (s->last < s->niv) { /* name the measurement that came too late for a stop */
         const interval_t *x = &s->iv[s->last];
@@ -402,7 +417,7 @@ void pas2p_sig_finish(void)
         snprintf(why, sizeof why, "ran to MPI_Finalize: measured by event %llu of %llu, at the end "
                  "of phase %u (weight %llu, occurrence at events %llu-%llu); after it %llu "
                  "MPI_COMM_WORLD blocking collectives, %llu of them with all ranks done but "
-                 "messages in flight", (unsigned long long)x->end, (unsigned long long)pas2p_rt.nevents,
+                 "messages in flight", (unsigned long long)x->end, (unsigned long long)s->nevents,
                  p->id, (unsigned long long)p->weight, (unsigned long long)x->start,
                  (unsigned long long)x->end - 1, (unsigned long long)s->checks_done,
                  (unsigned long long)s->checks_inflight);
@@ -412,13 +427,19 @@ void pas2p_sig_finish(void)
     } else {
         snprintf(why, sizeof why, "ran to MPI_Finalize: %u of %u measured occurrences seen in "
                  "%llu events (the run is shorter than the signature's)", s->nclosed,
-                 s->nmeasured, (unsigned long long)pas2p_rt.nevents);
+                 s->nmeasured, (unsigned long long)s->nevents);
     }
-    write_times(s, "completed", why, now_set_s());
+    write_times(s, "completed", why, now_set_s(s));
     if (s->comm != MPI_COMM_NULL)
         PMPI_Comm_free(&s->comm);
     pas2p_signature_free(&s->sig);
     free(s->iv);
     free(s);
-    pas2p_rt.sigrun = NULL;
 }
+
+/* the one exported symbol (sigrun.map): what libpas2p looks up after loading this library */
+const pas2p_sink_t pas2p_sink = {.abi = PAS2P_SINK_ABI,
+                                 .name = "signature",
+                                 .start = sig_start,
+                                 .event = sig_event,
+                                 .finish = sig_finish};
