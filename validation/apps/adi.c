@@ -15,7 +15,7 @@
  * final verification.
  *
  *   usage: adi [N [ITERS]]     N = cells per side (N^3 cells), ITERS = ADI iterations
- *   test size:       adi 24 4          (the defaults)
+ *   test size:       adi 24 10         (the defaults)
  *   validation size: adi 192 40
  *
  * Decomposition: MPI_Dims_create(np, 3) -> P0 x P1 x P2 (x, y, z), ranks are plain
@@ -61,7 +61,7 @@
 
 #define APP "adi"
 #define DEF_N 24
-#define DEF_ITERS 4
+#define DEF_ITERS 10
 #define NB 4        /* chunks per forwarded plane: the pipeline depth */
 #define ALPHA 0.8   /* a = diffusion number per direction */
 
