@@ -17,7 +17,7 @@
  *
  *   usage: md [SIZE [ITERS]]     SIZE = particles per side (SIZE^2 particles), ITERS = steps
  *   test size:       md 40 100        (the defaults)
- *   validation size: md 120 250
+ *   validation size: md 140 500
  *
  * Setup: density 0.7 (box side SIZE / sqrt(0.7)), particles on a square lattice, velocities from
  * a hash of the particle id (zero total momentum, temperature 1.0, the same whatever np), time
