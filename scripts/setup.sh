@@ -13,6 +13,7 @@ packages=(
   procps coreutils                  # timeout, pgrep (tests)
   iproute2 util-linux               # validation/vcluster: ip, tc, nsenter, unshare
   gnuplot-nox                       # validation/experiment.sh: the PET-vs-AET plot
+  lammps                            # validation/lammps: a real MPI application (lmp, Open MPI)
 )
 missing=()
 for p in "${packages[@]}"; do
