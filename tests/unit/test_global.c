@@ -1,0 +1,386 @@
+/* Unit tests of the global phases (analyzer/global.c) on synthetic multi-rank traces:
+ * every occurrence is checked against the matched message graph (what each rank sends to
+ * and receives from each peer inside the slice), Σ W x time is each rank's time, the
+ * result is deterministic, and a receive with no send is an error naming rank and event. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "pas2p_analyzer.h"
+
+#define MAXR 4
+
+typedef struct {
+    pas2p_event_t *ev;
+    pas2p_completion_t *done; /* one per event (completions complete one request here) */
+    size_t n, cap;
+    uint64_t clock;
+} stream_t;
+
+static pas2p_event_t *add(stream_t *s, unsigned call, int peer, int tag, uint64_t bytes,
+                          uint64_t compute_ns)
+{
+    if (s->n == s->cap) {
+        s->cap = s->cap ? s->cap * 2 : 256;
+        s->ev = realloc(s->ev, s->cap * sizeof *s->ev);
+        s->done = realloc(s->done, s->cap * sizeof *s->done);
+    }
+    pas2p_event_t *e = &s->ev[s->n];
+    memset(e, 0, sizeof *e);
+    memset(&s->done[s->n], 0, sizeof s->done[s->n]);
+    s->n++;
+    e->call = (uint16_t)call;
+    e->peer = peer;
+    e->tag = tag;
+    e->peer2 = e->tag2 = -1;
+    e->comm = PAS2P_COMM_WORLD;
+    if (call == PAS2P_CALL_Recv || call == PAS2P_CALL_Irecv)
+        e->rbytes = bytes;
+    else
+        e->bytes = bytes;
+    e->compute_ns = compute_ns;
+    e->t_start = s->clock + compute_ns;
+    e->t_end = e->t_start + 1000;
+    s->clock = e->t_end;
+    return e;
+}
+
+/* a Wait completing the receive posted at ordinal `post`, from `source` */
+static void add_wait(stream_t *s, uint64_t post, int source, int tag, uint64_t compute_ns)
+{
+    pas2p_event_t *e = add(s, PAS2P_CALL_Wait, -1, -1, 0, compute_ns);
+    e->aux = 1;
+    e->payload = sizeof(pas2p_completion_t);
+    e->flags = PAS2P_EV_FLAG_TRUE;
+    s->done[s->n - 1] = (pas2p_completion_t){.post = post, .call = PAS2P_CALL_Irecv,
+                                             .source = source, .tag = tag, .bytes = 8};
+}
+
+typedef struct {
+    const stream_t *s;
+    size_t i;
+} cursor_t;
+
+static int cur_next(void *ctx, pas2p_event_view_t *out)
+{
+    cursor_t *c = ctx;
+    if (c->i == c->s->n)
+        return 0;
+    out->ev = c->s->ev[c->i];
+    out->counters = NULL;
+    out->payload = out->ev.payload ? &c->s->done[c->i] : NULL;
+    out->ordinal = c->i++;
+    return 1;
+}
+
+/* per-rank analysis, then the global pass: 0 or -1 with err */
+static int analyze(stream_t *s, int np, pas2p_rank_phases_t *res, char *err, size_t errlen)
+{
+    pas2p_analysis_opts_t o;
+    pas2p_analysis_defaults(&o);
+    cursor_t a[MAXR], b[MAXR], c[MAXR];
+    pas2p_event_source_t src[MAXR];
+    for (int r = 0; r < np; r++) {
+        a[r] = (cursor_t){&s[r], 0};
+        b[r] = (cursor_t){&s[r], 0};
+        c[r] = (cursor_t){&s[r], 0};
+        pas2p_event_source_t sa = {.next = cur_next, .ctx = &a[r]}, sb = {.next = cur_next, .ctx = &b[r]};
+        assert_int_equal(pas2p_find_phases(sa, sb, &o, 0, &res[r]), 0);
+        src[r] = (pas2p_event_source_t){.next = cur_next, .ctx = &c[r]};
+    }
+    pas2p_global_info_t info;
+    int rc = pas2p_global_phases(src, np, &o, 0, 0, res, &info, err, errlen);
+    if (rc)
+        for (int r = 0; r < np; r++)
+            pas2p_rank_phases_free(&res[r]);
+    return rc;
+}
+
+/* every recorded occurrence of every phase: what each rank sends to / receives from each
+ * peer inside it balances (the slices of one occurrence index are the same cut) */
+static void check_closed(stream_t *s, int np, const pas2p_rank_phases_t *res)
+{
+    uint32_t maxid = 0;
+    for (int r = 0; r < np; r++)
+        for (uint32_t i = 0; i < res[r].nphases; i++)
+            if (res[r].phases[i].id > maxid)
+                maxid = res[r].phases[i].id;
+    for (uint32_t id = 1; id <= maxid; id++) {
+        uint64_t weight = 0;
+        for (int r = 0; r < np; r++)
+            for (uint32_t i = 0; i < res[r].nphases; i++)
+                if (res[r].phases[i].id == id) {
+                    if (weight)
+                        assert_int_equal(res[r].phases[i].weight, weight); /* one weight */
+                    weight = res[r].phases[i].weight;
+                }
+        for (uint32_t k = 0; k < PAS2P_PHASE_SAMPLE_OCC && k < weight; k++) {
+            long sent[MAXR][MAXR] = {{0}}, recvd[MAXR][MAXR] = {{0}};
+            for (int r = 0; r < np; r++)
+                for (uint32_t i = 0; i < res[r].nphases; i++) {
+                    const pas2p_phase_t *p = &res[r].phases[i];
+                    if (p->id != id || k >= p->nfirst)
+                        continue;
+                    for (uint64_t e = p->first_start[k]; e < p->first_end[k]; e++) {
+                        const pas2p_event_t *x = &s[r].ev[e];
+                        if (x->call == PAS2P_CALL_Send)
+                            sent[r][x->peer]++;
+                        else if (x->call == PAS2P_CALL_Recv)
+                            recvd[x->peer][r]++;
+                        else if (x->call == PAS2P_CALL_Wait)
+                            recvd[s[r].done[e].source][r]++;
+                    }
+                }
+            for (int a = 0; a < np; a++)
+                for (int b = 0; b < np; b++)
+                    if (sent[a][b] != recvd[a][b]) {
+                        print_error("phase %u occurrence %u: rank %d sends %ld to rank %d, which "
+                                    "receives %ld\n", id, k, a, sent[a][b], b, recvd[a][b]);
+                        fail();
+                    }
+        }
+    }
+    /* every event in one occurrence: sum W x mean = the rank's time */
+    for (int r = 0; r < np; r++) {
+        double sum = 0;
+        uint64_t events = 0;
+        for (uint32_t i = 0; i < res[r].nphases; i++) {
+            sum += (double)res[r].phases[i].weight * res[r].phases[i].time_mean_s;
+            events += res[r].phases[i].weight * res[r].phases[i].nsym;
+        }
+        assert_int_equal(events, s[r].n);
+        assert_true(sum > 0.999 * res[r].elapsed_s && sum < 1.001 * res[r].elapsed_s);
+    }
+}
+
+static uint32_t nphases(const pas2p_rank_phases_t *res, int np)
+{
+    uint32_t maxid = 0;
+    for (int r = 0; r < np; r++)
+        for (uint32_t i = 0; i < res[r].nphases; i++)
+            if (res[r].phases[i].id > maxid)
+                maxid = res[r].phases[i].id;
+    return maxid;
+}
+
+static void free_all(stream_t *s, pas2p_rank_phases_t *res, int np)
+{
+    for (int r = 0; r < np; r++) {
+        pas2p_rank_phases_free(&res[r]);
+        free(s[r].ev);
+        free(s[r].done);
+    }
+}
+
+/* rank 1's loop body is rank 0's rotated: [Send Recv] against Recv [Send Recv] ... Send.
+ * Rank 1's own loop boundaries cut between a message and its answer; the global cut must
+ * still close every occurrence, with one weight per phase. */
+static void test_rotated_bodies(void **state)
+{
+    (void)state;
+    stream_t s[2] = {{0}};
+    const int n = 20;
+    add(&s[0], PAS2P_CALL_Init, -1, -1, 0, 0);
+    add(&s[1], PAS2P_CALL_Init, -1, -1, 0, 0);
+    for (int i = 0; i < n; i++) {
+        add(&s[0], PAS2P_CALL_Send, 1, 1, 4096, 50000);
+        add(&s[0], PAS2P_CALL_Recv, 1, 2, 4096, 1000);
+    }
+    add(&s[1], PAS2P_CALL_Recv, 0, 1, 4096, 1000);
+    for (int i = 0; i < n - 1; i++) {
+        add(&s[1], PAS2P_CALL_Send, 0, 2, 4096, 50000);
+        add(&s[1], PAS2P_CALL_Recv, 0, 1, 4096, 1000);
+    }
+    add(&s[1], PAS2P_CALL_Send, 0, 2, 4096, 50000);
+    add(&s[0], PAS2P_CALL_Finalize, -1, -1, 0, 0);
+    add(&s[1], PAS2P_CALL_Finalize, -1, -1, 0, 0);
+    pas2p_rank_phases_t res[2];
+    char err[512];
+    assert_int_equal(analyze(s, 2, res, err, sizeof err), 0);
+    check_closed(s, 2, res);
+    assert_true(nphases(res, 2) <= 4);
+    /* the loop is one phase that repeats, not one occurrence for the whole run */
+    uint64_t wmax = 0;
+    for (uint32_t i = 0; i < res[0].nphases; i++)
+        if (res[0].phases[i].weight > wmax)
+            wmax = res[0].phases[i].weight;
+    assert_true(wmax >= (uint64_t)n - 2);
+    free_all(s, res, 2);
+}
+
+/* a software-pipelined receive: posted in iteration i, completed in i + 2.  No iteration
+ * boundary is closed; the occurrence widens until the requests complete (handled, not
+ * refused), and the result is still closed and conserves time. */
+static void test_lag2_pipeline(void **state)
+{
+    (void)state;
+    stream_t s[2] = {{0}};
+    const int n = 12;
+    uint64_t post[64];
+    add(&s[0], PAS2P_CALL_Init, -1, -1, 0, 0);
+    add(&s[1], PAS2P_CALL_Init, -1, -1, 0, 0);
+    for (int i = 0; i < n; i++)
+        add(&s[0], PAS2P_CALL_Send, 1, 7, 8, 20000);
+    for (int i = 0; i < n + 2; i++) {
+        if (i < n) {
+            post[i] = s[1].n;
+            add(&s[1], PAS2P_CALL_Irecv, 0, 7, 8, 20000);
+        }
+        if (i >= 2)
+            add_wait(&s[1], post[i - 2], 0, 7, 1000);
+    }
+    add(&s[0], PAS2P_CALL_Finalize, -1, -1, 0, 0);
+    add(&s[1], PAS2P_CALL_Finalize, -1, -1, 0, 0);
+    pas2p_rank_phases_t res[2];
+    char err[512];
+    assert_int_equal(analyze(s, 2, res, err, sizeof err), 0);
+    check_closed(s, 2, res);
+    free_all(s, res, 2);
+}
+
+/* a master/worker farm: the master receives with MPI_ANY_SOURCE from whichever worker is
+ * done first (the order changes) and answers it.  Wildcard receives are one event kind;
+ * every occurrence is closed. */
+static void test_farm_any_source(void **state)
+{
+    (void)state;
+    stream_t s[3] = {{0}};
+    for (int r = 0; r < 3; r++)
+        add(&s[r], PAS2P_CALL_Init, -1, -1, 0, 0);
+    for (int round = 0; round < 15; round++) {
+        for (int k = 0; k < 2; k++) {
+            int w = (round % 3 == 0) ? 2 - k : 1 + k; /* arrival order varies */
+            pas2p_event_t *e = add(&s[0], PAS2P_CALL_Recv, w, 3, 64, 1000);
+            e->flags |= PAS2P_EV_ANY_SOURCE;
+            add(&s[0], PAS2P_CALL_Send, w, 4, 64, 1000);
+        }
+        for (int w = 1; w <= 2; w++) {
+            add(&s[w], PAS2P_CALL_Send, 0, 3, 64, 30000);
+            add(&s[w], PAS2P_CALL_Recv, 0, 4, 64, 1000);
+        }
+    }
+    for (int r = 0; r < 3; r++)
+        add(&s[r], PAS2P_CALL_Finalize, -1, -1, 0, 0);
+    pas2p_rank_phases_t res[3];
+    char err[512];
+    assert_int_equal(analyze(s, 3, res, err, sizeof err), 0);
+    check_closed(s, 3, res);
+    /* the master's receives are wildcards in the skeleton */
+    int any = 0;
+    for (uint32_t i = 0; i < res[0].nsymbols; i++)
+        any |= res[0].symbols[i].call == PAS2P_CALL_Recv && res[0].symbols[i].peer == PAS2P_PEER_ANY;
+    assert_true(any);
+    free_all(s, res, 3);
+}
+
+/* halo sizes that drift every step (ghost atoms) are one phase with their mean and range,
+ * not a phase per size; a size 1000x larger is another event */
+static void test_drifting_sizes(void **state)
+{
+    (void)state;
+    stream_t s[2] = {{0}};
+    for (int r = 0; r < 2; r++)
+        add(&s[r], PAS2P_CALL_Init, -1, -1, 0, 0);
+    for (int i = 0; i < 30; i++) {
+        uint64_t sz = 1000 + (uint64_t)((i * 37) % 300);
+        for (int r = 0; r < 2; r++) {
+            add(&s[r], PAS2P_CALL_Send, 1 - r, 9, sz, 40000);
+            add(&s[r], PAS2P_CALL_Recv, 1 - r, 9, sz, 1000);
+        }
+    }
+    pas2p_rank_phases_t res[2];
+    char err[512];
+    for (int r = 0; r < 2; r++)
+        add(&s[r], PAS2P_CALL_Finalize, -1, -1, 0, 0);
+    assert_int_equal(analyze(s, 2, res, err, sizeof err), 0);
+    check_closed(s, 2, res);
+    const pas2p_phase_t *main_phase = NULL;
+    for (uint32_t i = 0; i < res[0].nphases; i++)
+        if (!main_phase || res[0].phases[i].weight > main_phase->weight)
+            main_phase = &res[0].phases[i];
+    assert_true(main_phase->weight >= 28);
+    assert_non_null(main_phase->pos_size_min);
+    assert_true(main_phase->pos_size_min[0] >= 1000 && main_phase->pos_size_max[0] <= 1299);
+    assert_true(main_phase->pos_size_max[0] > main_phase->pos_size_min[0]);
+    free_all(s, res, 2);
+}
+
+/* the same trace twice: the same table, byte for byte */
+static void test_deterministic(void **state)
+{
+    (void)state;
+    pas2p_rank_phases_t res[2][2];
+    char err[512];
+    for (int t = 0; t < 2; t++) {
+        stream_t s[2] = {{0}};
+        for (int r = 0; r < 2; r++)
+            add(&s[r], PAS2P_CALL_Init, -1, -1, 0, 0);
+        for (int i = 0; i < 25; i++)
+            for (int r = 0; r < 2; r++) {
+                add(&s[r], PAS2P_CALL_Send, 1 - r, 1, 100 + (uint64_t)i, 10000 + (uint64_t)(i % 5) * 2000);
+                add(&s[r], PAS2P_CALL_Recv, 1 - r, 1, 100 + (uint64_t)i, 1000);
+            }
+        for (int r = 0; r < 2; r++)
+            add(&s[r], PAS2P_CALL_Finalize, -1, -1, 0, 0);
+        assert_int_equal(analyze(s, 2, res[t], err, sizeof err), 0);
+        for (int r = 0; r < 2; r++) {
+            free(s[r].ev);
+            free(s[r].done);
+        }
+    }
+    for (int r = 0; r < 2; r++) {
+        assert_int_equal(res[0][r].nphases, res[1][r].nphases);
+        for (uint32_t i = 0; i < res[0][r].nphases; i++) {
+            const pas2p_phase_t *a = &res[0][r].phases[i], *b = &res[1][r].phases[i];
+            assert_int_equal(a->id, b->id);
+            assert_int_equal(a->weight, b->weight);
+            assert_int_equal(a->nsym, b->nsym);
+            assert_memory_equal(a->first_start, b->first_start, sizeof a->first_start);
+            assert_true(a->time_mean_s == b->time_mean_s);
+        }
+        pas2p_rank_phases_free(&res[0][r]);
+        pas2p_rank_phases_free(&res[1][r]);
+    }
+}
+
+/* a receive whose message no rank sends: one line naming the rank and the event */
+static void test_unmatched_receive(void **state)
+{
+    (void)state;
+    stream_t s[2] = {{0}};
+    for (int r = 0; r < 2; r++)
+        add(&s[r], PAS2P_CALL_Init, -1, -1, 0, 0);
+    for (int i = 0; i < 5; i++) {
+        add(&s[0], PAS2P_CALL_Send, 1, 1, 8, 1000);
+        add(&s[1], PAS2P_CALL_Recv, 0, 1, 8, 1000);
+    }
+    add(&s[1], PAS2P_CALL_Recv, 0, 1, 8, 1000); /* never sent */
+    for (int r = 0; r < 2; r++)
+        add(&s[r], PAS2P_CALL_Finalize, -1, -1, 0, 0);
+    pas2p_rank_phases_t res[2];
+    char err[512] = "";
+    assert_int_equal(analyze(s, 2, res, err, sizeof err), -1);
+    assert_non_null(strstr(err, "rank 1, event 6"));
+    assert_non_null(strstr(err, "never sends"));
+    assert_null(strchr(err, '\n'));
+    for (int r = 0; r < 2; r++) {
+        free(s[r].ev);
+        free(s[r].done);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rotated_bodies),   cmocka_unit_test(test_lag2_pipeline),
+        cmocka_unit_test(test_farm_any_source),  cmocka_unit_test(test_drifting_sizes),
+        cmocka_unit_test(test_deterministic),    cmocka_unit_test(test_unmatched_receive),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
