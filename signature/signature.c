@@ -1,5 +1,5 @@
 /* The signature file: writing (xmlTextWriter), reading (validated against the RelaxNG
- * schema embedded from signature/signature.rng), printing, and `pas2p show`. */
+ * schema embedded from signature/signature.rng), and printing (`pas2p show`: cmd_show.c). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -12,7 +12,6 @@
 #include <libxml/tree.h>
 #include <libxml/xmlwriter.h>
 
-#include "pas2p_pet.h"
 #include "pas2p_signature.h"
 #include "pas2p_trace.h" /* call names */
 #include "signature_rng.h" /* generated: const char pas2p_signature_rng[] */
@@ -416,99 +415,4 @@ void pas2p_signature_print_global(const pas2p_signature_t *s, FILE *out)
         }
         fputc('\n', out);
     }
-}
-
-static const char show_usage[] =
-    "usage: pas2p show SIGNATURE.xml [--rank R | --all-ranks]\n"
-    "       pas2p show PREDICTION.xml\n"
-    "\n"
-    "Prints a signature: the application, the analysis (AET, PET, coverage, remainder), the\n"
-    "global phase table when the phases are global (phase, weight, PhaseET of the slowest\n"
-    "rank, W x PhaseET, %% of AET, each rank's share) and the phase table of the\n"
-    "representative rank (or of rank R: that rank's view, or of every rank): phase, events,\n"
-    "instructions, weight, PhaseET, PhaseET x W, %% of AET.\n"
-    "Or a prediction result (predict, replay, simulate write DIR/prediction.xml): PET, SET,\n"
-    "AET and PETE when known, how the run ended, and the per-phase table.\n";
-
-int pas2p_cmd_show(int argc, char **argv)
-{
-    const char *path = NULL;
-    long rank = -1;
-    int all = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            printf(show_usage);
-            return 0;
-        } else if (!strcmp(argv[i], "--rank") && i + 1 < argc) {
-            char *end;
-            rank = strtol(argv[++i], &end, 10);
-            if (*end || rank < 0) {
-                fprintf(stderr, "pas2p show: --rank needs a rank number\n");
-                return 2;
-            }
-        } else if (!strcmp(argv[i], "--all-ranks")) {
-            all = 1;
-        } else if (argv[i][0] == '-' || path) {
-            fprintf(stderr, "pas2p show: unexpected '%s' (see --help)\n", argv[i]);
-            return 2;
-        } else {
-            path = argv[i];
-        }
-    }
-    if (!path) {
-        fprintf(stderr, show_usage);
-        return 2;
-    }
-    char err[1024];
-    pas2p_prediction_t pred; /* a prediction result, or else a signature */
-    int pr = pas2p_prediction_read(path, &pred, err, sizeof err);
-    if (pr == 0) {
-        printf("prediction = %s\nsignature = %s\napplication = %s\nhost = %s\ndate = %s\n", path,
-               pred.signature, pred.application, pred.host, pred.date);
-        pas2p_prediction_print(&pred, stdout);
-        pas2p_prediction_free(&pred);
-        return 0;
-    }
-    pas2p_signature_t s;
-    if (pr == -2 && pas2p_signature_read(path, &s, err, sizeof err)) {
-        fprintf(stderr, "pas2p show: %s\n", err);
-        return 1;
-    }
-    if (pr == -1) {
-        fprintf(stderr, "pas2p show: %s\n", err);
-        return 1;
-    }
-    printf("signature = %s\ncommand = %s\nnp = %u\n", path, s.command, s.np);
-    printf("events = %" PRIu64 "\nrepresentative rank = %u\n", s.events, s.representative);
-    uint32_t nrel = 0, rep = 0;
-    for (uint32_t r = 0; r < s.nranks; r++)
-        if (s.ranks[r].rank == s.representative)
-            rep = r;
-    for (uint32_t i = 0; i < s.ranks[rep].nphases; i++)
-        nrel += s.ranks[rep].phases[i].relevant;
-    printf("relevant phases = %u\ncoverage = %.2f %%\nremainder = %.6f s\n", nrel,
-           100 * s.coverage, s.remainder_s);
-    printf("AET = %.6f s\nPET = %.6f s\n", s.aet_s, s.pet_s);
-    printf("phase table = %s\n", s.global ? "global (one for all ranks, every occurrence "
-                                            "communication-closed)" : "per rank");
-    int rc = 0;
-    if (s.global && rank < 0)
-        pas2p_signature_print_global(&s, stdout);
-    if (rank >= 0) {
-        uint32_t r = 0;
-        while (r < s.nranks && s.ranks[r].rank != (uint32_t)rank)
-            r++;
-        if (r == s.nranks) {
-            fprintf(stderr, "pas2p show: rank %ld is not in %s (np = %u)\n", rank, path, s.np);
-            rc = 2;
-        } else {
-            pas2p_signature_print_table(&s, r, stdout);
-        }
-    } else {
-        for (uint32_t r = 0; r < s.nranks; r++)
-            if (all || r == rep)
-                pas2p_signature_print_table(&s, r, stdout);
-    }
-    pas2p_signature_free(&s);
-    return rc;
 }

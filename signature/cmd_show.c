@@ -1,0 +1,91 @@
+/* `pas2p show FILE`: a signature's phase tables, or a prediction result (the
+ * prediction.xml every path writes).  Parses, reads, prints: nothing else. */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "pas2p_cli.h"
+#include "pas2p_pet.h"
+#include "pas2p_signature.h"
+
+static const char usage[] =
+    "usage: pas2p show SIGNATURE.xml [--rank R | --all-ranks]\n"
+    "       pas2p show PREDICTION.xml\n"
+    "\n"
+    "Prints a signature: the application, the analysis (AET, PET, coverage, remainder), the\n"
+    "global phase table when the phases are global (phase, weight, PhaseET of the slowest\n"
+    "rank, W x PhaseET, % of AET, each rank's share) and the phase table of the\n"
+    "representative rank (or of rank R: that rank's view, or of every rank): phase, events,\n"
+    "instructions, weight, PhaseET, PhaseET x W, % of AET.\n"
+    "Or a prediction result (predict, replay, simulate write DIR/prediction.xml): PET, SET,\n"
+    "AET and PETE when known, how the run ended, and the per-phase table.\n";
+
+static void print_signature(const pas2p_signature_t *s, const char *path, long rank, int all)
+{
+    printf("signature = %s\ncommand = %s\nnp = %u\n", path, s->command, s->np);
+    printf("events = %" PRIu64 "\nrepresentative rank = %u\n", s->events, s->representative);
+    uint32_t nrel = 0, rep = 0;
+    for (uint32_t r = 0; r < s->nranks; r++)
+        if (s->ranks[r].rank == s->representative)
+            rep = r;
+    for (uint32_t i = 0; i < s->ranks[rep].nphases; i++)
+        nrel += s->ranks[rep].phases[i].relevant;
+    printf("relevant phases = %u\ncoverage = %.2f %%\nremainder = %.6f s\n", nrel,
+           100 * s->coverage, s->remainder_s);
+    printf("AET = %.6f s\nPET = %.6f s\n", s->aet_s, s->pet_s);
+    printf("phase table = %s\n", s->global ? "global (one for all ranks, every occurrence "
+                                             "communication-closed)" : "per rank");
+    if (s->global && rank < 0)
+        pas2p_signature_print_global(s, stdout);
+    for (uint32_t r = 0; r < s->nranks; r++)
+        if (rank >= 0 ? s->ranks[r].rank == (uint32_t)rank : all || r == rep)
+            pas2p_signature_print_table(s, r, stdout);
+}
+
+int pas2p_cmd_show(int argc, char **argv)
+{
+    long rank = -1;
+    int all = 0, rc;
+    const pas2p_opt_t opts[] = {
+        {.name = "--rank", .kind = PAS2P_OPT_LONG, .dst = &rank, .min = 0, .max = 1e9,
+         .what = "a rank number"},
+        {.name = "--all-ranks", .kind = PAS2P_OPT_FLAG, .dst = &all},
+    };
+    const pas2p_cli_t cli = {.cmd = "show", .usage = usage, .opts = opts,
+                             .nopts = sizeof opts / sizeof *opts, .npos_max = 1,
+                             .pos_what = "one signature or prediction file"};
+    pas2p_args_t args;
+    if ((rc = pas2p_cli_parse(&cli, argc, argv, &args)))
+        return rc == PAS2P_CLI_HELP ? PAS2P_EXIT_OK : rc;
+    if (!args.npos) {
+        pas2p_err("show", "no file (usage: pas2p show SIGNATURE.xml | PREDICTION.xml)");
+        return PAS2P_EXIT_USAGE;
+    }
+    const char *path = args.pos[0];
+    char err[1024];
+    pas2p_prediction_t pred; /* a prediction result, or else a signature */
+    int pr = pas2p_prediction_read(path, &pred, err, sizeof err);
+    if (pr == 0) {
+        printf("prediction = %s\nsignature = %s\napplication = %s\nhost = %s\ndate = %s\n", path,
+               pred.signature, pred.application, pred.host, pred.date);
+        pas2p_prediction_print(&pred, stdout);
+        pas2p_prediction_free(&pred);
+        return PAS2P_EXIT_OK;
+    }
+    pas2p_signature_t s;
+    if (pr == -1 || pas2p_signature_read(path, &s, err, sizeof err)) {
+        pas2p_err("show", "%s", err);
+        return PAS2P_EXIT_USAGE;
+    }
+    rc = PAS2P_EXIT_OK;
+    uint32_t r = 0;
+    while (rank >= 0 && r < s.nranks && s.ranks[r].rank != (uint32_t)rank)
+        r++;
+    if (rank >= 0 && r == s.nranks) {
+        pas2p_err("show", "rank %ld is not in %s (np = %u)", rank, path, s.np);
+        rc = PAS2P_EXIT_USAGE;
+    } else {
+        print_signature(&s, path, rank, all);
+    }
+    pas2p_signature_free(&s);
+    return rc;
+}
