@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #include "pas2p_signature.h"
+#include "pas2p_times.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -59,16 +60,9 @@ void pas2p_pet_free(pas2p_pet_t *p);
 void pas2p_pet_print(const pas2p_pet_t *p, FILE *out);
 
 /* ------------------------------------------------------------------ target phase times
- * Every path measures the target as "times files", one per rank (tracer/FORMAT.md,
- * "Signature-mode times"): written by the signature runtime (predict) and by the action
- * replayer (replay, simulate). */
-typedef struct {
-    int status;              /* 1 stopped (early), 2 completed, 3 diverged */
-    double set_s;            /* MPI_Init (or the replay's start) to the stop */
-    unsigned long long events, done_at; /* done_at: event after which all was measured */
-    char reason[1024];
-} pas2p_times_t;
-
+ * Every path measures the target as "times files", one per rank (pas2p_times.h, its one
+ * writer and reader; tracer/FORMAT.md, "Signature-mode times"): written by the signature
+ * runtime (predict) and by the action replayer (replay, simulate). */
 /* Reads DIR/rank-NNNNN.times of rank R->rank: status, SET, and each phase's target
  * PhaseET into t[k] (k: index in R->phases; NAN if not measured; t may be NULL): the median
  * of the phase's timed values, whether they are repetitions of the phase's mean skeleton

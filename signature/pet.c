@@ -140,69 +140,33 @@ void pas2p_pet_print(const pas2p_pet_t *p, FILE *out)
 }
 
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* ------------------------------------------------------------------ times files */
 int pas2p_times_read(const char *dir, const pas2p_sig_rank_t *R, double *t,
                      pas2p_times_t *st, char *err, size_t errlen)
 {
-    char path[PATH_MAX + 32];
-    snprintf(path, sizeof path, "%.4000s/rank-%05u.times", dir, R->rank);
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, errlen, "%.1500s: %s", path, strerror(errno));
+    pas2p_times_file_t tf;
+    if (pas2p_times_load(dir, R->rank, &tf, err, errlen))
         return -1;
-    }
     for (uint32_t k = 0; t && k < R->nphases; k++)
         t[k] = NAN;
-    char line[8192];
-    int ok = fgets(line, sizeof line, f) && !strcmp(line, "pas2p-times 1\n");
-    while (ok && fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\n")] = 0;
-        if (!strncmp(line, "status ", 7)) {
-            st->status = !strcmp(line + 7, "stopped") ? 1 : !strcmp(line + 7, "completed") ? 2 : 3;
-        } else if (!strncmp(line, "set_s ", 6)) {
-            st->set_s = strtod(line + 6, NULL);
-        } else if (!strncmp(line, "events ", 7)) {
-            st->events = strtoull(line + 7, NULL, 10);
-        } else if (!strncmp(line, "done_at ", 8)) {
-            st->done_at = strtoull(line + 8, NULL, 10);
-        } else if (!strncmp(line, "reason ", 7)) {
-            snprintf(st->reason, sizeof st->reason, "%.1000s", line + 7);
-        } else if (!strncmp(line, "phase ", 6)) {
-            char *p = line + 6, *end;
-            unsigned long id = strtoul(p, &end, 10);
-            double v[64];
-            int n = 0;
-            for (p = end; n < 64;) {
-                double x = strtod(p, &end);
-                if (end == p)
-                    break;
-                v[n++] = x;
-                p = end;
-            }
-            uint32_t k = 0;
-            while (k < R->nphases && R->phases[k].id != id)
-                k++;
-            if (k == R->nphases && n > 0 && !t)
-                continue; /* only the status wanted: a phase under another rank's id is
-                             an aligned replay's (pas2p_actions_from_signature) */
-            if (k == R->nphases || n == 0) {
-                ok = 0;
-                break;
-            }
-            qsort(v, (size_t)n, sizeof *v, cmp_double);
-            if (t)
-                t[k] = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    int ok = 1;
+    for (size_t i = 0; i < tf.nphases; i++) {
+        uint32_t k = 0;
+        while (k < R->nphases && R->phases[k].id != tf.phases[i].id)
+            k++;
+        if (k == R->nphases && !t)
+            continue; /* only the status wanted: a phase under another rank's id is
+                         an aligned replay's (pas2p_actions_from_signature) */
+        if (k == R->nphases) {
+            ok = 0;
+            break;
         }
+        if (t)
+            t[k] = tf.phases[i].median;
     }
-    fclose(f);
-    if (!ok || !st->status) {
-        snprintf(err, errlen, "%.1500s: malformed times file", path);
+    *st = tf.st;
+    pas2p_times_file_free(&tf);
+    if (!ok) {
+        snprintf(err, errlen, "%.1500s/rank-%05u.times: malformed times file", dir, R->rank);
         return -1;
     }
     return 0;

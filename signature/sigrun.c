@@ -40,6 +40,7 @@
 
 #include "pas2p_signature.h"
 #include "pas2p_sink.h"
+#include "pas2p_times.h"
 
 typedef struct {
     uint64_t start, end;     /* ordinals [start, end) */
@@ -75,25 +76,19 @@ static int cmp_iv(const void *a, const void *b)
     return x->start < y->start ? -1 : x->start > y->start;
 }
 
-/* writes this rank's times file; status: stopped, completed or diverged */
-static void write_times(sigrun_t *s, const char *status, const char *why, double set_s)
+/* writes this rank's times file (pas2p_times.h); status: PAS2P_TIMES_STOPPED, _COMPLETED
+ * or _DIVERGED */
+static void write_times(sigrun_t *s, int status, const char *why, double set_s)
 {
-    char path[4200], tmp[4300];
     int rank = s->host->rank;
-    snprintf(path, sizeof path, "%s/rank-%05d.times", s->dir, rank);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        fprintf(stderr, "pas2p: rank %d: cannot write %s: %s\n", rank, tmp, strerror(errno));
+    pas2p_times_writer_t w;
+    unsigned long long done_at = s->last < s->niv ? (unsigned long long)s->iv[s->last].end : 0;
+    if (pas2p_times_begin(&w, s->dir, rank, s->host->np, status, (unsigned long long)s->nevents,
+                          set_s, (unsigned long long)s->checks, why,
+                          s->last < s->niv ? &done_at : NULL)) {
+        fprintf(stderr, "pas2p: rank %d: cannot write %s: %s\n", rank, w.tmp, strerror(errno));
         return;
     }
-    fprintf(f, "pas2p-times 1\nrank %d\nnp %d\npid %d\nstatus %s\nevents %llu\nset_s %.9f\n"
-            "checks %llu\n", rank, s->host->np, (int)getpid(), status,
-            (unsigned long long)s->nevents, set_s, (unsigned long long)s->checks);
-    if (why)
-        fprintf(f, "reason %s\n", why);
-    if (s->last < s->niv)
-        fprintf(f, "done_at %llu\n", (unsigned long long)s->iv[s->last].end);
     if (s->me)
         for (uint32_t k = 0; k < s->me->nphases; k++) {
             int any = 0;
@@ -102,15 +97,13 @@ static void write_times(sigrun_t *s, const char *status, const char *why, double
                 if (v->phase != k || !v->timed || v->t1 < 0)
                     continue;
                 if (!any)
-                    fprintf(f, "phase %u", s->me->phases[k].id);
-                fprintf(f, " %.9f", (v->t1 - v->t0) * 1e-9);
+                    pas2p_times_phase(&w, s->me->phases[k].id);
+                pas2p_times_value(&w, (v->t1 - v->t0) * 1e-9);
                 any = 1;
             }
-            if (any)
-                fputc('\n', f);
         }
-    if (fclose(f) || rename(tmp, path))
-        fprintf(stderr, "pas2p: rank %d: cannot write %s: %s\n", rank, path, strerror(errno));
+    if (pas2p_times_end(&w))
+        fprintf(stderr, "pas2p: rank %d: cannot write %s: %s\n", rank, w.path, strerror(errno));
 }
 
 /* seconds since MPI_Init returned */
@@ -124,7 +117,7 @@ static void diverge(sigrun_t *s, const char *why)
 {
     if (!s->host->quiet)
         fprintf(stderr, "pas2p: rank %d: %s\n", s->host->rank, why);
-    write_times(s, "diverged", why, now_set_s(s));
+    write_times(s, PAS2P_TIMES_DIVERGED, why, now_set_s(s));
     PMPI_Abort(MPI_COMM_WORLD, 3);
     _exit(3);
 }
@@ -370,7 +363,7 @@ static void maybe_stop(sigrun_t *s)
         s->checks_inflight++;
         return;
     }
-    write_times(s, "stopped", NULL, now_set_s(s));
+    write_times(s, PAS2P_TIMES_STOPPED, NULL, now_set_s(s));
     PMPI_Barrier(s->comm);
     PMPI_Comm_free(&s->comm);
     PMPI_Finalize();
@@ -429,7 +422,7 @@ static void sig_finish(void *state)
                  "%llu events (the run is shorter than the signature's)", s->nclosed,
                  s->nmeasured, (unsigned long long)s->nevents);
     }
-    write_times(s, "completed", why, now_set_s(s));
+    write_times(s, PAS2P_TIMES_COMPLETED, why, now_set_s(s));
     if (s->comm != MPI_COMM_NULL)
         PMPI_Comm_free(&s->comm);
     pas2p_signature_free(&s->sig);

@@ -18,7 +18,8 @@
  * requests, and reported per occurrence (the time / BURST); the first of several
  * repetitions warms up the network (its computation skipped) and is not reported.
  * Actions outside blocks (a full trace) run once, in order.  Each rank writes
- * OUT_DIR/rank-NNNNN.times in the signature-mode layout (tracer/FORMAT.md).
+ * OUT_DIR/rank-NNNNN.times in the signature-mode layout (tracer/FORMAT.md), with the one
+ * writer of that file (signature/pas2p_times.h, times.c: compiled in beside this file).
  *
  * No global state: SimGrid runs every rank as a thread of one process.
  */
@@ -34,6 +35,7 @@
 
 #include "action_table.h"
 #include "pas2p_kernel.h"
+#include "pas2p_times.h"
 #ifdef PAS2P_SIMGRID
 #include <smpi/smpi.h>
 #define PROG "pas2p-simreplay"
@@ -730,26 +732,21 @@ int main(int argc, char **argv)
     MPI_Barrier(MPI_COMM_WORLD);
     double set = MPI_Wtime() - t_start;
 
-    char path[4200], tmp[4300];
-    snprintf(path, sizeof path, "%.4000s/rank-%05d.times", argv[2], R.rank);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f)
-        die(&R, "%s: cannot write", tmp);
-    fprintf(f, "pas2p-times 1\nrank %d\nnp %d\npid %d\nstatus completed\nevents %lld\n"
-            "set_s %.9f\nchecks 0\n", R.rank, R.np, (int)getpid(), R.events, set);
+    pas2p_times_writer_t w;
+    if (pas2p_times_begin(&w, argv[2], R.rank, R.np, PAS2P_TIMES_COMPLETED,
+                          (unsigned long long)R.events, set, 0, NULL, NULL))
+        die(&R, "%s: cannot write", w.tmp);
     for (size_t i = 0; i < npt; i++) {
         if (!pt[i].n)
             continue;
         for (int k = 0; k < (pt[i].nalias ? pt[i].nalias : 1); k++) {
-            fprintf(f, "phase %u", pt[i].nalias ? R.alias[pt[i].alias + k] : pt[i].id);
+            pas2p_times_phase(&w, pt[i].nalias ? R.alias[pt[i].alias + k] : pt[i].id);
             for (int r = 0; r < pt[i].n; r++)
-                fprintf(f, " %.9f", pt[i].t[r]);
-            fputc('\n', f);
+                pas2p_times_value(&w, pt[i].t[r]);
         }
     }
-    if (fclose(f) || rename(tmp, path))
-        die(&R, "%s: cannot write", path);
+    if (pas2p_times_end(&w))
+        die(&R, "%s: cannot write", w.path);
     for (size_t i = 0; i < R.ncomms; i++) {
         if (R.comms[i].comm != MPI_COMM_NULL)
             MPI_Comm_free(&R.comms[i].comm);
