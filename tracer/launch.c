@@ -54,29 +54,39 @@ static int make_dirs(const char *dir)
     return mkdir(tmp, 0755) && errno != EEXIST ? -1 : 0;
 }
 
-int pas2p_prepare_dir(const char *who, const char *dir)
+int pas2p_prepare_dir_err(const char *dir, char *err, size_t errlen)
 {
     struct stat st;
     if (stat(dir, &st) == 0) {
         if (!S_ISDIR(st.st_mode)) {
-            fprintf(stderr, "%s: %s exists and is not a directory\n", who, dir);
+            snprintf(err, errlen, "%s exists and is not a directory", dir);
             return -1;
         }
         if (dir_is_empty(dir) != 1) {
-            fprintf(stderr, "%s: %s is not empty; choose another -o or remove it\n", who, dir);
+            snprintf(err, errlen, "%s is not empty; choose another -o or remove it", dir);
             return -1;
         }
     } else if (make_dirs(dir)) {
-        fprintf(stderr, "%s: cannot create %s: %s\n", who, dir, strerror(errno));
+        snprintf(err, errlen, "cannot create %s: %s", dir, strerror(errno));
         return -1;
     }
     char probe[PATH_MAX];
     snprintf(probe, sizeof probe, "%s/.pas2p-write-test", dir);
     int fd = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0600);
     if (fd < 0 || close(fd) || unlink(probe)) {
-        fprintf(stderr, "%s: cannot write to %s: %s\n", who, dir, strerror(errno));
+        snprintf(err, errlen, "cannot write to %s: %s", dir, strerror(errno));
         if (fd >= 0)
             unlink(probe);
+        return -1;
+    }
+    return 0;
+}
+
+int pas2p_prepare_dir(const char *who, const char *dir)
+{
+    char err[PATH_MAX + 256];
+    if (pas2p_prepare_dir_err(dir, err, sizeof err)) {
+        fprintf(stderr, "%s: %s\n", who, err);
         return -1;
     }
     return 0;
@@ -144,6 +154,17 @@ static int is_ompi_launcher(const char *arg0)
 int pas2p_launch(const char *who, const char *lib, char **launch, int nlaunch,
                  const char *const *vars, size_t nvars)
 {
+    return pas2p_launch_logged(who, lib, launch, nlaunch, vars, nvars, NULL);
+}
+
+int pas2p_launch_logged(const char *who, const char *lib, char **launch, int nlaunch,
+                        const char *const *vars, size_t nvars, const char *log)
+{
+    int logfd = -1;
+    if (log && (logfd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) < 0) {
+        fprintf(stderr, "%s: cannot write %s: %s\n", who, log, strerror(errno));
+        return 127;
+    }
     char preload[PATH_MAX * 2];
     const char *old = getenv("LD_PRELOAD");
     /* an existing preload (a sanitizer runtime, another tool) stays first */
@@ -153,6 +174,8 @@ int pas2p_launch(const char *who, const char *lib, char **launch, int nlaunch,
     char **args = calloc((size_t)nlaunch + 2 * nvars + 4, sizeof *args);
     if (!args) {
         fprintf(stderr, "%s: out of memory\n", who);
+        if (logfd >= 0)
+            close(logfd);
         return 2;
     }
     int n = 0;
@@ -176,19 +199,27 @@ int pas2p_launch(const char *who, const char *lib, char **launch, int nlaunch,
         args[n++] = launch[k];
     args[n] = NULL;
 
-    fflush(stdout);
+    fflush(NULL); /* nothing buffered here is written twice, or after the child's output */
     pid_t pid = fork();
     if (pid < 0) {
         fprintf(stderr, "%s: fork: %s\n", who, strerror(errno));
         free(args);
+        if (logfd >= 0)
+            close(logfd);
         return 2;
     }
     if (pid == 0) {
+        if (logfd >= 0) {
+            dup2(logfd, 1);
+            dup2(logfd, 2);
+        }
         execvp(args[0], args);
         fprintf(stderr, "%s: cannot run %s: %s\n", who, args[0], strerror(errno));
         _exit(127);
     }
     free(args);
+    if (logfd >= 0)
+        close(logfd);
     /* TERM/HUP/INT sent to us go to the launcher, which stops the ranks; then we wait for
      * it like for a normal end */
     child_pid = pid;

@@ -1,6 +1,7 @@
 /* Launching an MPI application with libpas2p interposed (tracer module): used by
- * `pas2p trace` (tracing) and `pas2p predict` (signature mode); `pas2p replay` runs its
- * replayer through it with nothing interposed.  For Open MPI's launchers
+ * `pas2p trace` (tracing) and `pas2p predict` (signature mode); `pas2p replay`, `pas2p
+ * simulate` (smpirun, gnuplot) and `pas2p calibrate` run their programs through it with
+ * nothing interposed.  For Open MPI's launchers
  * (mpirun, mpiexec, orterun) the library and the settings are passed with `-x`, so remote
  * nodes get them too; any other launcher, or a singleton ./app, gets them through the
  * environment. */
@@ -12,6 +13,8 @@
 /* An output directory: created if missing; refused (one line, prefixed with `who`) if it
  * is not a directory, not empty or not writable.  0 or -1. */
 int pas2p_prepare_dir(const char *who, const char *dir);
+/* The same check, its reason (without `who`) in err instead of on stderr. */
+int pas2p_prepare_dir_err(const char *dir, char *err, size_t errlen);
 
 /* CLOCK_MONOTONIC in seconds: the wall time of a launch */
 double pas2p_mono_s(void);
@@ -43,5 +46,10 @@ void pas2p_join_argv(char *out, size_t len, char *const *argv, int n);
  * failed, after a message). */
 int pas2p_launch(const char *who, const char *lib, char **launch, int nlaunch,
                  const char *const *vars, size_t nvars);
+/* The same, with the launch's stdout and stderr written to the file `log` (truncated;
+ * NULL: inherited): `pas2p simulate` runs smpirun and gnuplot this way.  The one fork and
+ * exec of the commands. */
+int pas2p_launch_logged(const char *who, const char *lib, char **launch, int nlaunch,
+                        const char *const *vars, size_t nvars, const char *log);
 
 #endif
