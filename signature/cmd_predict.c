@@ -1,18 +1,10 @@
 /* `pas2p predict SIGNATURE.xml [options] -- LAUNCH...`: the real-target prediction.
- *
- * Runs the application on the target under its signature (libpas2p with the signature
- * sink, sigrun.c, loaded from PAS2P_SIGRUN_LIB), reads each rank's phase times, and
- * predicts with the PET module. */
-#include <errno.h>
-#include <limits.h>
-#include <math.h>
+ * Parses, then runs the pipeline (pas2p_pipeline.h) with the predict backend: the
+ * application under its signature (backend_predict.c). */
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
 
-#include "pas2p_launch.h"
-#include "pas2p_pet.h"
+#include "pas2p_cli.h"
+#include "pas2p_pipeline.h"
 #include "pas2p_signature.h"
 
 static const char usage[] =
@@ -44,173 +36,43 @@ static const char usage[] =
 
 int pas2p_cmd_predict(int argc, char **argv)
 {
-    const char *sig_path = NULL, *dir = NULL;
-    long occ = 3; /* odd: the median is a measured occurrence, one outlier cannot move it */
-    double aet = 0;
-    int ignore_args = 0, measure_end = 0, i = 1;
-    for (; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--")) {
-            i++;
-            break;
-        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            fputs(usage, stdout);
-            return 0;
-        } else if (!strcmp(a, "-o") && i + 1 < argc) {
-            dir = argv[++i];
-        } else if (!strcmp(a, "--occurrences") && i + 1 < argc) {
-            char *end;
-            occ = strtol(argv[++i], &end, 10);
-            if (*end || occ < 1 || occ > PAS2P_SIG_OCC - 1) {
-                fprintf(stderr, "pas2p predict: --occurrences needs a number from 1 to %d (the "
-                        "signature locates %d occurrences per phase, the first warms up)\n",
-                        PAS2P_SIG_OCC - 1, PAS2P_SIG_OCC);
-                return 2;
-            }
-        } else if (!strcmp(a, "--aet") && i + 1 < argc) {
-            char *end;
-            aet = strtod(argv[++i], &end);
-            if (*end || !(aet > 0)) {
-                fprintf(stderr, "pas2p predict: --aet needs a time in seconds > 0\n");
-                return 2;
-            }
-        } else if (!strcmp(a, "--ignore-args")) {
-            ignore_args = 1;
-        } else if (!strcmp(a, "--measure-end")) {
-            measure_end = 1;
-        } else if (a[0] == '-' || sig_path) {
-            fprintf(stderr, "pas2p predict: unexpected '%s' (the command goes after --; see --help)\n", a);
-            return 2;
-        } else {
-            sig_path = a;
-        }
+    pas2p_predict_opts_t po = {.occurrences = 3}; /* odd: the median is a measured
+                                                     occurrence, one outlier cannot move it */
+    pas2p_pipeline_opts_t o = {.cmd = "predict", .backend = &pas2p_backend_predict,
+                               .backend_opts = &po};
+    char occ_what[160];
+    snprintf(occ_what, sizeof occ_what, "a number from 1 to %d (the signature locates %d "
+             "occurrences per phase, the first warms up)", PAS2P_SIG_OCC - 1, PAS2P_SIG_OCC);
+    const pas2p_opt_t opts[] = {
+        {.name = "-o", .kind = PAS2P_OPT_STRING, .dst = &o.dir, .what = "a directory"},
+        {.name = "--occurrences", .kind = PAS2P_OPT_LONG, .dst = &po.occurrences, .min = 1,
+         .max = PAS2P_SIG_OCC - 1, .what = occ_what},
+        {.name = "--aet", .kind = PAS2P_OPT_DOUBLE, .dst = &o.aet, .min = 0, .max = 1e12,
+         .min_open = 1, .what = "a time in seconds > 0"},
+        {.name = "--ignore-args", .kind = PAS2P_OPT_FLAG, .dst = &po.ignore_args},
+        {.name = "--measure-end", .kind = PAS2P_OPT_FLAG, .dst = &po.measure_end},
+    };
+    const pas2p_cli_t cli = {.cmd = "predict", .usage = usage, .opts = opts,
+                             .nopts = sizeof opts / sizeof *opts, .npos_max = 1,
+                             .pos_what = "one signature", .dashdash = 1};
+    pas2p_args_t args;
+    int rc = pas2p_cli_parse(&cli, argc, argv, &args);
+    if (rc)
+        return rc == PAS2P_CLI_HELP ? PAS2P_EXIT_OK : rc;
+    if (!args.npos) {
+        pas2p_err("predict", "no signature (usage: pas2p predict SIG.xml -- mpirun -np N ./app)");
+        return PAS2P_EXIT_USAGE;
     }
-    if (!sig_path) {
-        fprintf(stderr, "pas2p predict: no signature (usage: pas2p predict SIG.xml -- mpirun -np N ./app)\n");
-        return 2;
+    if (args.rest >= argc) {
+        pas2p_err("predict", "no command to run (usage: pas2p predict SIG.xml -- mpirun -np N ./app)");
+        return PAS2P_EXIT_USAGE;
     }
-    if (i >= argc) {
-        fprintf(stderr, "pas2p predict: no command to run (usage: pas2p predict SIG.xml -- mpirun -np N ./app)\n");
-        return 2;
-    }
-    pas2p_signature_t sig;
-    char err[2048];
-    if (pas2p_signature_read(sig_path, &sig, err, sizeof err)) {
-        fprintf(stderr, "pas2p predict: %s\n", err);
-        return 2;
-    }
-    char lib[PATH_MAX], sigrun[PATH_MAX + 32], defdir[64], absdir[PATH_MAX], abssig[PATH_MAX], occs[16];
-    int rc = 2;
-    if (!dir) {
-        pas2p_default_dir("pas2p-predict", defdir, sizeof defdir);
-        dir = defdir;
-    }
-    if (pas2p_find_library("pas2p predict", lib, sizeof lib) ||
-        pas2p_prepare_dir("pas2p predict", dir) || !realpath(dir, absdir) ||
-        !realpath(sig_path, abssig))
-        goto out;
-    snprintf(occs, sizeof occs, "%ld", occ);
-    setenv("PAS2P_SIGNATURE", abssig, 1);
-    setenv("PAS2P_PREDICT_DIR", absdir, 1);
-    setenv("PAS2P_OCCURRENCES", occs, 1);
-    if (ignore_args)
-        setenv("PAS2P_ARGS_CHECK", "0", 1);
-    else
-        unsetenv("PAS2P_ARGS_CHECK");
-    setenv("PAS2P_MEASURE_END", measure_end ? "1" : "0", 1);
-    const char *sr = getenv("PAS2P_SIGRUN_LIB"); /* the sink: beside libpas2p unless set */
-    if (!sr || !*sr) {
-        const char *slash = strrchr(lib, '/');
-        snprintf(sigrun, sizeof sigrun, "%.*slibpas2p-sigrun.so", slash ? (int)(slash - lib + 1) : 0, lib);
-        setenv("PAS2P_SIGRUN_LIB", sigrun, 1);
-    }
-    static const char *const xs[] = {"PAS2P_SIGNATURE", "PAS2P_PREDICT_DIR", "PAS2P_OCCURRENCES",
-                                      "PAS2P_ARGS_CHECK", "PAS2P_MEASURE_END", "PAS2P_QUIET",
-                                      "PAS2P_SIGRUN_LIB"};
-    double w0 = pas2p_mono_s();
-    int code = pas2p_launch("pas2p predict", lib, argv + i, argc - i, xs, sizeof xs / sizeof *xs);
-    double wall = pas2p_mono_s() - w0;
-    if (code == 127)
-        goto out;
-
-    /* every rank's times: a divergence anywhere is the answer */
-    double **target = calloc(sig.nranks, sizeof *target);
-    pas2p_times_t *st = calloc(sig.nranks, sizeof *st);
-    if (!target || !st) {
-        fprintf(stderr, "pas2p predict: out of memory\n");
-        goto free_out;
-    }
-    int missing = -1, stopped = 1;
-    double set = 0;
-    for (uint32_t r = 0; r < sig.nranks; r++) {
-        const pas2p_sig_rank_t *R = &sig.ranks[r];
-        target[r] = calloc(R->nphases ? R->nphases : 1, sizeof **target);
-        if (!target[r])
-            goto free_out;
-        if (pas2p_times_read(absdir, R, target[r], &st[r], err, sizeof err)) {
-            if (missing < 0)
-                missing = (int)r;
-            continue;
-        }
-        if (st[r].status == 3) {
-            fprintf(stderr, "pas2p predict: rank %u: %s\n", R->rank, st[r].reason);
-            rc = 1;
-            goto free_out;
-        }
-        stopped &= st[r].status == 1;
-        if (st[r].set_s > set)
-            set = st[r].set_s;
-    }
-    if (missing >= 0) {
-        fprintf(stderr, "pas2p predict: %s (the run failed%s, exit status %d)\n", err,
-                code ? "" : " or did not load libpas2p", code);
-        rc = code ? code : 1;
-        goto free_out;
-    }
-    pas2p_prediction_t res;
-    memset(&res, 0, sizeof res);
-    if (pas2p_pet_compute(&sig, (const double *const *)target, set, aet, &res.pet, err, sizeof err)) {
-        fprintf(stderr, "pas2p predict: %s\n", err);
-        rc = 1;
-        goto free_out;
-    }
-    pas2p_prediction_begin(&res, "predict", abssig, &sig, wall);
-    pas2p_join_argv(res.target, sizeof res.target, argv + i, argc - i);
-    snprintf(res.stop, sizeof res.stop, "%s", stopped ? "early (all ranks agreed, nothing in flight)"
-                                                      : "none: ran to MPI_Finalize");
-    if (!stopped) { /* the rank whose measurements ended latest says what kept the run going */
-        uint32_t late = 0;
-        double late_f = -1;
-        for (uint32_t r = 0; r < sig.nranks; r++) {
-            double f = st[r].events ? (double)st[r].done_at / (double)st[r].events : 1;
-            if (st[r].status == 2 && f > late_f) {
-                late_f = f;
-                late = r;
-            }
-        }
-        snprintf(res.note, sizeof res.note, "rank %u %.1000s", sig.ranks[late].rank, st[late].reason);
-    }
-    char xml[PATH_MAX + 32];
-    snprintf(xml, sizeof xml, "%.4000s/prediction.xml", absdir);
-    if (pas2p_prediction_write(&res, xml, err, sizeof err)) {
-        fprintf(stderr, "pas2p predict: %s\n", err);
-        pas2p_prediction_free(&res);
-        rc = 1;
-        goto free_out;
-    }
-    printf("results = %s\n", dir);
-    printf("prediction = %s/prediction.xml\n", dir);
-    pas2p_prediction_print(&res, stdout);
-    pas2p_prediction_free(&res);
-    rc = code;
-    if (code)
-        fprintf(stderr, "pas2p predict: the launcher exited with status %d\n", code);
-free_out:
-    for (uint32_t r = 0; target && r < sig.nranks; r++)
-        free(target[r]);
-    free(target);
-    free(st);
-out:
-    pas2p_signature_free(&sig);
+    o.sig_path = args.pos[0];
+    po.launch = argv + args.rest;
+    po.nlaunch = argc - args.rest;
+    char err[4400];
+    rc = pas2p_pipeline_run(&o, NULL, err, sizeof err);
+    if (rc && err[0])
+        pas2p_err("predict", "%s", err);
     return rc;
 }

@@ -1,0 +1,130 @@
+/* The predict backend of the pipeline (pas2p_pipeline.h): the application itself, launched
+ * on the target with libpas2p in signature mode.  Each rank loads the signature runtime
+ * (sigrun.c, from PAS2P_SIGRUN_LIB), follows the signature, times the relevant phases and
+ * writes its times file; the run stops early once every rank has its phases. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pas2p_launch.h"
+#include "pas2p_pipeline.h"
+
+typedef struct {
+    char lib[PATH_MAX];
+} predict_state_t;
+
+static int check(pas2p_run_t *run, char *err, size_t errlen)
+{
+    predict_state_t *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err, errlen, "out of memory");
+        return 1;
+    }
+    run->state = s;
+    if (pas2p_find_beside("PAS2P_LIB", "../lib/libpas2p.so", s->lib, sizeof s->lib)) {
+        snprintf(err, errlen, "library %s not found (set PAS2P_LIB)", s->lib);
+        return 2;
+    }
+    return 0;
+}
+
+/* the signature runtime's settings, in this process's environment: pas2p_launch forwards
+ * them to every rank */
+static int prepare(pas2p_run_t *run, char *err, size_t errlen)
+{
+    const pas2p_predict_opts_t *o = run->bopts;
+    const predict_state_t *s = run->state;
+    char abssig[PATH_MAX], occs[16], sigrun[PATH_MAX + 32];
+    if (!realpath(run->opts->sig_path, abssig)) {
+        snprintf(err, errlen, "%s: cannot resolve its path", run->opts->sig_path);
+        return 2;
+    }
+    snprintf(occs, sizeof occs, "%ld", o->occurrences);
+    setenv("PAS2P_SIGNATURE", abssig, 1);
+    setenv("PAS2P_PREDICT_DIR", run->dir, 1);
+    setenv("PAS2P_OCCURRENCES", occs, 1);
+    if (o->ignore_args)
+        setenv("PAS2P_ARGS_CHECK", "0", 1);
+    else
+        unsetenv("PAS2P_ARGS_CHECK");
+    setenv("PAS2P_MEASURE_END", o->measure_end ? "1" : "0", 1);
+    const char *sr = getenv("PAS2P_SIGRUN_LIB"); /* the sink: beside libpas2p unless set */
+    if (!sr || !*sr) {
+        const char *slash = strrchr(s->lib, '/');
+        snprintf(sigrun, sizeof sigrun, "%.*slibpas2p-sigrun.so",
+                 slash ? (int)(slash - s->lib + 1) : 0, s->lib);
+        setenv("PAS2P_SIGRUN_LIB", sigrun, 1);
+    }
+    return 0;
+}
+
+static int run_app(pas2p_run_t *run, char *err, size_t errlen)
+{
+    const pas2p_predict_opts_t *o = run->bopts;
+    const predict_state_t *s = run->state;
+    static const char *const xs[] = {"PAS2P_SIGNATURE", "PAS2P_PREDICT_DIR", "PAS2P_OCCURRENCES",
+                                      "PAS2P_ARGS_CHECK", "PAS2P_MEASURE_END", "PAS2P_QUIET",
+                                      "PAS2P_SIGRUN_LIB"};
+    char who[64];
+    pas2p_run_who(run, who, sizeof who);
+    run->code = pas2p_launch(who, s->lib, o->launch, o->nlaunch, xs, sizeof xs / sizeof *xs);
+    (void)err;
+    (void)errlen;
+    return run->code == 127 ? 2 : 0; /* 127: the launcher could not be run, and said so */
+}
+
+static int missing(pas2p_run_t *run, char *err, size_t errlen)
+{
+    char e[2048];
+    snprintf(e, sizeof e, "%s", err);
+    snprintf(err, errlen, "%s (the run failed%s, exit status %d)", e,
+             run->code ? "" : " or did not load libpas2p", run->code);
+    return run->code ? run->code : 1;
+}
+
+static void describe(const pas2p_run_t *run, pas2p_prediction_t *res)
+{
+    const pas2p_predict_opts_t *o = run->bopts;
+    const pas2p_signature_t *sig = run->sig;
+    int stopped = 1;
+    for (uint32_t r = 0; r < sig->nranks; r++)
+        stopped &= run->st[r].status == PAS2P_TIMES_STOPPED;
+    pas2p_join_argv(res->target, sizeof res->target, o->launch, o->nlaunch);
+    snprintf(res->stop, sizeof res->stop, "%s", stopped ? "early (all ranks agreed, nothing in flight)"
+                                                        : "none: ran to MPI_Finalize");
+    if (!stopped) { /* the rank whose measurements ended latest says what kept the run going */
+        uint32_t late = 0;
+        double late_f = -1;
+        for (uint32_t r = 0; r < sig->nranks; r++) {
+            const pas2p_times_t *st = &run->st[r];
+            double f = st->events ? (double)st->done_at / (double)st->events : 1;
+            if (st->status == PAS2P_TIMES_COMPLETED && f > late_f) {
+                late_f = f;
+                late = r;
+            }
+        }
+        snprintf(res->note, sizeof res->note, "rank %u %.1000s", sig->ranks[late].rank,
+                 run->st[late].reason);
+    }
+}
+
+static void release(pas2p_run_t *run)
+{
+    free(run->state);
+    run->state = NULL;
+}
+
+const pas2p_backend_t pas2p_backend_predict = {
+    .method = "predict",
+    .dir_prefix = "pas2p-predict",
+    .pass_status = 1,
+    .check = check,
+    .mode = NULL,
+    .prepare = prepare,
+    .run = run_app,
+    .missing = missing,
+    .describe = describe,
+    .print = NULL,
+    .release = release,
+};

@@ -1,0 +1,188 @@
+/* The one prediction pipeline (pas2p_pipeline.h): signature → backend → times → PET →
+ * prediction.xml, whatever measured the phases. */
+#include "pas2p_pipeline.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pas2p_launch.h"
+
+void pas2p_run_say(const pas2p_run_t *run, const char *fmt, ...)
+{
+    FILE *log = run->opts->log ? run->opts->log : stderr;
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(log, "pas2p %s: ", run->opts->cmd);
+    vfprintf(log, fmt, ap);
+    fputc('\n', log);
+    va_end(ap);
+}
+
+void pas2p_run_who(const pas2p_run_t *run, char *out, size_t len)
+{
+    snprintf(out, len, "pas2p %s", run->opts->cmd);
+}
+
+int pas2p_quiet_env(void)
+{
+    const char *q = getenv("PAS2P_QUIET");
+    return q && *q;
+}
+
+/* A run without a signature (the reference replay): its SET is the prediction. */
+static int collect_reference(pas2p_run_t *run, pas2p_pipeline_result_t *res, char *err,
+                             size_t errlen)
+{
+    const pas2p_pipeline_opts_t *o = run->opts;
+    double set = 0;
+    for (uint32_t r = 0; r < run->np; r++) {
+        pas2p_sig_rank_t R = {.rank = r};
+        pas2p_times_t st;
+        memset(&st, 0, sizeof st);
+        if (pas2p_times_read(run->dir, &R, NULL, &st, err, errlen))
+            return o->backend->missing(run, err, errlen);
+        if (st.set_s > set)
+            set = st.set_s;
+    }
+    FILE *out = o->out ? o->out : stdout;
+    fprintf(out, "results = %s\nevents = %llu\nPET = %.6f s\n", run->shown_dir,
+            (unsigned long long)run->events, set);
+    if (o->aet > 0)
+        fprintf(out, "AET = %.6f s\nPETE = %+.2f %%\n", o->aet, (set - o->aet) / o->aet * 100);
+    fprintf(out, "wall = %.6f s\n", run->wall_s);
+    if (res)
+        res->pet_s = res->set_s = set;
+    return 0;
+}
+
+/* Every rank's times file, then PET, the prediction file, and what is printed. */
+static int collect(pas2p_run_t *run, pas2p_pipeline_result_t *res, char *err, size_t errlen)
+{
+    const pas2p_pipeline_opts_t *o = run->opts;
+    const pas2p_backend_t *b = o->backend;
+    const pas2p_signature_t *sig = run->sig;
+    if (!sig)
+        return collect_reference(run, res, err, errlen);
+    run->st = calloc(sig->nranks ? sig->nranks : 1, sizeof *run->st);
+    if (!run->st) {
+        snprintf(err, errlen, "out of memory");
+        return 1;
+    }
+    /* a divergence anywhere is the answer; else the first rank without its file */
+    int missing = -1, diverged = -1;
+    char merr[2048] = "", e[2048];
+    for (uint32_t r = 0; r < sig->nranks; r++) {
+        if (pas2p_times_read(run->dir, &sig->ranks[r], NULL, &run->st[r], e, sizeof e)) {
+            if (missing < 0) {
+                missing = (int)r;
+                snprintf(merr, sizeof merr, "%s", e);
+            }
+            continue;
+        }
+        if (run->st[r].status == PAS2P_TIMES_DIVERGED && diverged < 0)
+            diverged = (int)r;
+    }
+    if (diverged >= 0) {
+        snprintf(err, errlen, "rank %u: %s", sig->ranks[diverged].rank, run->st[diverged].reason);
+        return 1;
+    }
+    if (missing >= 0) {
+        snprintf(err, errlen, "%s", merr);
+        return b->missing(run, err, errlen);
+    }
+    pas2p_prediction_t p;
+    memset(&p, 0, sizeof p);
+    if (pas2p_pet_from_times(sig, run->dir, o->relative, o->aet, &p.pet, err, errlen))
+        return 1;
+    pas2p_prediction_begin(&p, b->method, o->sig_path, sig, run->wall_s);
+    b->describe(run, &p);
+    char xml[PATH_MAX + 32];
+    snprintf(xml, sizeof xml, "%s/prediction.xml", run->dir);
+    if (pas2p_prediction_write(&p, xml, err, errlen)) {
+        pas2p_prediction_free(&p);
+        return 1;
+    }
+    FILE *out = o->out ? o->out : stdout;
+    fprintf(out, "results = %s\nprediction = %s/prediction.xml\n", run->shown_dir, run->shown_dir);
+    if (b->print)
+        b->print(run, out);
+    pas2p_prediction_print(&p, out);
+    if (res) {
+        res->pet_s = p.pet.pet_s;
+        res->set_s = p.pet.set_s;
+    }
+    pas2p_prediction_free(&p);
+    if (b->pass_status && run->code) {
+        snprintf(err, errlen, "the launcher exited with status %d", run->code);
+        return run->code;
+    }
+    return 0;
+}
+
+int pas2p_pipeline_run(const pas2p_pipeline_opts_t *o, pas2p_pipeline_result_t *res, char *err,
+                       size_t errlen)
+{
+    const pas2p_backend_t *b = o->backend;
+    pas2p_run_t run;
+    memset(&run, 0, sizeof run);
+    run.opts = o;
+    run.bopts = o->backend_opts;
+    pas2p_signature_t sig;
+    memset(&sig, 0, sizeof sig);
+    err[0] = 0;
+    if (res)
+        res->pet_s = res->set_s = NAN;
+    if (o->sig_path) {
+        if (pas2p_signature_read(o->sig_path, &sig, err, errlen))
+            return 2;
+        run.sig = &sig;
+        run.np = sig.np;
+    }
+    int rc = 0;
+    if (o->relative) { /* the base run must be of the same signature and settings */
+        char mode[256] = "";
+        rc = 2;
+        if (!b->mode || !run.sig) {
+            snprintf(err, errlen, "--relative compares runs of a signature");
+            goto out;
+        }
+        b->mode(&run, mode, sizeof mode);
+        if (pas2p_prediction_check_base(o->relative, b->method, o->sig_path, mode, err, errlen))
+            goto out;
+        rc = 0;
+    }
+    if ((rc = b->check(&run, err, errlen)))
+        goto out;
+    char defdir[64];
+    run.shown_dir = o->dir;
+    if (!run.shown_dir) {
+        pas2p_default_dir(b->dir_prefix, defdir, sizeof defdir);
+        run.shown_dir = defdir;
+    }
+    if (pas2p_prepare_dir_err(run.shown_dir, err, errlen)) {
+        rc = 2;
+        goto out;
+    }
+    if (!realpath(run.shown_dir, run.dir)) {
+        snprintf(err, errlen, "%s: %s", run.shown_dir, strerror(errno));
+        rc = 2;
+        goto out;
+    }
+    if ((rc = b->prepare(&run, err, errlen)))
+        goto out;
+    double w0 = pas2p_mono_s();
+    rc = b->run(&run, err, errlen);
+    run.wall_s = pas2p_mono_s() - w0;
+    if (!rc)
+        rc = collect(&run, res, err, errlen);
+out:
+    if (b->release)
+        b->release(&run);
+    free(run.st);
+    if (run.sig)
+        pas2p_signature_free(&sig);
+    return rc;
+}
