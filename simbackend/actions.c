@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "action_table.h"
 #include "pas2p_calls.h"
@@ -1057,4 +1058,18 @@ int pas2p_actions_from_trace(const char *trace_dir, const char *dir, uint64_t *e
     free(comms);
     pas2p_manifest_free(&m);
     return rc;
+}
+
+int pas2p_actions_dir(const pas2p_signature_t *sig, const char *trace_dir, const char *out_dir,
+                      char *actdir, size_t actlen, uint64_t *events, char *err, size_t errlen)
+{
+    err[0] = 0;
+    snprintf(actdir, actlen, "%s/actions", out_dir);
+    if (mkdir(actdir, 0755) && errno != EEXIST) {
+        snprintf(err, errlen, "%s: %s", actdir, strerror(errno));
+        return -1;
+    }
+    if (sig)
+        return pas2p_actions_from_signature(sig, actdir, err, errlen);
+    return pas2p_actions_from_trace(trace_dir, actdir, events, err, errlen);
 }

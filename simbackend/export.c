@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "action_table.h"
+#include "pas2p_launch.h"
 #include "pas2p_sim.h"
 
 #define ANY_SOURCE_TI -555 /* SimGrid's MPI_ANY_SOURCE / MPI_ANY_TAG in a trace */
@@ -599,5 +600,20 @@ int pas2p_actions_export_ti(const pas2p_signature_t *sig, const char *dir, doubl
             free(list);
         }
     free(C.alias);
+    return rc;
+}
+
+int pas2p_actions_export_file(const char *sig_path, const char *dir, double base_speed,
+                              char *err, size_t errlen)
+{
+    pas2p_signature_t sig;
+    if (pas2p_signature_read(sig_path, &sig, err, errlen))
+        return 2;
+    int rc = 0;
+    if (pas2p_prepare_dir_err(dir, err, errlen))
+        rc = 2;
+    else if (pas2p_actions_export_ti(&sig, dir, base_speed, err, errlen))
+        rc = 1;
+    pas2p_signature_free(&sig);
     return rc;
 }

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pas2p_pipeline.h"
 #include "pas2p_signature.h"
 
 #ifdef __cplusplus
@@ -60,6 +61,67 @@ int pas2p_actions_from_trace(const char *trace_dir, const char *dir, uint64_t *e
  * one-line reason. */
 int pas2p_actions_export_ti(const pas2p_signature_t *sig, const char *dir, double base_speed,
                             char *err, size_t errlen);
+/* `pas2p replay --export DIR`: the signature file read, DIR prepared (empty or new), then
+ * pas2p_actions_export_ti.  The exit code (pas2p_cli.h: 2 a bad signature or DIR, 1 an
+ * export that failed) with a one-line reason in err. */
+int pas2p_actions_export_file(const char *sig_path, const char *dir, double base_speed,
+                              char *err, size_t errlen);
+
+/* The actions of a run in OUT_DIR/actions (its path in actdir): the signature's
+ * (pas2p_actions_from_signature; err may then hold a note with 0 returned) or, sig NULL,
+ * every event of the trace in trace_dir (pas2p_actions_from_trace).  0, or -1 with a
+ * one-line reason. */
+int pas2p_actions_dir(const pas2p_signature_t *sig, const char *trace_dir, const char *out_dir,
+                      char *actdir, size_t actlen, uint64_t *events, char *err, size_t errlen);
+
+/* ------------------------------------------------------------------ the pipeline's backends
+ * (signature/pas2p_pipeline.h): the same actions measured two ways. */
+
+/* replay (backend_replay.c): the actions replayed with real MPI by bin/pas2p-replayer,
+ * appended to a launcher. */
+typedef struct {
+    char **launch;                 /* the launcher without a program, e.g. mpirun -np 4 */
+    int nlaunch;
+    long reps;                     /* replays of each phase, the first a warm-up (1..16) */
+    int kernel;                    /* computation: 1 the calibrated kernel, 0 a timed wait */
+} pas2p_replay_opts_t;
+extern const pas2p_backend_t pas2p_backend_replay;
+
+/* simulate (backend_simulate.c): the actions replayed inside SimGrid by bin/pas2p-simreplay
+ * under smpirun, on a platform.  Without a signature (the pipeline's sig_path NULL), the
+ * whole trace in `trace` is replayed: the reference. */
+typedef struct {
+    const char *trace;             /* --full-trace TRACE_DIR, or NULL */
+    const char *platform;          /* SimGrid platform file */
+    const char *hostfile;          /* host of each rank, or NULL: --map */
+    int block;                     /* --map: 1 block, 0 round-robin */
+    long reps;                     /* replays of each phase (1..16) */
+    double base_speed;             /* flop/s of a base core; 0: rank 0's host's */
+    int kernel_speed;              /* each rank's kernel calibration instead */
+    double whatif[3];              /* factors of host speed, link bandwidth, latency */
+    const char *const *cfgs;       /* --cfg=OPT for SimGrid */
+    int ncfg;
+    int verbose;                   /* SimGrid's output on the terminal, not DIR/simgrid.log */
+} pas2p_simulate_opts_t;
+extern const pas2p_backend_t pas2p_backend_simulate;
+
+/* --sweep GRID: up to 16 values of each what-if factor (speed, bw, lat) */
+typedef struct {
+    double v[3][16];
+    int n[3];
+} pas2p_sweep_grid_t;
+
+/* "speed=0.5:1:2,bw=1:10": 0, or -1 with a one-line reason. */
+int pas2p_sweep_parse(const char *spec, pas2p_sweep_grid_t *g, char *err, size_t errlen);
+
+/* The procurement study (sweep.c): the simulate pipeline `opts` run in this process at every
+ * point of the grid (its backend options' what-if replaced by the point's), each point in
+ * opts->dir/point-NNN/ with its output in point-NNN.log; then sweep.csv, sweep.gp and
+ * sweep.png (gnuplot) in opts->dir (default pas2p-sweep-DATE) and the table on stdout.  The
+ * first point's failure stops it.  Returns the exit code; err: the one-line reason (empty
+ * when the failing points were named on the log). */
+int pas2p_sweep_run(const pas2p_pipeline_opts_t *opts, const pas2p_sweep_grid_t *g, char *err,
+                    size_t errlen);
 
 int pas2p_cmd_simulate(int argc, char **argv); /* cmd_simulate.c */
 int pas2p_cmd_replay(int argc, char **argv);   /* cmd_replay.c */

@@ -1,0 +1,171 @@
+/* The replay backend of the pipeline (signature/pas2p_pipeline.h): the signature's
+ * relevant phases as actions (actions.c), replayed with real MPI on this machine by
+ * bin/pas2p-replayer (replayer.c built with mpicc) appended to the given launcher. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pas2p_launch.h"
+#include "pas2p_sim.h"
+
+#define KERNEL_MODE "the calibrated kernel"
+#define SLEEP_MODE "a timed wait"
+
+typedef struct {
+    char replayer[PATH_MAX];
+    char actdir[PATH_MAX + 64];
+} replay_state_t;
+
+/* the np a launcher's -np/-n/--np/-c option asks for, or 0 when it does not say */
+static long launch_np(char *const *argv, int n)
+{
+    for (int k = 1; k + 1 < n; k++)
+        if (!strcmp(argv[k], "-np") || !strcmp(argv[k], "-n") || !strcmp(argv[k], "--np") ||
+            !strcmp(argv[k], "-c") || !strcmp(argv[k], "--n")) {
+            char *end;
+            long v = strtol(argv[k + 1], &end, 10);
+            return *end ? 0 : v;
+        }
+    return 0;
+}
+
+static void mode(const pas2p_run_t *run, char *out, size_t len)
+{
+    const pas2p_replay_opts_t *o = run->bopts;
+    snprintf(out, len, "%s", o->kernel ? KERNEL_MODE : SLEEP_MODE);
+}
+
+static int check(pas2p_run_t *run, char *err, size_t errlen)
+{
+    const pas2p_replay_opts_t *o = run->bopts;
+    const pas2p_signature_t *sig = run->sig;
+    replay_state_t *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err, errlen, "out of memory");
+        return 1;
+    }
+    run->state = s;
+    if (!sig) {
+        snprintf(err, errlen, "replay needs a signature");
+        return 2;
+    }
+    long np = launch_np(o->launch, o->nlaunch);
+    if (np && np != (long)sig->np) {
+        snprintf(err, errlen, "the signature is of a %u-rank run, the launcher asks for %ld: "
+                 "launch with -np %u", sig->np, np, sig->np);
+        return 2;
+    }
+    const pas2p_sig_rank_t *uncal = o->kernel ? pas2p_signature_uncalibrated(sig) : NULL;
+    if (uncal) {
+        snprintf(err, errlen, "%s: rank %u has no kernel calibration (traced with "
+                 "PAS2P_CALIBRATE_MS=0 or by an older pas2p): trace again, or use --compute sleep",
+                 run->opts->sig_path, uncal->rank);
+        return 2;
+    }
+    if (pas2p_find_beside("PAS2P_REPLAYER", "pas2p-replayer", s->replayer, sizeof s->replayer) ||
+        access(s->replayer, X_OK)) {
+        snprintf(err, errlen, "the replayer %s is missing (build pas2p with MPI; or set "
+                 "PAS2P_REPLAYER)", s->replayer);
+        return 2;
+    }
+    return 0;
+}
+
+static int prepare(pas2p_run_t *run, char *err, size_t errlen)
+{
+    replay_state_t *s = run->state;
+    if (pas2p_actions_dir(run->sig, NULL, run->dir, s->actdir, sizeof s->actdir, NULL, err, errlen))
+        return 2;
+    if (err[0]) { /* the phases were aligned to the representative's */
+        pas2p_run_say(run, "note: %s", err);
+        err[0] = 0;
+    }
+    return 0;
+}
+
+/* the launcher, then the replayer and its arguments */
+static int run_replayer(pas2p_run_t *run, char *err, size_t errlen)
+{
+    const pas2p_replay_opts_t *o = run->bopts;
+    replay_state_t *s = run->state;
+    int nl = o->nlaunch;
+    char **launch = calloc((size_t)nl + 6, sizeof *launch), repss[16];
+    if (!launch) {
+        snprintf(err, errlen, "out of memory");
+        return 1;
+    }
+    snprintf(repss, sizeof repss, "%ld", o->reps);
+    memcpy(launch, o->launch, (size_t)nl * sizeof *launch);
+    launch[nl] = s->replayer;
+    launch[nl + 1] = s->actdir;
+    launch[nl + 2] = run->dir;
+    launch[nl + 3] = repss;
+    launch[nl + 4] = o->kernel ? "kernel" : "sleep";
+    static const char *const xs[] = {"PAS2P_QUIET"};
+    if (!pas2p_quiet_env())
+        pas2p_run_say(run, "%u ranks replaying %s's relevant phases (compute: %s)", run->sig->np,
+                      run->opts->sig_path, o->kernel ? "kernel" : "sleep");
+    char who[64];
+    pas2p_run_who(run, who, sizeof who);
+    run->code = pas2p_launch(who, NULL, launch, nl + 5, xs, 1);
+    free(launch);
+    if (run->code) {
+        if (run->code != 127) /* 127: the launcher could not be run, and said so */
+            snprintf(err, errlen, "the replay failed (launcher exit status %d)", run->code);
+        return 1;
+    }
+    char why[512] = "", path[PATH_MAX + 32];
+    snprintf(path, sizeof path, "%s/replay.error", run->dir);
+    FILE *ef = fopen(path, "r");
+    if (ef) { /* the replayer refused (wrong np): its one line */
+        if (!fgets(why, sizeof why, ef))
+            why[0] = 0;
+        fclose(ef);
+        why[strcspn(why, "\n")] = 0;
+        snprintf(err, errlen, "%s", why[0] ? why : "the replayer refused to run");
+        return 1;
+    }
+    return 0;
+}
+
+static int missing(pas2p_run_t *run, char *err, size_t errlen)
+{
+    char e[2048];
+    (void)run;
+    snprintf(e, sizeof e, "%s", err);
+    snprintf(err, errlen, "%s (did the launcher run the replayer?)", e);
+    return 1;
+}
+
+static void describe(const pas2p_run_t *run, pas2p_prediction_t *res)
+{
+    const pas2p_replay_opts_t *o = run->bopts;
+    const char *rel = run->opts->relative;
+    pas2p_join_argv(res->target, sizeof res->target, o->launch, o->nlaunch);
+    snprintf(res->stop, sizeof res->stop, "replayed: %ld replay(s) of each relevant phase (one of "
+             "a phase of weight 1), computation as %s%s%.300s", o->reps,
+             o->kernel ? KERNEL_MODE : SLEEP_MODE, rel ? ", relative to the base replay in " : "",
+             rel ? rel : "");
+}
+
+static void release(pas2p_run_t *run)
+{
+    free(run->state);
+    run->state = NULL;
+}
+
+const pas2p_backend_t pas2p_backend_replay = {
+    .method = "replay",
+    .dir_prefix = "pas2p-replay",
+    .pass_status = 0,
+    .check = check,
+    .mode = mode,
+    .prepare = prepare,
+    .run = run_replayer,
+    .missing = missing,
+    .describe = describe,
+    .print = NULL,
+    .release = release,
+};

@@ -1,0 +1,304 @@
+/* The simulate backend of the pipeline (signature/pas2p_pipeline.h): the signature's
+ * relevant phases (or, the reference, every event of a trace) as actions (actions.c),
+ * ranks mapped to the hosts of a SimGrid platform, replayed by bin/pas2p-simreplay under
+ * smpirun (through the tracer's launcher, its output in DIR/simgrid.log). */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pas2p_launch.h"
+#include "pas2p_platform.h"
+#include "pas2p_sim.h"
+#include "pas2p_trace.h"
+
+typedef struct {
+    pas2p_platform_t plat;
+    int *map;                      /* rank -> host index */
+    double base_speed;             /* resolved: the option, or rank 0's host's */
+    char replayer[PATH_MAX];
+    char hostfile[PATH_MAX + 64], scaled[PATH_MAX + 64], actdir[PATH_MAX + 64];
+    char log[PATH_MAX + 64];
+    const char *simplat;           /* the platform SimGrid gets: the given or the scaled */
+} sim_state_t;
+
+static void mode(const pas2p_run_t *run, char *out, size_t len)
+{
+    const pas2p_simulate_opts_t *o = run->bopts;
+    if (o->kernel_speed)
+        snprintf(out, len, "base speed: kernel calibration");
+    else if (o->base_speed > 0)
+        snprintf(out, len, "base speed: %.6g flop/s", o->base_speed);
+    else
+        snprintf(out, len, "base speed: rank 0's host");
+}
+
+static int check(pas2p_run_t *run, char *err, size_t errlen)
+{
+    const pas2p_simulate_opts_t *o = run->bopts;
+    sim_state_t *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err, errlen, "out of memory");
+        return 1;
+    }
+    run->state = s;
+    if (run->sig) {
+        const pas2p_sig_rank_t *uncal = o->kernel_speed ? pas2p_signature_uncalibrated(run->sig) : NULL;
+        if (uncal) {
+            snprintf(err, errlen, "%s: rank %u has no kernel calibration: give --base-speed a speed",
+                     run->opts->sig_path, uncal->rank);
+            return 2;
+        }
+    } else {
+        pas2p_manifest_t m;
+        if (!o->trace) {
+            snprintf(err, errlen, "give a signature or --full-trace TRACE_DIR");
+            return 2;
+        }
+        if (pas2p_manifest_read(o->trace, &m, err, errlen))
+            return 2;
+        run->np = (uint32_t)m.np;
+        int uncal = -1;
+        for (uint32_t r = 0; o->kernel_speed && uncal < 0 && r < run->np; r++)
+            if (!(m.kernel_rate && m.kernel_rate[r] > 0))
+                uncal = (int)r;
+        pas2p_manifest_free(&m);
+        if (uncal >= 0) {
+            snprintf(err, errlen, "%s: rank %d has no kernel calibration: give --base-speed a speed",
+                     o->trace, uncal);
+            return 2;
+        }
+    }
+    if (pas2p_platform_read(o->platform, &s->plat, err, errlen))
+        return 2;
+    if (pas2p_find_beside("PAS2P_SIMREPLAY", "pas2p-simreplay", s->replayer, sizeof s->replayer) ||
+        access(s->replayer, X_OK)) {
+        snprintf(err, errlen, "the replayer %s is missing (build with SimGrid installed: "
+                 "scripts/setup.sh; or set PAS2P_SIMREPLAY)", s->replayer);
+        return 2;
+    }
+    return 0;
+}
+
+/* rank -> host: the host file's, or --map over the platform's host cores */
+static int map_ranks(const pas2p_simulate_opts_t *o, sim_state_t *s, uint32_t np, char *err,
+                     size_t errlen)
+{
+    if (!o->hostfile) {
+        if (pas2p_platform_map(&s->plat, np, o->block, s->map, err, errlen)) {
+            char e[2048];
+            snprintf(e, sizeof e, "%s", err);
+            snprintf(err, errlen, "%s: %s", o->platform, e);
+            return -1;
+        }
+        return 0;
+    }
+    FILE *h = fopen(o->hostfile, "r");
+    if (!h) {
+        snprintf(err, errlen, "%s: cannot open: %s", o->hostfile, strerror(errno));
+        return -1;
+    }
+    char line[512];
+    uint32_t n = 0;
+    long ln = 0;
+    while (n < np && fgets(line, sizeof line, h)) {
+        ln++;
+        line[strcspn(line, " \t\r\n")] = 0;
+        if (!line[0] || line[0] == '#')
+            continue;
+        int k = pas2p_platform_find(&s->plat, line);
+        if (k < 0) {
+            snprintf(err, errlen, "%s:%ld: unknown host '%s' (not in %s)", o->hostfile, ln, line,
+                     o->platform);
+            fclose(h);
+            return -1;
+        }
+        s->map[n++] = k;
+    }
+    fclose(h);
+    if (n < np) {
+        snprintf(err, errlen, "%s names %u hosts for %u ranks", o->hostfile, n, np);
+        return -1;
+    }
+    return 0;
+}
+
+static int prepare(pas2p_run_t *run, char *err, size_t errlen)
+{
+    const pas2p_simulate_opts_t *o = run->bopts;
+    sim_state_t *s = run->state;
+    s->map = calloc(run->np ? run->np : 1, sizeof *s->map);
+    if (!s->map) {
+        snprintf(err, errlen, "out of memory");
+        return 1;
+    }
+    if (map_ranks(o, s, run->np, err, errlen))
+        return 2;
+    snprintf(s->hostfile, sizeof s->hostfile, "%s/hostfile", run->dir);
+    FILE *h = fopen(s->hostfile, "w");
+    for (uint32_t r = 0; h && r < run->np; r++)
+        fprintf(h, "%s\n", s->plat.hosts[s->map[r]].name);
+    if (!h || fclose(h)) {
+        snprintf(err, errlen, "%s: cannot write", s->hostfile);
+        return 2;
+    }
+    s->base_speed = o->base_speed > 0 ? o->base_speed : s->plat.hosts[s->map[0]].speed;
+    s->simplat = o->platform;
+    if (o->whatif[0] != 1 || o->whatif[1] != 1 || o->whatif[2] != 1) {
+        snprintf(s->scaled, sizeof s->scaled, "%s/platform.xml", run->dir);
+        if (pas2p_platform_scale(o->platform, s->scaled, o->whatif[0], o->whatif[1], o->whatif[2],
+                                 err, errlen))
+            return 2;
+        s->simplat = s->scaled;
+    }
+    if (pas2p_actions_dir(run->sig, o->trace, run->dir, s->actdir, sizeof s->actdir, &run->events,
+                          err, errlen))
+        return 2;
+    if (err[0]) { /* the phases were aligned to the representative's */
+        pas2p_run_say(run, "note: %s", err);
+        err[0] = 0;
+    }
+    return 0;
+}
+
+/* the first line of SimGrid's log that explains a failure */
+static void first_error(const char *log, char *out, size_t len)
+{
+    out[0] = 0;
+    FILE *f = fopen(log, "r");
+    if (!f)
+        return;
+    char line[2048];
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = 0;
+        if (strstr(line, "pas2p-simreplay:") || strstr(line, "/CRITICAL]") || strstr(line, "/ERROR]") ||
+            strstr(line, "Error") || strstr(line, "error") || strstr(line, "Abort")) {
+            const char *p = strstr(line, "pas2p-simreplay:");
+            snprintf(out, len, "%.1500s", p ? p : line);
+            break;
+        }
+    }
+    fclose(f);
+}
+
+static int run_simgrid(pas2p_run_t *run, char *err, size_t errlen)
+{
+    const pas2p_simulate_opts_t *o = run->bopts;
+    sim_state_t *s = run->state;
+    char nps[16], repss[16], speeds[32], cfgbuf[32][512];
+    snprintf(nps, sizeof nps, "%u", run->np);
+    snprintf(repss, sizeof repss, "%ld", run->sig ? o->reps : 1);
+    if (o->kernel_speed)
+        snprintf(speeds, sizeof speeds, "kernel");
+    else
+        snprintf(speeds, sizeof speeds, "%.17g", s->base_speed);
+    snprintf(s->log, sizeof s->log, "%s/simgrid.log", run->dir);
+    char *cmd[64 + 32 * 2];
+    int c = 0;
+    cmd[c++] = "smpirun";
+    cmd[c++] = "-np";
+    cmd[c++] = nps;
+    cmd[c++] = "-platform";
+    cmd[c++] = (char *)s->simplat;
+    cmd[c++] = "-hostfile";
+    cmd[c++] = s->hostfile;
+    cmd[c++] = "--cfg=smpi/simulate-computation:no"; /* only the actions' flops count */
+    cmd[c++] = "--cfg=smpi/wtime:0";                 /* reading the clock costs nothing */
+    cmd[c++] = "--log=xbt_cfg.thres:warning";
+    cmd[c++] = "--log=smpi_config.thres:warning";
+    for (int k = 0; k < o->ncfg && k < 32; k++) {
+        snprintf(cfgbuf[k], sizeof cfgbuf[k], "--cfg=%.500s", o->cfgs[k]);
+        cmd[c++] = cfgbuf[k];
+    }
+    cmd[c++] = s->replayer;
+    cmd[c++] = s->actdir;
+    cmd[c++] = run->dir;
+    cmd[c++] = repss;
+    cmd[c++] = speeds;
+    cmd[c] = NULL;
+    if (!pas2p_quiet_env())
+        pas2p_run_say(run, "%u ranks on %s, SimGrid replaying %s", run->np, o->platform,
+                      run->sig ? "the signature's relevant phases" : "the whole trace");
+    if (o->verbose) { /* SimGrid talks to the terminal; its log file stays, empty */
+        FILE *f = fopen(s->log, "w");
+        if (f)
+            fclose(f);
+    }
+    char who[64];
+    pas2p_run_who(run, who, sizeof who);
+    run->code = pas2p_launch_logged(who, NULL, cmd, c, NULL, 0, o->verbose ? NULL : s->log);
+    if (!run->code)
+        return 0;
+    char why[1600];
+    first_error(s->log, why, sizeof why);
+    if (run->code > 128 && !why[0]) /* SimGrid 3.x dies on some malformed <config> values */
+        snprintf(why, sizeof why, "it crashed (signal %d) on %.1000s: check its <config> "
+                 "props (smpi/bw-factor and smpi/lat-factor take \"size:factor;...\")",
+                 run->code - 128, o->platform);
+    snprintf(err, errlen, "SimGrid failed (exit %d)%s%s (log: %s)", run->code, why[0] ? ": " : "",
+             why, s->log);
+    return 1;
+}
+
+/* a times file is missing although SimGrid exited 0 (it does on a deadlock): say why */
+static int missing(pas2p_run_t *run, char *err, size_t errlen)
+{
+    const sim_state_t *s = run->state;
+    char why[1600];
+    first_error(s->log, why, sizeof why);
+    if (why[0])
+        snprintf(err, errlen, "the replay did not finish: %s (log: %s)", why, s->log);
+    return 1;
+}
+
+static void describe(const pas2p_run_t *run, pas2p_prediction_t *res)
+{
+    const pas2p_simulate_opts_t *o = run->bopts;
+    const char *rel = run->opts->relative;
+    char m[128];
+    mode(run, m, sizeof m);
+    snprintf(res->target, sizeof res->target, "%s", o->platform);
+    snprintf(res->stop, sizeof res->stop, "simulated: %ld replay(s) of each relevant phase (one of a "
+             "phase of weight 1), %s%s%.300s", o->reps, m,
+             rel ? ", relative to the base simulation in " : "", rel ? rel : "");
+}
+
+static void print(const pas2p_run_t *run, FILE *out)
+{
+    const pas2p_simulate_opts_t *o = run->bopts;
+    const sim_state_t *s = run->state;
+    if (o->kernel_speed)
+        fprintf(out, "platform = %s\nbase speed = kernel calibration of each rank\n", o->platform);
+    else
+        fprintf(out, "platform = %s\nbase speed = %.6g flop/s\n", o->platform, s->base_speed);
+    if (s->simplat != o->platform)
+        fprintf(out, "what-if = speed x%g, bandwidth x%g, latency x%g\n", o->whatif[0],
+                o->whatif[1], o->whatif[2]);
+}
+
+static void release(pas2p_run_t *run)
+{
+    sim_state_t *s = run->state;
+    if (!s)
+        return;
+    free(s->map);
+    pas2p_platform_free(&s->plat);
+    free(s);
+    run->state = NULL;
+}
+
+const pas2p_backend_t pas2p_backend_simulate = {
+    .method = "simulate",
+    .dir_prefix = "pas2p-simulate",
+    .pass_status = 0,
+    .check = check,
+    .mode = mode,
+    .prepare = prepare,
+    .run = run_simgrid,
+    .missing = missing,
+    .describe = describe,
+    .print = print,
+    .release = release,
+};
