@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "pas2p_cli.h"
 #include "pas2p_launch.h"
 #include "pas2p_platform.h"
 #include "pas2p_sim.h"
@@ -170,81 +171,73 @@ static int write_platform(FILE *f, const char *name, long hosts, long slots, dou
         nominal * (double)hosts) < 0 ? -1 : 0;
 }
 
+/* --link-bw */
+static int take_bw(const char *value, void *dst)
+{
+    double v = parse_bw(value);
+    if (!(v > 0))
+        return -1;
+    *(double *)dst = v;
+    return 0;
+}
+
+/* --name: the cluster's id and host prefix */
+static int take_name(const char *value, void *dst)
+{
+    if (!*value || strspn(value, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.") != strlen(value))
+        return -1;
+    *(const char **)dst = value;
+    return 0;
+}
+
 int pas2p_cmd_calibrate(int argc, char **argv)
 {
     const char *out = NULL, *name = "base";
     long cores = sysconf(_SC_NPROCESSORS_ONLN) > 0 ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
     long hosts = cores, slots = 1;
     double cpu = 1, link_bw = 0, seconds = 1;
-    int i = 1;
-    for (; i < argc; i++) {
-        const char *a = argv[i];
-        int more = i + 1 < argc;
-        char *end;
-        if (!strcmp(a, "--")) {
-            i++;
-            break;
-        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            fputs(usage, stdout);
-            return 0;
-        } else if (!strcmp(a, "-o") && more) {
-            out = argv[++i];
-        } else if ((!strcmp(a, "--hosts") || !strcmp(a, "--slots")) && more) {
-            long v = strtol(argv[++i], &end, 10);
-            if (*end || v < 1 || v > 100000) {
-                fprintf(stderr, "pas2p calibrate: %s needs a number from 1 to 100000\n", a);
-                return 2;
-            }
-            *(a[2] == 'h' ? &hosts : &slots) = v;
-        } else if (!strcmp(a, "--cpu") && more) {
-            cpu = strtod(argv[++i], &end);
-            if (*end || !(cpu > 0) || cpu > 1) {
-                fprintf(stderr, "pas2p calibrate: --cpu needs a share of a core in (0, 1]\n");
-                return 2;
-            }
-        } else if (!strcmp(a, "--link-bw") && more) {
-            link_bw = parse_bw(argv[++i]);
-            if (!(link_bw > 0)) {
-                fprintf(stderr, "pas2p calibrate: --link-bw needs bytes/s such as 125M, not '%s'\n", argv[i]);
-                return 2;
-            }
-        } else if (!strcmp(a, "--seconds") && more) {
-            seconds = strtod(argv[++i], &end);
-            if (*end || !(seconds >= 0.05) || seconds > 600) {
-                fprintf(stderr, "pas2p calibrate: --seconds needs a time from 0.05 to 600\n");
-                return 2;
-            }
-        } else if (!strcmp(a, "--name") && more) {
-            name = argv[++i];
-            if (!*name || strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.") != strlen(name)) {
-                fprintf(stderr, "pas2p calibrate: --name takes letters, digits, '_', '-' and '.'\n");
-                return 2;
-            }
-        } else {
-            fprintf(stderr, "pas2p calibrate: unexpected '%s' (the launcher goes after --; see --help)\n", a);
-            return 2;
-        }
-    }
+    const pas2p_opt_t opts[] = {
+        {.name = "-o", .kind = PAS2P_OPT_STRING, .dst = &out, .what = "a file"},
+        {.name = "--hosts", .kind = PAS2P_OPT_LONG, .dst = &hosts, .min = 1, .max = 100000,
+         .what = "a number from 1 to 100000"},
+        {.name = "--slots", .kind = PAS2P_OPT_LONG, .dst = &slots, .min = 1, .max = 100000,
+         .what = "a number from 1 to 100000"},
+        {.name = "--cpu", .kind = PAS2P_OPT_DOUBLE, .dst = &cpu, .min = 0, .max = 1, .min_open = 1,
+         .what = "a share of a core in (0, 1]"},
+        {.name = "--link-bw", .kind = PAS2P_OPT_CUSTOM, .dst = &link_bw, .parse = take_bw,
+         .what = "bytes/s such as 125M"},
+        {.name = "--seconds", .kind = PAS2P_OPT_DOUBLE, .dst = &seconds, .min = 0.05, .max = 600,
+         .what = "a time from 0.05 to 600"},
+        {.name = "--name", .kind = PAS2P_OPT_CUSTOM, .dst = &name, .parse = take_name,
+         .what = "letters, digits, '_', '-' and '.'"},
+    };
+    const pas2p_cli_t cli = {.cmd = "calibrate", .usage = usage, .opts = opts,
+                             .nopts = sizeof opts / sizeof *opts, .npos_max = 0,
+                             .pos_what = "the launcher, after --,", .dashdash = 1};
+    pas2p_args_t args;
+    int rc = pas2p_cli_parse(&cli, argc, argv, &args), i = args.rest;
+    if (rc)
+        return rc == PAS2P_CLI_HELP ? PAS2P_EXIT_OK : rc;
     char probe[PATH_MAX], tmpl[] = "/tmp/pas2p-calibrate-XXXXXX", speed_f[64], net_f[64], secs[32];
     if (pas2p_find_beside("PAS2P_PROBE", "pas2p-probe", probe, sizeof probe) || access(probe, X_OK)) {
-        fprintf(stderr, "pas2p calibrate: the probe %s is missing (build pas2p with MPI; or set "
-                "PAS2P_PROBE)\n", probe);
-        return 1;
+        pas2p_err("calibrate", "the probe %s is missing (build pas2p with MPI; or set PAS2P_PROBE)",
+                  probe);
+        return PAS2P_EXIT_FAIL;
     }
     if (!mkdtemp(tmpl)) {
-        fprintf(stderr, "pas2p calibrate: cannot make a directory in /tmp: %s\n", strerror(errno));
-        return 1;
+        pas2p_err("calibrate", "cannot make a directory in /tmp: %s", strerror(errno));
+        return PAS2P_EXIT_FAIL;
     }
     snprintf(speed_f, sizeof speed_f, "%s/speed", tmpl);
     snprintf(net_f, sizeof net_f, "%s/net", tmpl);
     snprintf(secs, sizeof secs, "%g", seconds);
-    int rc = 1;
+    rc = PAS2P_EXIT_FAIL;
     fprintf(stderr, "pas2p calibrate: kernel speed (%g s)...\n", seconds);
     char *sp[] = {probe, "speed", secs, speed_f};
     int code = pas2p_launch("pas2p calibrate", NULL, sp, 4, NULL, 0);
     double speed = probe_value(speed_f, "speed");
     if (code || !(speed > 0)) {
-        fprintf(stderr, "pas2p calibrate: the kernel speed probe failed (exit status %d)\n", code);
+        pas2p_err("calibrate", "the kernel speed probe failed (exit status %d)", code);
         goto out;
     }
     /* the launcher, then -np 2 and the probe */
@@ -252,7 +245,7 @@ int pas2p_cmd_calibrate(int argc, char **argv)
     int nn;
     char **net = pas2p_mpi_argv(argv + i, argc - i, 2, pr, 3, &nn);
     if (!net) {
-        fprintf(stderr, "pas2p calibrate: out of memory\n");
+        pas2p_err("calibrate", "out of memory");
         goto out;
     }
     pas2p_join_argv(joined, sizeof joined, net, nn - 3);
@@ -266,17 +259,17 @@ int pas2p_cmd_calibrate(int argc, char **argv)
     int nsizes = probe_sizes(net_f, size, t);
     if (code || !(lat > 0) || !(bw > 0)) {
         if (code != 127)
-            fprintf(stderr, "pas2p calibrate: the MPI probe failed (launcher exit status %d)\n", code);
+            pas2p_err("calibrate", "the MPI probe failed (launcher exit status %d)", code);
         goto out;
     }
     if (nsizes < 2) {
-        fprintf(stderr, "pas2p calibrate: the MPI probe %s measured %d message sizes, not >= 2 "
-                "(an older probe?)\n", probe, nsizes);
+        pas2p_err("calibrate", "the MPI probe %s measured %d message sizes, not >= 2 "
+                "(an older probe?)", probe, nsizes);
         goto out;
     }
     FILE *f = out ? fopen(out, "w") : stdout;
     if (!f) {
-        fprintf(stderr, "pas2p calibrate: %s: %s\n", out, strerror(errno));
+        pas2p_err("calibrate", "%s: %s", out, strerror(errno));
         goto out;
     }
     for (char *d; (d = strstr(joined, "--"));) /* an XML comment may not hold "--" */
@@ -284,14 +277,14 @@ int pas2p_cmd_calibrate(int argc, char **argv)
     int w = write_platform(f, name, hosts, slots, cpu, link_bw, speed, lat, bw, cores, joined,
                            size, t, nsizes);
     if ((out && fclose(f)) || w) {
-        fprintf(stderr, "pas2p calibrate: cannot write %s\n", out ? out : "stdout");
+        pas2p_err("calibrate", "cannot write %s", out ? out : "stdout");
         if (out)
             unlink(out);
         goto out;
     }
     if (out)
         printf("speed = %.6g\nlatency = %.6g\nbandwidth = %.6g\nplatform = %s\n", speed, lat, bw, out);
-    rc = 0;
+    rc = PAS2P_EXIT_OK;
 out:
     unlink(speed_f);
     unlink(net_f);
