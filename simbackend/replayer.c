@@ -19,7 +19,7 @@
  * repetitions warms up the network (its computation skipped) and is not reported.
  * Actions outside blocks (a full trace) run once, in order.  Each rank writes
  * OUT_DIR/rank-NNNNN.times in the signature-mode layout (tracer/FORMAT.md), with the one
- * writer of that file (signature/pas2p_times.h, times.c: compiled in beside this file).
+ * writer of that file (signature/pas2p_times.h, self-contained).
  *
  * No global state: SimGrid runs every rank as a thread of one process.
  */
