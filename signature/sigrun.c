@@ -73,6 +73,7 @@ typedef struct {
     uint64_t nevents;        /* events seen */
     uint64_t msg_sent, msg_recvd; /* point-to-point messages counted from events (the host
                                      counts those its request bookkeeping sees) */
+    int predict_reports;     /* PAS2P_PREDICT_REPORTS=1: `pas2p predict` says divergences */
     char dir[4096];
 } sigrun_t;
 
@@ -167,11 +168,11 @@ static double now_set_s(const sigrun_t *s)
 /* a divergence (or a signature this run cannot follow): say where, and end the whole run */
 static void diverge(sigrun_t *s, const char *why)
 {
-    if (!s->host->quiet)
+    if (!s->host->quiet && !s->predict_reports)
         fprintf(stderr, "pas2p: rank %d: %s\n", s->host->rank, why);
     write_times(s, "diverged", why, now_set_s(s));
-    PMPI_Abort(MPI_COMM_WORLD, 3);
-    _exit(3);
+    PMPI_Abort(MPI_COMM_WORLD, PAS2P_DIVERGED_CODE);
+    _exit(PAS2P_DIVERGED_CODE);
 }
 
 /* the command line this process runs, "argv0 arg1 ..." (from /proc/self/cmdline) */
@@ -256,6 +257,8 @@ static void *sig_start(const pas2p_sink_host_t *host)
     }
     s->host = host;
     s->comm = s->nb = MPI_COMM_NULL;
+    const char *rep = getenv("PAS2P_PREDICT_REPORTS");
+    s->predict_reports = rep && !strcmp(rep, "1");
     const char *sig_path = getenv("PAS2P_SIGNATURE"), *dir = getenv("PAS2P_PREDICT_DIR");
     if (!sig_path)
         sig_path = "";
