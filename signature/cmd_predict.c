@@ -127,7 +127,7 @@ int pas2p_cmd_predict(int argc, char **argv)
     }
     static const char *const xs[] = {"PAS2P_SIGNATURE", "PAS2P_PREDICT_DIR", "PAS2P_OCCURRENCES",
                                       "PAS2P_ARGS_CHECK", "PAS2P_MEASURE_END", "PAS2P_QUIET",
-                                      "PAS2P_PREDICT_REPORTS",
+                                      "PAS2P_PREDICT_REPORTS", "PAS2P_TIME_BUDGET",
                                       "PAS2P_SIGRUN_LIB"};
     double w0 = pas2p_mono_s();
     /* the runtime's own aborts are predict's to report: their banners are not shown */
