@@ -12,6 +12,8 @@
 
 typedef struct {
     char lib[PATH_MAX];
+    int forced;                    /* the runtime ended the job (PAS2P_STOP_CODE) once every
+                                      rank's times were safe on rank 0 */
 } predict_state_t;
 
 static int check(pas2p_run_t *run, char *err, size_t errlen)
@@ -49,6 +51,7 @@ static int prepare(pas2p_run_t *run, char *err, size_t errlen)
     else
         unsetenv("PAS2P_ARGS_CHECK");
     setenv("PAS2P_MEASURE_END", o->measure_end ? "1" : "0", 1);
+    setenv("PAS2P_PREDICT_REPORTS", "1", 1); /* a divergence is said once, by predict */
     const char *sr = getenv("PAS2P_SIGRUN_LIB"); /* the sink: beside libpas2p unless set */
     if (!sr || !*sr) {
         const char *slash = strrchr(s->lib, '/');
@@ -62,37 +65,64 @@ static int prepare(pas2p_run_t *run, char *err, size_t errlen)
 static int run_app(pas2p_run_t *run, char *err, size_t errlen)
 {
     const pas2p_predict_opts_t *o = run->bopts;
-    const predict_state_t *s = run->state;
+    predict_state_t *s = run->state;
     static const char *const xs[] = {"PAS2P_SIGNATURE", "PAS2P_PREDICT_DIR", "PAS2P_OCCURRENCES",
                                       "PAS2P_ARGS_CHECK", "PAS2P_MEASURE_END", "PAS2P_QUIET",
+                                      "PAS2P_PREDICT_REPORTS", "PAS2P_TIME_BUDGET",
                                       "PAS2P_SIGRUN_LIB"};
     char who[64];
     pas2p_run_who(run, who, sizeof who);
-    run->code = pas2p_launch(who, s->lib, o->launch, o->nlaunch, xs, sizeof xs / sizeof *xs);
+    /* the runtime's own aborts are predict's to report: their banners are not shown */
+    static const int codes[] = {PAS2P_STOP_CODE, PAS2P_DIVERGED_CODE};
+    run->code = pas2p_launch_hiding_abort(who, s->lib, o->launch, o->nlaunch, xs,
+                                          sizeof xs / sizeof *xs, codes, 2);
+    s->forced = run->code == PAS2P_STOP_CODE;
+    run->exit_status = s->forced ? 0 : run->code; /* the application's own status */
     (void)err;
     (void)errlen;
     return run->code == 127 ? 2 : 0; /* 127: the launcher could not be run, and said so */
 }
 
-static int missing(pas2p_run_t *run, char *err, size_t errlen)
+static int verify(pas2p_run_t *run, int missing, char *err, size_t errlen)
 {
+    const predict_state_t *s = run->state;
+    int stopped = 1;
+    for (uint32_t r = 0; r < run->sig->nranks; r++)
+        stopped &= run->st[r].status == PAS2P_TIMES_STOPPED;
     char e[2048];
     snprintf(e, sizeof e, "%s", err);
-    snprintf(err, errlen, "%s (the run failed%s, exit status %d)", e,
-             run->code ? "" : " or did not load libpas2p", run->code);
-    return run->code ? run->code : 1;
+    if (s->forced && (missing >= 0 || !stopped)) {
+        snprintf(err, errlen, "the job was ended by its signature runtime, but %s",
+                 missing >= 0 ? e : "not every rank's times say it stopped");
+        return 1;
+    }
+    if (missing >= 0 && run->code == PAS2P_DIVERGED_CODE) {
+        snprintf(err, errlen, "the run diverged from the signature on a rank whose times file is "
+                 "not here (%s): its reason is in that file on its node", e);
+        return 1;
+    }
+    if (missing >= 0) {
+        snprintf(err, errlen, "%s (the run failed%s, exit status %d)", e,
+                 run->code ? "" : " or did not load libpas2p", run->code);
+        return run->code ? run->code : 1;
+    }
+    return 0;
 }
 
 static void describe(const pas2p_run_t *run, pas2p_prediction_t *res)
 {
     const pas2p_predict_opts_t *o = run->bopts;
+    const predict_state_t *s = run->state;
     const pas2p_signature_t *sig = run->sig;
     int stopped = 1;
     for (uint32_t r = 0; r < sig->nranks; r++)
         stopped &= run->st[r].status == PAS2P_TIMES_STOPPED;
     pas2p_join_argv(res->target, sizeof res->target, o->launch, o->nlaunch);
-    snprintf(res->stop, sizeof res->stop, "%s", stopped ? "early (all ranks agreed, nothing in flight)"
-                                                        : "none: ran to MPI_Finalize");
+    snprintf(res->stop, sizeof res->stop, "%s",
+             s->forced ? "early (guaranteed: every rank measured, times gathered on rank 0, the job "
+                         "ended by pas2p)"
+             : stopped ? "early (all ranks agreed, nothing in flight)"
+                       : "none: ran to MPI_Finalize");
     if (!stopped) { /* the rank whose measurements ended latest says what kept the run going */
         uint32_t late = 0;
         double late_f = -1;
@@ -118,12 +148,11 @@ static void release(pas2p_run_t *run)
 const pas2p_backend_t pas2p_backend_predict = {
     .method = "predict",
     .dir_prefix = "pas2p-predict",
-    .pass_status = 1,
     .check = check,
     .mode = NULL,
     .prepare = prepare,
     .run = run_app,
-    .missing = missing,
+    .verify = verify,
     .describe = describe,
     .print = NULL,
     .release = release,

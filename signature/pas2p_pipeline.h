@@ -16,7 +16,7 @@
  *
  * All three leave one times file per rank (pas2p_times.h) in the output directory; the
  * pipeline alone reads them, computes PET, writes and prints the prediction.  A command
- * file parses its command line (src/pas2p_cli.h), fills the options, calls
+ * file parses its command line (tracer/pas2p_cli.h), fills the options, calls
  * pas2p_pipeline_run() and prints the one-line error it returns; `simulate --sweep` calls
  * it once per point, in-process (pas2p_sim.h).
  *
@@ -67,6 +67,8 @@ typedef struct {
     const char *shown_dir;         /* the output directory as given (printed) */
     char dir[PATH_MAX];            /* the same, absolute */
     int code;                      /* the launch's exit status (run()) */
+    int exit_status;               /* the status the command passes through after its
+                                      prediction (run(): predict's launch), or 0 */
     double wall_s;                 /* run()'s real time */
     uint64_t events;               /* a run without signature: the events replayed */
     pas2p_times_t *st;             /* every signature rank's times file (after run) */
@@ -80,7 +82,6 @@ typedef struct {
 struct pas2p_backend {
     const char *method;            /* "predict", "replay", "simulate": the prediction's method */
     const char *dir_prefix;        /* default output directory "PREFIX-YYYYmmdd-HHMMSS" */
-    int pass_status;               /* a launch's non-zero exit becomes the command's (predict) */
     /* Before anything is written: what the backend needs (its programs, the signature's
      * calibration, the launch's np); sets run->np when there is no signature. */
     int (*check)(pas2p_run_t *run, char *err, size_t errlen);
@@ -89,11 +90,12 @@ struct pas2p_backend {
     void (*mode)(const pas2p_run_t *run, char *out, size_t len);
     /* In the output directory, before the run: actions, host file, platform, environment. */
     int (*prepare)(pas2p_run_t *run, char *err, size_t errlen);
-    /* The launch; sets run->code.  A failed launch is an error here unless pass_status. */
+    /* The launch; sets run->code (and run->exit_status, the status to pass through). */
     int (*run)(pas2p_run_t *run, char *err, size_t errlen);
-    /* A rank's times file is missing or unreadable after the run (err: which): rewrites err
-     * with why, returns the exit code. */
-    int (*missing)(pas2p_run_t *run, char *err, size_t errlen);
+    /* After every rank's times file was read (and none diverged): missing is the first rank
+     * whose file is missing or unreadable (err says which) or -1.  0 to go on to PET (only
+     * with missing -1), or the exit code with err rewritten to say why. */
+    int (*verify)(pas2p_run_t *run, int missing, char *err, size_t errlen);
     /* The prediction's target, stop and note lines. */
     void (*describe)(const pas2p_run_t *run, pas2p_prediction_t *res);
     /* Lines printed after `results` and `prediction`, before the prediction (may be NULL). */
@@ -102,8 +104,8 @@ struct pas2p_backend {
 };
 
 /* Runs the pipeline.  Returns the command's exit code: 0, 1 (the work failed), 2 (bad input
- * or settings), or with pass_status the launch's own status (after the prediction, when it
- * could still be made).  err: the one-line reason of a non-zero code (empty: already
+ * or settings), or the launch's own status that run() set to pass through (after the
+ * prediction, when it could still be made).  err: the one-line reason of a non-zero code (empty: already
  * shown).  res (may be NULL): PET and SET of a run that predicted. */
 int pas2p_pipeline_run(const pas2p_pipeline_opts_t *opts, pas2p_pipeline_result_t *res,
                        char *err, size_t errlen);

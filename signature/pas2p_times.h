@@ -44,7 +44,9 @@ typedef struct {
 
 /* ------------------------------------------------------------------ writing
  * begin (the status lines), then per phase: phase(id) and its value()s, then end: the file
- * is written as PATH.tmp and renamed, so a reader never sees half of it. */
+ * is written as PATH.tmp and renamed, so a reader never sees half of it.  Or the same lines
+ * into a stream of the caller's: format, phase/value, finish (a rank whose times travel to
+ * another that writes them: write_text). */
 typedef struct {
     FILE *f;
     int in_phase;
@@ -57,6 +59,11 @@ typedef struct {
  * pas2p_times_phase(w, id), pas2p_times_value(w, seconds) */
 /* 0, or -1 (errno set; w->path is the file that could not be written) */
 /* pas2p_times_end(w) */
+/* pas2p_times_format(w, f, rank, np, status, events, set_s, checks, reason, done_at): the
+ * status lines into f (w->f = f, no file of its own); pas2p_times_finish(w) ends the last
+ * phase line and leaves f open */
+/* pas2p_times_write_text(dir, rank, text, len, path, pathlen): text that format wrote, as
+ * DIR/rank-NNNNN.times, whole or not at all.  0, or -1 (errno set; path: the file) */
 
 /* ------------------------------------------------------------------ reading */
 typedef struct {
@@ -76,24 +83,36 @@ typedef struct {
 /* pas2p_times_load(dir, rank, out, err, errlen); pas2p_times_file_free(f) */
 
 /* ------------------------------------------------------------------ the code */
-static inline int pas2p_times_begin(pas2p_times_writer_t *w, const char *dir, int rank, int np, int status,
-                      unsigned long long events, double set_s, unsigned long long checks,
-                      const char *reason, const unsigned long long *done_at)
+static inline void pas2p_times_format(pas2p_times_writer_t *w, FILE *f, int rank, int np,
+                                      int status, unsigned long long events, double set_s,
+                                      unsigned long long checks, const char *reason,
+                                      const unsigned long long *done_at)
+{
+    w->f = f;
+    w->in_phase = 0;
+    fprintf(f, "pas2p-times 1\nrank %d\nnp %d\npid %d\nstatus %s\nevents %llu\nset_s %.9f\n"
+            "checks %llu\n", rank, np, (int)getpid(),
+            status == PAS2P_TIMES_STOPPED     ? "stopped"
+            : status == PAS2P_TIMES_COMPLETED ? "completed"
+                                              : "diverged",
+            events, set_s, checks);
+    if (reason)
+        fprintf(f, "reason %s\n", reason);
+    if (done_at)
+        fprintf(f, "done_at %llu\n", *done_at);
+}
+
+static inline int pas2p_times_begin(pas2p_times_writer_t *w, const char *dir, int rank, int np,
+                                    int status, unsigned long long events, double set_s,
+                                    unsigned long long checks, const char *reason,
+                                    const unsigned long long *done_at)
 {
     snprintf(w->path, sizeof w->path, "%.4000s/rank-%05d.times", dir, rank);
     snprintf(w->tmp, sizeof w->tmp, "%s.tmp", w->path);
-    w->in_phase = 0;
-    w->f = fopen(w->tmp, "w");
-    if (!w->f)
+    FILE *f = fopen(w->tmp, "w");
+    if (!f)
         return -1;
-    if (status < PAS2P_TIMES_STOPPED || status > PAS2P_TIMES_DIVERGED)
-        status = PAS2P_TIMES_DIVERGED;
-    fprintf(w->f, "pas2p-times 1\nrank %d\nnp %d\npid %d\nstatus %s\nevents %llu\nset_s %.9f\n"
-            "checks %llu\n", rank, np, (int)getpid(), (status == PAS2P_TIMES_STOPPED ? "stopped" : status == PAS2P_TIMES_COMPLETED ? "completed" : "diverged"), events, set_s, checks);
-    if (reason)
-        fprintf(w->f, "reason %s\n", reason);
-    if (done_at)
-        fprintf(w->f, "done_at %llu\n", *done_at);
+    pas2p_times_format(w, f, rank, np, status, events, set_s, checks, reason, done_at);
     return 0;
 }
 
@@ -110,10 +129,38 @@ static inline void pas2p_times_value(pas2p_times_writer_t *w, double seconds)
     fprintf(w->f, " %.9f", seconds);
 }
 
-static inline int pas2p_times_end(pas2p_times_writer_t *w)
+static inline void pas2p_times_finish(pas2p_times_writer_t *w)
 {
     if (w->in_phase)
         fputc('\n', w->f);
+    w->in_phase = 0;
+}
+
+static inline int pas2p_times_write_text(const char *dir, int rank, const char *text, size_t len,
+                                         char *path, size_t pathlen)
+{
+    char tmp[4300];
+    snprintf(path, pathlen, "%.4000s/rank-%05d.times", dir, rank);
+    snprintf(tmp, sizeof tmp, "%.4000s/rank-%05d.times.tmp", dir, rank);
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        snprintf(path, pathlen, "%s", tmp);
+        return -1;
+    }
+    int bad = fwrite(text, 1, len, f) != len;
+    bad |= fclose(f) != 0;
+    if (bad || rename(tmp, path)) {
+        int e = errno;
+        unlink(tmp);
+        errno = e;
+        return -1;
+    }
+    return 0;
+}
+
+static inline int pas2p_times_end(pas2p_times_writer_t *w)
+{
+    pas2p_times_finish(w);
     int bad = fclose(w->f);
     w->f = NULL;
     if (bad || rename(w->tmp, w->path)) {

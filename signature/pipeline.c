@@ -43,7 +43,7 @@ static int collect_reference(pas2p_run_t *run, pas2p_pipeline_result_t *res, cha
         pas2p_times_t st;
         memset(&st, 0, sizeof st);
         if (pas2p_times_read(run->dir, &R, NULL, &st, err, errlen))
-            return o->backend->missing(run, err, errlen);
+            return o->backend->verify(run, (int)r, err, errlen);
         if (st.set_s > set)
             set = st.set_s;
     }
@@ -89,10 +89,11 @@ static int collect(pas2p_run_t *run, pas2p_pipeline_result_t *res, char *err, si
         snprintf(err, errlen, "rank %u: %s", sig->ranks[diverged].rank, run->st[diverged].reason);
         return 1;
     }
-    if (missing >= 0) {
-        snprintf(err, errlen, "%s", merr);
-        return b->missing(run, err, errlen);
-    }
+    snprintf(err, errlen, "%s", merr);
+    int rc = b->verify(run, missing, err, errlen);
+    if (rc || missing >= 0)
+        return rc ? rc : 1;
+    err[0] = 0;
     pas2p_prediction_t p;
     memset(&p, 0, sizeof p);
     if (pas2p_pet_from_times(sig, run->dir, o->relative, o->aet, &p.pet, err, errlen))
@@ -115,9 +116,9 @@ static int collect(pas2p_run_t *run, pas2p_pipeline_result_t *res, char *err, si
         res->set_s = p.pet.set_s;
     }
     pas2p_prediction_free(&p);
-    if (b->pass_status && run->code) {
-        snprintf(err, errlen, "the launcher exited with status %d", run->code);
-        return run->code;
+    if (run->exit_status) {
+        snprintf(err, errlen, "the launcher exited with status %d", run->exit_status);
+        return run->exit_status;
     }
     return 0;
 }

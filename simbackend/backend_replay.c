@@ -130,10 +130,12 @@ static int run_replayer(pas2p_run_t *run, char *err, size_t errlen)
     return 0;
 }
 
-static int missing(pas2p_run_t *run, char *err, size_t errlen)
+static int verify(pas2p_run_t *run, int missing, char *err, size_t errlen)
 {
     char e[2048];
     (void)run;
+    if (missing < 0)
+        return 0;
     snprintf(e, sizeof e, "%s", err);
     snprintf(err, errlen, "%s (did the launcher run the replayer?)", e);
     return 1;
@@ -159,12 +161,11 @@ static void release(pas2p_run_t *run)
 const pas2p_backend_t pas2p_backend_replay = {
     .method = "replay",
     .dir_prefix = "pas2p-replay",
-    .pass_status = 0,
     .check = check,
     .mode = mode,
     .prepare = prepare,
     .run = run_replayer,
-    .missing = missing,
+    .verify = verify,
     .describe = describe,
     .print = NULL,
     .release = release,

@@ -243,10 +243,12 @@ static int run_simgrid(pas2p_run_t *run, char *err, size_t errlen)
 }
 
 /* a times file is missing although SimGrid exited 0 (it does on a deadlock): say why */
-static int missing(pas2p_run_t *run, char *err, size_t errlen)
+static int verify(pas2p_run_t *run, int missing, char *err, size_t errlen)
 {
     const sim_state_t *s = run->state;
     char why[1600];
+    if (missing < 0)
+        return 0;
     first_error(s->log, why, sizeof why);
     if (why[0])
         snprintf(err, errlen, "the replay did not finish: %s (log: %s)", why, s->log);
@@ -292,12 +294,11 @@ static void release(pas2p_run_t *run)
 const pas2p_backend_t pas2p_backend_simulate = {
     .method = "simulate",
     .dir_prefix = "pas2p-simulate",
-    .pass_status = 0,
     .check = check,
     .mode = mode,
     .prepare = prepare,
     .run = run_simgrid,
-    .missing = missing,
+    .verify = verify,
     .describe = describe,
     .print = print,
     .release = release,
