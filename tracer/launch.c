@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "pas2p_launch.h"
+#include "pas2p_trace.h"
 
 /* the launcher's pid, for forwarding signals (the only mutable static of the commands) */
 static volatile sig_atomic_t child_pid;
@@ -40,20 +41,6 @@ static int dir_is_empty(const char *dir)
     return empty;
 }
 
-static int make_dirs(const char *dir)
-{
-    char tmp[PATH_MAX];
-    snprintf(tmp, sizeof tmp, "%s", dir);
-    for (char *p = tmp + 1; *p; p++)
-        if (*p == '/') {
-            *p = 0;
-            if (mkdir(tmp, 0755) && errno != EEXIST)
-                return -1;
-            *p = '/';
-        }
-    return mkdir(tmp, 0755) && errno != EEXIST ? -1 : 0;
-}
-
 int pas2p_prepare_dir(const char *who, const char *dir)
 {
     struct stat st;
@@ -66,7 +53,7 @@ int pas2p_prepare_dir(const char *who, const char *dir)
             fprintf(stderr, "%s: %s is not empty; choose another -o or remove it\n", who, dir);
             return -1;
         }
-    } else if (make_dirs(dir)) {
+    } else if (pas2p_mkdir_p(dir)) {
         fprintf(stderr, "%s: cannot create %s: %s\n", who, dir, strerror(errno));
         return -1;
     }
