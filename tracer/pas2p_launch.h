@@ -44,4 +44,10 @@ void pas2p_join_argv(char *out, size_t len, char *const *argv, int n);
 int pas2p_launch(const char *who, const char *lib, char **launch, int nlaunch,
                  const char *const *vars, size_t nvars);
 
+/* pas2p_launch, with the launcher's stderr relayed through pas2p: Open MPI's banner about
+ * an MPI_Abort with errorcode `abort_code` (the signature runtime's guaranteed stop,
+ * PAS2P_STOP_CODE) is dropped, every other line passed through as it comes. */
+int pas2p_launch_hiding_abort(const char *who, const char *lib, char **launch, int nlaunch,
+                              const char *const *vars, size_t nvars, int abort_code);
+
 #endif

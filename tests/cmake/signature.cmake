@@ -123,3 +123,19 @@ add_test(NAME predict_sink_default_path COMMAND bash -c [=[
   ((n == 4))]=] default ${W}/pred-default $<TARGET_FILE:pas2p_tracer> ${W}/cg-sig.xml
   ${MPIRUN} -np 4 $<TARGET_FILE:cg> 64 600)
 set_tests_properties(predict_sink_load_failure predict_sink_default_path PROPERTIES FIXTURES_REQUIRED cg_sig)
+
+# predict's stop without an application collective (signature/sigrun.c, the guaranteed
+# stop): a point-to-point-only loop (adi), a rank blocked in a receive (stall), ranks
+# without a shared directory, and an EP-like code that runs to the end (tests/predict_stop.sh)
+foreach(p stall ep)
+  add_executable(${p} mpi/${p}.c)
+  target_link_libraries(${p} PRIVATE MPI::MPI_C)
+endforeach()
+add_test(NAME predict_stop_p2p COMMAND bash ${T}/predict_stop.sh p2p ${PAS2P} ${W}/stop-p2p
+  -- ${MPIRUN} -np 2 $<TARGET_FILE:adi> 24 40)
+add_test(NAME predict_stop_blocked COMMAND bash ${T}/predict_stop.sh blocked ${PAS2P} ${W}/stop-blocked
+  -- ${MPIRUN} -np 2 $<TARGET_FILE:stall> 4 20)
+add_test(NAME predict_stop_no_shared_dir COMMAND bash ${T}/predict_stop.sh nodir ${PAS2P} ${W}/stop-nodir
+  -- ${MPIRUN} -np 2 $<TARGET_FILE:adi> 24 40)
+add_test(NAME predict_ep_to_end COMMAND bash ${T}/predict_stop.sh ep ${PAS2P} ${W}/stop-ep
+  -- ${MPIRUN} -np 2 $<TARGET_FILE:ep> 200)
