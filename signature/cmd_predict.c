@@ -118,6 +118,7 @@ int pas2p_cmd_predict(int argc, char **argv)
     else
         unsetenv("PAS2P_ARGS_CHECK");
     setenv("PAS2P_MEASURE_END", measure_end ? "1" : "0", 1);
+    setenv("PAS2P_PREDICT_REPORTS", "1", 1); /* a divergence is said once, by predict */
     const char *sr = getenv("PAS2P_SIGRUN_LIB"); /* the sink: beside libpas2p unless set */
     if (!sr || !*sr) {
         const char *slash = strrchr(lib, '/');
@@ -126,10 +127,13 @@ int pas2p_cmd_predict(int argc, char **argv)
     }
     static const char *const xs[] = {"PAS2P_SIGNATURE", "PAS2P_PREDICT_DIR", "PAS2P_OCCURRENCES",
                                       "PAS2P_ARGS_CHECK", "PAS2P_MEASURE_END", "PAS2P_QUIET",
+                                      "PAS2P_PREDICT_REPORTS", "PAS2P_TIME_BUDGET",
                                       "PAS2P_SIGRUN_LIB"};
     double w0 = pas2p_mono_s();
+    /* the runtime's own aborts are predict's to report: their banners are not shown */
+    static const int codes[] = {PAS2P_STOP_CODE, PAS2P_DIVERGED_CODE};
     int code = pas2p_launch_hiding_abort("pas2p predict", lib, argv + i, argc - i, xs,
-                                         sizeof xs / sizeof *xs, PAS2P_STOP_CODE);
+                                         sizeof xs / sizeof *xs, codes, 2);
     /* the runtime ended the job itself once every rank's times were safe on rank 0 */
     int forced = code == PAS2P_STOP_CODE;
     double wall = pas2p_mono_s() - w0;
@@ -167,6 +171,12 @@ int pas2p_cmd_predict(int argc, char **argv)
     if (forced && (missing >= 0 || !stopped)) {
         fprintf(stderr, "pas2p predict: the job was ended by its signature runtime, but %s\n",
                 missing >= 0 ? err : "not every rank's times say it stopped");
+        rc = 1;
+        goto free_out;
+    }
+    if (missing >= 0 && code == PAS2P_DIVERGED_CODE) {
+        fprintf(stderr, "pas2p predict: the run diverged from the signature on a rank whose "
+                "times file is not here (%s): its reason is in that file on its node\n", err);
         rc = 1;
         goto free_out;
     }

@@ -28,6 +28,9 @@ extern "C" {
  * times were safe on rank 0 (MPI_Abort with this code: the guaranteed stop of a code with
  * no safe collective to stop at; sigrun.c).  `pas2p predict` takes it as a success. */
 #define PAS2P_STOP_CODE 93
+/* ... and of one it ended because the run diverged from the signature (the rank's times
+ * file says where) */
+#define PAS2P_DIVERGED_CODE 3
 
 typedef struct {
     uint32_t call;                      /* call id (tracer/mpi_calls.tbl) */

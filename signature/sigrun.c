@@ -73,6 +73,7 @@ typedef struct {
     uint64_t nevents;        /* events seen */
     uint64_t msg_sent, msg_recvd; /* point-to-point messages counted from events (the host
                                      counts those its request bookkeeping sees) */
+    int predict_reports;     /* PAS2P_PREDICT_REPORTS=1: `pas2p predict` says divergences */
     char dir[4096];
 } sigrun_t;
 
@@ -167,11 +168,11 @@ static double now_set_s(const sigrun_t *s)
 /* a divergence (or a signature this run cannot follow): say where, and end the whole run */
 static void diverge(sigrun_t *s, const char *why)
 {
-    if (!s->host->quiet)
+    if (!s->host->quiet && !s->predict_reports)
         fprintf(stderr, "pas2p: rank %d: %s\n", s->host->rank, why);
     write_times(s, "diverged", why, now_set_s(s));
-    PMPI_Abort(MPI_COMM_WORLD, 3);
-    _exit(3);
+    PMPI_Abort(MPI_COMM_WORLD, PAS2P_DIVERGED_CODE);
+    _exit(PAS2P_DIVERGED_CODE);
 }
 
 /* the command line this process runs, "argv0 arg1 ..." (from /proc/self/cmdline) */
@@ -256,6 +257,8 @@ static void *sig_start(const pas2p_sink_host_t *host)
     }
     s->host = host;
     s->comm = s->nb = MPI_COMM_NULL;
+    const char *rep = getenv("PAS2P_PREDICT_REPORTS");
+    s->predict_reports = rep && !strcmp(rep, "1");
     const char *sig_path = getenv("PAS2P_SIGNATURE"), *dir = getenv("PAS2P_PREDICT_DIR");
     if (!sig_path)
         sig_path = "";
@@ -298,6 +301,10 @@ static void *sig_start(const pas2p_sink_host_t *host)
     s->iv = calloc(n ? n : 1, sizeof *s->iv);
     if (!s->iv)
         diverge(s, "out of memory");
+    double budget = 0.01; /* share of the rank's base time each phase's timing may cost */
+    const char *b_env = getenv("PAS2P_TIME_BUDGET");
+    if (b_env && *b_env)
+        budget = atof(b_env);
     const char *me_env = getenv("PAS2P_MEASURE_END");
     int measure_end = me_env && !strcmp(me_env, "1");
     /* a phase that occurs once, at MPI_Finalize, would forbid the early stop: by default
@@ -321,6 +328,15 @@ static void *sig_start(const pas2p_sink_host_t *host)
             continue;
         }
         minor |= late && !measure_end;
+        /* occurrences the stop waits for: --occurrences, or as many as a time budget of
+         * the rank's base run pays for (short phases are noisy; 31 at most: those the
+         * signature locates after the warm-up) */
+        uint32_t need = (uint32_t)occ;
+        if (budget > 0 && p->time_mean_s > 0) {
+            double want = ceil(budget * s->me->elapsed_s / p->time_mean_s);
+            if (want > need)
+                need = want < PAS2P_SIG_OCC - 1 ? (uint32_t)want : PAS2P_SIG_OCC - 1;
+        }
         for (uint32_t j = 0; j < p->nocc; j++) {
             interval_t *v = &s->iv[s->niv++];
             /* the first occurrence warms up when there are more; the stop waits for the next
@@ -328,7 +344,7 @@ static void *sig_start(const pas2p_sink_host_t *host)
              * occurrences are awaited): more samples for the median at no cost in SET */
             int timed = p->relevant && (!at_end || measure_end) && !minor &&
                         (p->nocc == 1 ? j == 0 : j >= 1);
-            int measured = timed && (p->nocc == 1 || j <= (uint32_t)occ);
+            int measured = timed && (p->nocc == 1 || j <= need);
             *v = (interval_t){.start = p->occ_start[j], .end = p->occ_end[j], .phase = k,
                               .measured = measured, .timed = timed, .t0 = -1, .t1 = -1};
             s->nmeasured += (uint32_t)measured;

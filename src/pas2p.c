@@ -6,6 +6,7 @@
 
 #include "pas2p_analyzer.h"
 #include "pas2p_cli.h"
+#include "pas2p_report.h"
 #include "pas2p_signature.h"
 #include "pas2p_sim.h"
 #include "pas2p_trace.h"
@@ -26,6 +27,7 @@ static const struct {
     {"replay", pas2p_cmd_replay, "replay the signature's phases with real MPI on this target: PET"},
     {"simulate", pas2p_cmd_simulate, "replay the signature's phases in SimGrid on a platform: PET"},
     {"calibrate", pas2p_cmd_calibrate, "measure this machine: a SimGrid platform for simulate"},
+    {"report", pas2p_cmd_report, "a signature and its predictions as one self-contained HTML page"},
 };
 
 static void usage(FILE *f)

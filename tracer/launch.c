@@ -136,7 +136,8 @@ static int is_ompi_launcher(const char *arg0)
  * drops that banner (the dashed block naming MPI_ABORT and that errorcode) and the help
  * aggregation lines about it, and passes everything else through unchanged. */
 typedef struct {
-    int code;
+    const int *codes;
+    int ncodes;
     char line[4096];
     size_t n;
     char *held;          /* a dashed block being read: lines held until it closes */
@@ -180,8 +181,6 @@ static void relay_hold(relay_t *r, const char *l, size_t n)
 
 static void relay_line(relay_t *r, const char *l, size_t n)
 {
-    char want[64];
-    snprintf(want, sizeof want, "errorcode %d.", r->code);
     if (!r->inblock) {
         if (dashes(l)) {
             r->inblock = 1;
@@ -208,7 +207,13 @@ static void relay_line(relay_t *r, const char *l, size_t n)
     if (!r->inblock || !dashes(l))
         return;
     r->inblock = 0; /* the block closed: a banner of ours is dropped, anything else shown */
-    if (strstr(r->held, "MPI_ABORT was invoked") && strstr(r->held, want)) {
+    int ours = 0;
+    for (int k = 0; k < r->ncodes && !ours; k++) {
+        char want[64];
+        snprintf(want, sizeof want, "errorcode %d.", r->codes[k]);
+        ours = strstr(r->held, want) != NULL;
+    }
+    if (ours && strstr(r->held, "MPI_ABORT was invoked")) {
         r->nheld = 0;
         r->hid = 1;
     } else {
@@ -270,7 +275,7 @@ static void relay_run(relay_t *r, int fd, pid_t pid, int *status)
 }
 
 static int launch_impl(const char *who, const char *lib, char **launch, int nlaunch,
-                       const char *const *vars, size_t nvars, int hide_abort)
+                       const char *const *vars, size_t nvars, const int *codes, int ncodes)
 {
     char preload[PATH_MAX * 2];
     const char *old = getenv("LD_PRELOAD");
@@ -307,7 +312,7 @@ static int launch_impl(const char *who, const char *lib, char **launch, int nlau
     fflush(stdout);
     fflush(stderr);
     int pfd[2] = {-1, -1};
-    if (hide_abort > 0 && pipe(pfd)) {
+    if (ncodes > 0 && pipe(pfd)) {
         fprintf(stderr, "%s: pipe: %s\n", who, strerror(errno));
         free(args);
         return 2;
@@ -344,7 +349,7 @@ static int launch_impl(const char *who, const char *lib, char **launch, int nlau
     int status = 0;
     if (pfd[0] >= 0) {
         close(pfd[1]);
-        relay_t r = {.code = hide_abort};
+        relay_t r = {.codes = codes, .ncodes = ncodes};
         relay_run(&r, pfd[0], pid, &status);
         close(pfd[0]);
     } else {
@@ -361,13 +366,14 @@ static int launch_impl(const char *who, const char *lib, char **launch, int nlau
 int pas2p_launch(const char *who, const char *lib, char **launch, int nlaunch,
                  const char *const *vars, size_t nvars)
 {
-    return launch_impl(who, lib, launch, nlaunch, vars, nvars, 0);
+    return launch_impl(who, lib, launch, nlaunch, vars, nvars, NULL, 0);
 }
 
 int pas2p_launch_hiding_abort(const char *who, const char *lib, char **launch, int nlaunch,
-                              const char *const *vars, size_t nvars, int abort_code)
+                              const char *const *vars, size_t nvars, const int *codes,
+                              int ncodes)
 {
-    return launch_impl(who, lib, launch, nlaunch, vars, nvars, abort_code);
+    return launch_impl(who, lib, launch, nlaunch, vars, nvars, codes, ncodes);
 }
 
 char **pas2p_mpi_argv(char *const *launcher, int nl, long np, char *const *prog, int nprog,

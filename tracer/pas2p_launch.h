@@ -45,9 +45,11 @@ int pas2p_launch(const char *who, const char *lib, char **launch, int nlaunch,
                  const char *const *vars, size_t nvars);
 
 /* pas2p_launch, with the launcher's stderr relayed through pas2p: Open MPI's banner about
- * an MPI_Abort with errorcode `abort_code` (the signature runtime's guaranteed stop,
- * PAS2P_STOP_CODE) is dropped, every other line passed through as it comes. */
+ * an MPI_Abort with one of the errorcodes codes[0..ncodes) (the signature runtime's own:
+ * its guaranteed stop, a divergence it reports itself) is dropped, every other line passed
+ * through as it comes. */
 int pas2p_launch_hiding_abort(const char *who, const char *lib, char **launch, int nlaunch,
-                              const char *const *vars, size_t nvars, int abort_code);
+                              const char *const *vars, size_t nvars, const int *codes,
+                              int ncodes);
 
 #endif

@@ -1,5 +1,5 @@
-# signature/: the signature file (`pas2p show`), the PET module, and `pas2p predict`
-# (the application run under its signature: the sink libpas2p-sigrun.so)
+# signature/: the signature file (`pas2p show`), the PET module, `pas2p predict` and `pas2p report`
+# (predict: the application run under its signature, the sink libpas2p-sigrun.so)
 
 # ---- unit tests
 add_executable(test_signature unit/test_signature.c)
@@ -134,8 +134,13 @@ endforeach()
 add_test(NAME predict_stop_p2p COMMAND bash ${T}/predict_stop.sh p2p ${PAS2P} ${W}/stop-p2p
   -- ${MPIRUN} -np 2 $<TARGET_FILE:adi> 24 40)
 add_test(NAME predict_stop_blocked COMMAND bash ${T}/predict_stop.sh blocked ${PAS2P} ${W}/stop-blocked
-  -- ${MPIRUN} -np 2 $<TARGET_FILE:stall> 4 20)
+  -- ${MPIRUN} -np 2 $<TARGET_FILE:stall> 200 20)
 add_test(NAME predict_stop_no_shared_dir COMMAND bash ${T}/predict_stop.sh nodir ${PAS2P} ${W}/stop-nodir
   -- ${MPIRUN} -np 2 $<TARGET_FILE:adi> 24 40)
 add_test(NAME predict_ep_to_end COMMAND bash ${T}/predict_stop.sh ep ${PAS2P} ${W}/stop-ep
   -- ${MPIRUN} -np 2 $<TARGET_FILE:ep> 200)
+
+# pas2p report (one self-contained HTML page), rendered by headless Chromium
+add_test(NAME report_renders COMMAND bash ${T}/report.sh ${PAS2P} ${CMAKE_CURRENT_SOURCE_DIR}/data/closed-form.sig.xml
+  ${CMAKE_CURRENT_SOURCE_DIR}/data/one-link.xml ${W}/report)
+set_tests_properties(report_renders PROPERTIES TIMEOUT 200)

@@ -1,31 +1,28 @@
-/* stall N [MS]: a two-rank exchange loop of N iterations (MS ms of computation on rank 0
- * each, default 20), then a barrier.  With STALL=1 in the environment, after the loop rank
- * 1 blocks in an MPI_Recv that rank 0 satisfies only 30 s later, polling MPI_Iprobe
- * meanwhile: the subject of predict's guaranteed stop while a rank is blocked in a
- * receive (the trace is made without STALL, the prediction with it). */
+/* stall N [MS]: rank 0 computes MS ms (default 20) and sends rank 1 a message, N times;
+ * then it sends one more with tag 99, and both meet at a barrier.  Rank 1 receives them in
+ * order.  With STALL=K in the environment, rank 1 posts its receive of tag 99 after K loop
+ * messages, so it is blocked in MPI_Recv while rank 0 goes through the rest of its loop
+ * (the later loop messages wait in rank 1's queue).  The trace is made without STALL, the
+ * prediction with it: the subject of predict's guaranteed stop while a rank is blocked in a
+ * receive.  Rank 0 prints "stall: done" at the very end: a run stopped early never does. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 static void spin(double s)
 {
-    double t0 = now();
-    while (now() - t0 < s)
-        ;
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    do
+        clock_gettime(CLOCK_MONOTONIC, &t);
+    while ((double)(t.tv_sec - t0.tv_sec) + 1e-9 * (double)(t.tv_nsec - t0.tv_nsec) < s);
 }
 
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
-    int rank, np, n = argc > 1 ? atoi(argv[1]) : 4;
+    int rank, np, n = argc > 1 ? atoi(argv[1]) : 100;
     double ms = argc > 2 ? atof(argv[2]) : 20;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
@@ -34,35 +31,26 @@ int main(int argc, char **argv)
             fprintf(stderr, "stall: needs 2 ranks\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
-    int x = 0, peer = 1 - rank;
-    for (int i = 0; i < n; i++) {
-        if (rank == 0) {
-            spin(ms * 1e-3);
-            MPI_Send(&x, 1, MPI_INT, peer, 1, MPI_COMM_WORLD);
-            MPI_Recv(&x, 1, MPI_INT, peer, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        } else {
-            MPI_Recv(&x, 1, MPI_INT, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            x++;
-            MPI_Send(&x, 1, MPI_INT, peer, 2, MPI_COMM_WORLD);
-        }
-    }
     const char *st = getenv("STALL");
-    if (st && *st == '1') {
-        if (rank == 1) {
-            MPI_Recv(&x, 1, MPI_INT, 0, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        } else {
-            double t0 = now();
-            int flag;
-            while (now() - t0 < 30) {
-                MPI_Iprobe(1, 98, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
-                spin(1e-3);
-            }
-            MPI_Send(&x, 1, MPI_INT, 1, 99, MPI_COMM_WORLD);
+    int k = st ? atoi(st) : -1, x = 0;
+    if (rank == 0) {
+        for (int i = 0; i < n; i++) {
+            spin(ms * 1e-3);
+            MPI_Send(&i, 1, MPI_INT, 1, 1, MPI_COMM_WORLD);
         }
+        MPI_Send(&x, 1, MPI_INT, 1, 99, MPI_COMM_WORLD);
+    } else {
+        for (int i = 0; i < n; i++) {
+            if (i == k) /* blocked until rank 0's loop is over */
+                MPI_Recv(&x, 1, MPI_INT, 0, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Recv(&x, 1, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        }
+        if (k < 0 || k >= n)
+            MPI_Recv(&x, 1, MPI_INT, 0, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     }
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0)
-        printf("stall: %d iterations, x = %d\n", n, x);
+        printf("stall: done\n");
     MPI_Finalize();
     return 0;
 }
