@@ -368,6 +368,14 @@ static int size_ok(uint64_t a, uint64_t b, double tol)
 static void check_event(sigrun_t *s, const interval_t *v, const pas2p_event_t *e, uint64_t i)
 {
     const pas2p_sig_phase_t *p = &s->me->phases[v->phase];
+    if (i - v->start >= p->nevents) { /* the occurrence is longer than its skeleton */
+        char why[400];
+        snprintf(why, sizeof why, "diverged from the signature at event %llu (phase %u, call "
+                 "%llu of its occurrence at %llu): the phase has %u calls, got %s",
+                 (unsigned long long)i, p->id, (unsigned long long)(i - v->start),
+                 (unsigned long long)v->start, p->nevents, pas2p_call_name(e->call));
+        diverge(s, why);
+    }
     const pas2p_sig_event_t *x = &p->events[i - v->start];
     /* a completion's bytes are those of the requests it happened to complete (Waitsome,
      * Test*: timing; a request completed by an earlier call in one run and not in the
