@@ -71,7 +71,7 @@ static int gather(void *c, pas2p_rank_phases_t *res, char (*warn)[512], int np, 
         MPI_Get_count(&st, MPI_BYTE, &n);
         unsigned char *msg = malloc(n > 0 ? (size_t)n : 1);
         if (!msg) { /* the message cannot be received, nor left waiting */
-            fprintf(stderr, "pas2p analyze: out of memory for rank %d's phase table\n", r);
+            pas2p_err("analyze", "out of memory for rank %d's phase table", r);
             MPI_Abort(x->comm, 1);
         }
         MPI_Recv(msg, n, MPI_BYTE, owner, TAG_TABLE, x->comm, MPI_STATUS_IGNORE);
