@@ -1,5 +1,5 @@
 /* `pas2p analyze TRACE_DIR [options]`: the command line of the analysis engine
- * (analyze.c, pas2p_analyze).  Parses with the command-line kit (src/pas2p_cli.h; the one
+ * (analyze.c, pas2p_analyze).  Parses with the command-line kit (pas2p_cli.h; the one
  * option table, shared with bin/pas2p-analyze), calls the engine and prints what it
  * returns.  With --mpi K it runs bin/pas2p-analyze (mpi_analyze.c) as K MPI processes
  * under a launcher instead. */

@@ -253,7 +253,7 @@ typedef struct {
                   size_t errlen);
 } pas2p_analyze_dist_t;
 
-/* pas2p_analyze's exit statuses (the command-line kit's contract, src/pas2p_cli.h) */
+/* pas2p_analyze's exit statuses (the command-line kit's contract, pas2p_cli.h) */
 enum { PAS2P_ANALYZE_OK = 0, PAS2P_ANALYZE_FAILED = 1, PAS2P_ANALYZE_BAD_INPUT = 2 };
 
 /* Analyses the trace opts->trace (dist NULL: in this process alone), writes the signature
