@@ -118,6 +118,7 @@ int pas2p_cmd_predict(int argc, char **argv)
     else
         unsetenv("PAS2P_ARGS_CHECK");
     setenv("PAS2P_MEASURE_END", measure_end ? "1" : "0", 1);
+    setenv("PAS2P_PREDICT_REPORTS", "1", 1); /* a divergence is said once, by predict */
     const char *sr = getenv("PAS2P_SIGRUN_LIB"); /* the sink: beside libpas2p unless set */
     if (!sr || !*sr) {
         const char *slash = strrchr(lib, '/');
@@ -126,9 +127,15 @@ int pas2p_cmd_predict(int argc, char **argv)
     }
     static const char *const xs[] = {"PAS2P_SIGNATURE", "PAS2P_PREDICT_DIR", "PAS2P_OCCURRENCES",
                                       "PAS2P_ARGS_CHECK", "PAS2P_MEASURE_END", "PAS2P_QUIET",
+                                      "PAS2P_PREDICT_REPORTS", "PAS2P_TIME_BUDGET",
                                       "PAS2P_SIGRUN_LIB"};
     double w0 = pas2p_mono_s();
-    int code = pas2p_launch("pas2p predict", lib, argv + i, argc - i, xs, sizeof xs / sizeof *xs);
+    /* the runtime's own aborts are predict's to report: their banners are not shown */
+    static const int codes[] = {PAS2P_STOP_CODE, PAS2P_DIVERGED_CODE};
+    int code = pas2p_launch_hiding_abort("pas2p predict", lib, argv + i, argc - i, xs,
+                                         sizeof xs / sizeof *xs, codes, 2);
+    /* the runtime ended the job itself once every rank's times were safe on rank 0 */
+    int forced = code == PAS2P_STOP_CODE;
     double wall = pas2p_mono_s() - w0;
     if (code == 127)
         goto out;
@@ -161,6 +168,18 @@ int pas2p_cmd_predict(int argc, char **argv)
         if (st[r].set_s > set)
             set = st[r].set_s;
     }
+    if (forced && (missing >= 0 || !stopped)) {
+        fprintf(stderr, "pas2p predict: the job was ended by its signature runtime, but %s\n",
+                missing >= 0 ? err : "not every rank's times say it stopped");
+        rc = 1;
+        goto free_out;
+    }
+    if (missing >= 0 && code == PAS2P_DIVERGED_CODE) {
+        fprintf(stderr, "pas2p predict: the run diverged from the signature on a rank whose "
+                "times file is not here (%s): its reason is in that file on its node\n", err);
+        rc = 1;
+        goto free_out;
+    }
     if (missing >= 0) {
         fprintf(stderr, "pas2p predict: %s (the run failed%s, exit status %d)\n", err,
                 code ? "" : " or did not load libpas2p", code);
@@ -176,8 +195,11 @@ int pas2p_cmd_predict(int argc, char **argv)
     }
     pas2p_prediction_begin(&res, "predict", abssig, &sig, wall);
     pas2p_join_argv(res.target, sizeof res.target, argv + i, argc - i);
-    snprintf(res.stop, sizeof res.stop, "%s", stopped ? "early (all ranks agreed, nothing in flight)"
-                                                      : "none: ran to MPI_Finalize");
+    snprintf(res.stop, sizeof res.stop, "%s",
+             forced    ? "early (guaranteed: every rank measured, times gathered on rank 0, the job "
+                         "ended by pas2p)"
+             : stopped ? "early (all ranks agreed, nothing in flight)"
+                       : "none: ran to MPI_Finalize");
     if (!stopped) { /* the rank whose measurements ended latest says what kept the run going */
         uint32_t late = 0;
         double late_f = -1;
@@ -202,8 +224,8 @@ int pas2p_cmd_predict(int argc, char **argv)
     printf("prediction = %s/prediction.xml\n", dir);
     pas2p_prediction_print(&res, stdout);
     pas2p_prediction_free(&res);
-    rc = code;
-    if (code)
+    rc = forced ? 0 : code;
+    if (rc)
         fprintf(stderr, "pas2p predict: the launcher exited with status %d\n", code);
 free_out:
     for (uint32_t r = 0; target && r < sig.nranks; r++)

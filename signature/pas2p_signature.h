@@ -24,6 +24,13 @@ extern "C" {
  * runtime checks the run against them and times those after the warm-up that complete
  * before the stop (pas2p predict) */
 #define PAS2P_SIG_OCC 32
+/* The exit status of a launch that the signature runtime ended itself once every rank's
+ * times were safe on rank 0 (MPI_Abort with this code: the guaranteed stop of a code with
+ * no safe collective to stop at; sigrun.c).  `pas2p predict` takes it as a success. */
+#define PAS2P_STOP_CODE 93
+/* ... and of one it ended because the run diverged from the signature (the rank's times
+ * file says where) */
+#define PAS2P_DIVERGED_CODE 3
 
 typedef struct {
     uint32_t call;                      /* call id (tracer/mpi_calls.tbl) */

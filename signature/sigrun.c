@@ -60,14 +60,24 @@ typedef struct {
     double prev_v;           /* boundary value after the previous event */
     uint64_t excl_ns;        /* time spent in the agreement allreduces */
     MPI_Comm comm;           /* duplicate of MPI_COMM_WORLD for the agreement */
+    /* the guaranteed stop, on a second duplicate (its collectives are issued at each rank's
+     * own moment, so they must not share a communicator with the agreement's) */
+    MPI_Comm nb;
+    int nb_state;            /* NB_* below */
+    MPI_Request nb_req[2];
+    int nb_len, *nb_lens, *nb_displs;
+    char *nb_buf, *nb_all;   /* this rank's times; on rank 0, every rank's */
     uint64_t checks;
     uint32_t last;           /* the interval whose end completed the measurements, or niv */
     uint64_t checks_done, checks_inflight; /* checks after that; with messages in flight */
     uint64_t nevents;        /* events seen */
     uint64_t msg_sent, msg_recvd; /* point-to-point messages counted from events (the host
                                      counts those its request bookkeeping sees) */
+    int predict_reports;     /* PAS2P_PREDICT_REPORTS=1: `pas2p predict` says divergences */
     char dir[4096];
 } sigrun_t;
+
+enum { NB_IDLE, NB_GATHERING, NB_GATHERED };
 
 static int cmp_iv(const void *a, const void *b)
 {
@@ -75,18 +85,16 @@ static int cmp_iv(const void *a, const void *b)
     return x->start < y->start ? -1 : x->start > y->start;
 }
 
-/* writes this rank's times file; status: stopped, completed or diverged */
-static void write_times(sigrun_t *s, const char *status, const char *why, double set_s)
+/* this rank's times (tracer/FORMAT.md, "Signature-mode times") as text, malloc'd (NULL:
+ * out of memory); status: stopped, completed or diverged */
+static char *format_times(const sigrun_t *s, const char *status, const char *why, double set_s)
 {
-    char path[4200], tmp[4300];
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return NULL;
     int rank = s->host->rank;
-    snprintf(path, sizeof path, "%s/rank-%05d.times", s->dir, rank);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        fprintf(stderr, "pas2p: rank %d: cannot write %s: %s\n", rank, tmp, strerror(errno));
-        return;
-    }
     fprintf(f, "pas2p-times 1\nrank %d\nnp %d\npid %d\nstatus %s\nevents %llu\nset_s %.9f\n"
             "checks %llu\n", rank, s->host->np, (int)getpid(), status,
             (unsigned long long)s->nevents, set_s, (unsigned long long)s->checks);
@@ -109,8 +117,46 @@ static void write_times(sigrun_t *s, const char *status, const char *why, double
             if (any)
                 fputc('\n', f);
         }
-    if (fclose(f) || rename(tmp, path))
-        fprintf(stderr, "pas2p: rank %d: cannot write %s: %s\n", rank, path, strerror(errno));
+    if (fclose(f)) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+/* DIR/rank-NNNNN.times of `rank`: text[0..len), written whole or not at all */
+static void write_times_file(const sigrun_t *s, int rank, const char *text, size_t len)
+{
+    char path[4200], tmp[4300];
+    snprintf(path, sizeof path, "%s/rank-%05d.times", s->dir, rank);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        fprintf(stderr, "pas2p: rank %d: cannot write %s: %s\n", s->host->rank, tmp, strerror(errno));
+        return;
+    }
+    if (fwrite(text, 1, len, f) != len) {
+        fclose(f);
+        unlink(tmp);
+        fprintf(stderr, "pas2p: rank %d: cannot write %s: %s\n", s->host->rank, tmp, strerror(errno));
+        return;
+    }
+    if (fclose(f) || rename(tmp, path)) {
+        unlink(tmp);
+        fprintf(stderr, "pas2p: rank %d: cannot write %s: %s\n", s->host->rank, path, strerror(errno));
+    }
+}
+
+/* this rank writes its own times file (a divergence: no other rank can be waited for) */
+static void write_times(sigrun_t *s, const char *status, const char *why, double set_s)
+{
+    char *t = format_times(s, status, why, set_s);
+    if (!t) {
+        fprintf(stderr, "pas2p: rank %d: out of memory\n", s->host->rank);
+        return;
+    }
+    write_times_file(s, s->host->rank, t, strlen(t));
+    free(t);
 }
 
 /* seconds since MPI_Init returned */
@@ -122,11 +168,11 @@ static double now_set_s(const sigrun_t *s)
 /* a divergence (or a signature this run cannot follow): say where, and end the whole run */
 static void diverge(sigrun_t *s, const char *why)
 {
-    if (!s->host->quiet)
+    if (!s->host->quiet && !s->predict_reports)
         fprintf(stderr, "pas2p: rank %d: %s\n", s->host->rank, why);
     write_times(s, "diverged", why, now_set_s(s));
-    PMPI_Abort(MPI_COMM_WORLD, 3);
-    _exit(3);
+    PMPI_Abort(MPI_COMM_WORLD, PAS2P_DIVERGED_CODE);
+    _exit(PAS2P_DIVERGED_CODE);
 }
 
 /* the command line this process runs, "argv0 arg1 ..." (from /proc/self/cmdline) */
@@ -210,6 +256,9 @@ static void *sig_start(const pas2p_sink_host_t *host)
         _exit(3);
     }
     s->host = host;
+    s->comm = s->nb = MPI_COMM_NULL;
+    const char *rep = getenv("PAS2P_PREDICT_REPORTS");
+    s->predict_reports = rep && !strcmp(rep, "1");
     const char *sig_path = getenv("PAS2P_SIGNATURE"), *dir = getenv("PAS2P_PREDICT_DIR");
     if (!sig_path)
         sig_path = "";
@@ -252,20 +301,42 @@ static void *sig_start(const pas2p_sink_host_t *host)
     s->iv = calloc(n ? n : 1, sizeof *s->iv);
     if (!s->iv)
         diverge(s, "out of memory");
+    double budget = 0.01; /* share of the rank's base time each phase's timing may cost */
+    const char *b_env = getenv("PAS2P_TIME_BUDGET");
+    if (b_env && *b_env)
+        budget = atof(b_env);
     const char *me_env = getenv("PAS2P_MEASURE_END");
     int measure_end = me_env && !strcmp(me_env, "1");
+    /* a phase that occurs once, at MPI_Finalize, would forbid the early stop: by default
+     * it is not timed, and the PET estimates it (base time x the rank's ratio); a phase
+     * that first occurs in the second half of the run and carries little of it (a short
+     * loop in the wind-down) would hold the stop back to the end: estimated the same way.
+     * Unless the rank has nothing else to measure (an EP-like code whose relevant work
+     * happens once, at the end): then they are timed and the run goes to its end */
+    int others = 0;
+    for (uint32_t pass = 0; pass < 2; pass++)
     for (uint32_t k = 0; k < s->me->nphases; k++) {
         const pas2p_sig_phase_t *p = &s->me->phases[k];
-        /* a phase that occurs once, at MPI_Finalize, would forbid the early stop: by default
-         * it is not timed, and the PET estimates it (base time x the rank's ratio) */
         int at_end = p->weight == 1 && p->nocc == 1 && p->occ_end[0] >= s->me->events;
         int minor = minor_variant(s->me, p, s->sig.size_tolerance);
-        /* a phase that first occurs in the second half of the run and carries little of it
-         * (a short loop in the wind-down) would hold the stop back to the end: estimated
-         * as base time x the rank's ratio, as the one at MPI_Finalize */
         int late = p->nocc && p->occ_start[0] > s->me->events / 2 &&
                    (double)p->weight * p->time_mean_s < 0.25 * s->me->elapsed_s;
+        if (pass == 0) {
+            others += p->relevant && p->nocc && !at_end && !minor && !late;
+            if (k + 1 == s->me->nphases && !others)
+                measure_end = 1;
+            continue;
+        }
         minor |= late && !measure_end;
+        /* occurrences the stop waits for: --occurrences, or as many as a time budget of
+         * the rank's base run pays for (short phases are noisy; 31 at most: those the
+         * signature locates after the warm-up) */
+        uint32_t need = (uint32_t)occ;
+        if (budget > 0 && p->time_mean_s > 0) {
+            double want = ceil(budget * s->me->elapsed_s / p->time_mean_s);
+            if (want > need)
+                need = want < PAS2P_SIG_OCC - 1 ? (uint32_t)want : PAS2P_SIG_OCC - 1;
+        }
         for (uint32_t j = 0; j < p->nocc; j++) {
             interval_t *v = &s->iv[s->niv++];
             /* the first occurrence warms up when there are more; the stop waits for the next
@@ -273,7 +344,7 @@ static void *sig_start(const pas2p_sink_host_t *host)
              * occurrences are awaited): more samples for the median at no cost in SET */
             int timed = p->relevant && (!at_end || measure_end) && !minor &&
                         (p->nocc == 1 ? j == 0 : j >= 1);
-            int measured = timed && (p->nocc == 1 || j <= (uint32_t)occ);
+            int measured = timed && (p->nocc == 1 || j <= need);
             *v = (interval_t){.start = p->occ_start[j], .end = p->occ_end[j], .phase = k,
                               .measured = measured, .timed = timed, .t0 = -1, .t1 = -1};
             s->nmeasured += (uint32_t)measured;
@@ -283,6 +354,8 @@ static void *sig_start(const pas2p_sink_host_t *host)
     s->last = s->niv;
     s->tol = s->sig.size_tolerance;
     PMPI_Comm_dup(MPI_COMM_WORLD, &s->comm);
+    PMPI_Comm_dup(MPI_COMM_WORLD, &s->nb);
+    s->nb_req[0] = s->nb_req[1] = MPI_REQUEST_NULL;
     return s;
 }
 
@@ -352,6 +425,118 @@ static int world_wide(const sigrun_t *s, uint32_t comm)
     return 0;
 }
 
+/* ------------------------------------------------------------------ the guaranteed stop
+ * Once a rank has measured what it must, it sends its times to rank 0 without blocking
+ * (MPI_Igather of the lengths, MPI_Igatherv of the text, on its own duplicate of
+ * MPI_COMM_WORLD; no shared filesystem is assumed), and goes on.  The requests are tested
+ * after each intercepted call; they progress inside the application's own MPI calls, so a
+ * rank blocked in a receive still delivers.  When rank 0 has every rank's times it writes
+ * them all, and, unless a clean stop came first, ends the job with
+ * MPI_Abort(PAS2P_STOP_CODE): the launcher kills every rank, and `pas2p predict`
+ * recognises the code, hides the launcher's abort banner and exits 0.  Nothing here ever
+ * blocks the application: a code whose loop has no collective stops as soon as the
+ * results are safe. */
+
+static void nb_fail(sigrun_t *s, const char *what)
+{
+    char why[200];
+    snprintf(why, sizeof why, "the guaranteed stop failed: %s", what);
+    diverge(s, why);
+}
+
+/* this rank's times go to rank 0 (status: "stopped" or "completed") */
+static void nb_start_gather(sigrun_t *s, const char *status, const char *why)
+{
+    s->nb_buf = format_times(s, status, why, now_set_s(s));
+    if (!s->nb_buf)
+        nb_fail(s, "out of memory");
+    s->nb_len = (int)strlen(s->nb_buf);
+    if (s->host->rank == 0) {
+        s->nb_lens = calloc((size_t)s->host->np, sizeof *s->nb_lens);
+        s->nb_displs = calloc((size_t)s->host->np, sizeof *s->nb_displs);
+        if (!s->nb_lens || !s->nb_displs)
+            nb_fail(s, "out of memory");
+    }
+    if (PMPI_Igather(&s->nb_len, 1, MPI_INT, s->nb_lens, 1, MPI_INT, 0, s->nb, &s->nb_req[0]))
+        nb_fail(s, "MPI_Igather");
+    s->nb_req[1] = MPI_REQUEST_NULL;
+    if (s->host->rank != 0 &&
+        PMPI_Igatherv(s->nb_buf, s->nb_len, MPI_CHAR, NULL, NULL, NULL, MPI_CHAR, 0, s->nb,
+                      &s->nb_req[1]))
+        nb_fail(s, "MPI_Igatherv");
+    s->nb_state = NB_GATHERING;
+}
+
+/* rank 0: every rank's times, written */
+static void nb_write_all(sigrun_t *s)
+{
+    for (int r = 0; r < s->host->np; r++)
+        write_times_file(s, r, s->nb_all + s->nb_displs[r], (size_t)s->nb_lens[r]);
+}
+
+/* one request: tested, or waited for (block) */
+static int nb_done(MPI_Request *q, int block)
+{
+    int flag = 0;
+    if (block)
+        return PMPI_Wait(q, MPI_STATUS_IGNORE) == MPI_SUCCESS ? 1 : -1;
+    return PMPI_Test(q, &flag, MPI_STATUS_IGNORE) == MPI_SUCCESS ? flag : -1;
+}
+
+/* Advances the gather as far as it can go (block: to its end; every rank must then be
+ * doing the same).  Returns 1 once this rank's part is over (on rank 0: every times file
+ * written), else 0. */
+static int nb_progress(sigrun_t *s, int block)
+{
+    int d;
+    if (s->nb_state == NB_GATHERING) {
+        if (s->host->rank != 0) {
+            for (int k = 0; k < 2; k++) {
+                if ((d = nb_done(&s->nb_req[k], block)) < 0)
+                    nb_fail(s, "MPI_Igatherv");
+                if (!d)
+                    return 0;
+            }
+            s->nb_state = NB_GATHERED;
+            return 1;
+        }
+        if (s->nb_req[0] != MPI_REQUEST_NULL) { /* the lengths: then the texts */
+            if ((d = nb_done(&s->nb_req[0], block)) < 0)
+                nb_fail(s, "MPI_Igather");
+            if (!d)
+                return 0;
+            size_t total = 0;
+            for (int r = 0; r < s->host->np; r++) {
+                s->nb_displs[r] = (int)total;
+                total += (size_t)s->nb_lens[r];
+            }
+            if (total > (size_t)0x7fffffff || !(s->nb_all = malloc(total ? total : 1)))
+                nb_fail(s, "out of memory");
+            if (PMPI_Igatherv(s->nb_buf, s->nb_len, MPI_CHAR, s->nb_all, s->nb_lens,
+                              s->nb_displs, MPI_CHAR, 0, s->nb, &s->nb_req[1]))
+                nb_fail(s, "MPI_Igatherv");
+        }
+        if ((d = nb_done(&s->nb_req[1], block)) < 0)
+            nb_fail(s, "MPI_Igatherv");
+        if (!d)
+            return 0;
+        nb_write_all(s);
+        s->nb_state = NB_GATHERED;
+        return 1;
+    }
+    return s->nb_state == NB_GATHERED;
+}
+
+static void nb_free(sigrun_t *s)
+{
+    free(s->nb_buf);
+    free(s->nb_all);
+    free(s->nb_lens);
+    free(s->nb_displs);
+    if (s->nb != MPI_COMM_NULL)
+        PMPI_Comm_free(&s->nb);
+}
+
 /* the early stop: every rank done and nothing in flight, agreed at a world-wide collective */
 static void maybe_stop(sigrun_t *s)
 {
@@ -370,9 +555,12 @@ static void maybe_stop(sigrun_t *s)
         s->checks_inflight++;
         return;
     }
-    write_times(s, "stopped", NULL, now_set_s(s));
+    /* every rank is done, so every rank has said so: the times reach rank 0, which writes
+     * them (the same gather as the guaranteed stop's, finished here by every rank) */
+    nb_progress(s, 1);
     PMPI_Barrier(s->comm);
     PMPI_Comm_free(&s->comm);
+    nb_free(s);
     PMPI_Finalize();
     fflush(NULL);
     _exit(0);
@@ -400,6 +588,23 @@ static void sig_event(void *state, const pas2p_event_t *e, uint64_t i)
         }
     }
     s->prev_v = v;
+    if (e->call == PAS2P_CALL_Finalize)
+        return; /* the run's end: sig_finish follows, no stop to make */
+    if (s->nb_state == NB_IDLE && s->nclosed == s->nmeasured && s->nb != MPI_COMM_NULL) {
+        uint64_t t0 = s->host->now_ns();
+        nb_start_gather(s, "stopped", NULL);
+        s->excl_ns += s->host->now_ns() - t0;
+    }
+    if (s->nb_state == NB_GATHERING) {
+        uint64_t t0 = s->host->now_ns();
+        int over = nb_progress(s, 0);
+        s->excl_ns += s->host->now_ns() - t0;
+        if (over && s->host->rank == 0) { /* the results are safe: end the job */
+            fflush(NULL);
+            PMPI_Abort(MPI_COMM_WORLD, PAS2P_STOP_CODE);
+            _exit(PAS2P_STOP_CODE);
+        }
+    }
     if (pas2p_call_class(e->call) == PAS2P_CLASS_COLLECTIVE &&
         pas2p_call_name(e->call)[4] != 'I' && /* blocking: MPI_Ibcast & co. are not a point */
         world_wide(s, e->comm))
@@ -429,9 +634,13 @@ static void sig_finish(void *state)
                  "%llu events (the run is shorter than the signature's)", s->nclosed,
                  s->nmeasured, (unsigned long long)s->nevents);
     }
-    write_times(s, "completed", why, now_set_s(s));
+    /* every rank is in MPI_Finalize: the gather completes (blocking) and rank 0 writes */
+    if (s->nb_state == NB_IDLE && s->nb != MPI_COMM_NULL)
+        nb_start_gather(s, "completed", why);
+    nb_progress(s, 1);
     if (s->comm != MPI_COMM_NULL)
         PMPI_Comm_free(&s->comm);
+    nb_free(s);
     pas2p_signature_free(&s->sig);
     free(s->iv);
     free(s);

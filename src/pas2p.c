@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "pas2p_analyzer.h"
+#include "pas2p_cli.h"
+#include "pas2p_report.h"
 #include "pas2p_signature.h"
 #include "pas2p_sim.h"
 #include "pas2p_trace.h"
@@ -25,6 +27,7 @@ static const struct {
     {"replay", pas2p_cmd_replay, "replay the signature's phases with real MPI on this target: PET"},
     {"simulate", pas2p_cmd_simulate, "replay the signature's phases in SimGrid on a platform: PET"},
     {"calibrate", pas2p_cmd_calibrate, "measure this machine: a SimGrid platform for simulate"},
+    {"report", pas2p_cmd_report, "a signature and its predictions as one self-contained HTML page"},
 };
 
 static void usage(FILE *f)
@@ -39,7 +42,7 @@ int main(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
-        return 2;
+        return PAS2P_EXIT_USAGE;
     }
     if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
         usage(stdout);
@@ -52,6 +55,6 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
         if (!strcmp(argv[1], commands[i].name))
             return commands[i].fn(argc - 1, argv + 1);
-    fprintf(stderr, "pas2p: unknown command '%s' (pas2p --help lists them)\n", argv[1]);
-    return 2;
+    pas2p_err(NULL, "unknown command '%s' (pas2p --help lists them)", argv[1]);
+    return PAS2P_EXIT_USAGE;
 }

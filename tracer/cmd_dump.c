@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "pas2p_cli.h"
 #include "pas2p_trace.h"
 
 static const char usage[] =
@@ -130,8 +131,8 @@ static int dump_rank(const char *dir, int rank, const pas2p_manifest_t *m)
     pas2p_rank_path(dir, rank, path, sizeof path);
     pas2p_rank_reader_t *r = pas2p_rank_reader_open(path, err, sizeof err);
     if (!r) {
-        fprintf(stderr, "pas2p dump: %s\n", err);
-        return 1;
+        pas2p_err("dump", "%s", err);
+        return PAS2P_EXIT_USAGE;
     }
     const pas2p_file_header_t *h = pas2p_rank_reader_header(r);
     printf("# rank %u of %u on %s, pid %u, counters:", h->rank, h->np, h->host, h->pid);
@@ -165,11 +166,11 @@ static int dump_rank(const char *dir, int rank, const pas2p_manifest_t *m)
         putchar('\n');
     }
     if (rc < 0)
-        fprintf(stderr, "pas2p dump: %s\n", pas2p_rank_reader_error(r));
+        pas2p_err("dump", "%s", pas2p_rank_reader_error(r));
     else if (m && pas2p_manifest_check_count(m, rank, pas2p_rank_reader_count(r), err, sizeof err))
-        fprintf(stderr, "pas2p dump: %s\n", err), rc = -1;
+        pas2p_err("dump", "%s", err), rc = -1;
     pas2p_rank_reader_close(r);
-    return rc < 0 ? 1 : 0;
+    return rc < 0 ? PAS2P_EXIT_USAGE : 0; /* the trace is damaged: a bad input */
 }
 
 typedef struct {
@@ -181,8 +182,8 @@ static int summary(const char *dir)
     pas2p_manifest_t m;
     char err[1024];
     if (pas2p_manifest_read(dir, &m, err, sizeof err)) {
-        fprintf(stderr, "pas2p dump: %s\n", err);
-        return 1;
+        pas2p_err("dump", "%s", err);
+        return PAS2P_EXIT_USAGE;
     }
     printf("trace = %s\ncommand = %s\nnp = %d\ncounters = %s\nthread_level = %s\n", dir, m.command,
            m.np, m.counters, m.thread_level);
@@ -190,8 +191,8 @@ static int summary(const char *dir)
     call_stat_t *calls = calloc(PAS2P_CALL_LIMIT, sizeof *calls);
     if (!calls) {
         pas2p_manifest_free(&m);
-        fprintf(stderr, "pas2p dump: out of memory\n");
-        return 1;
+        pas2p_err("dump", "out of memory");
+        return PAS2P_EXIT_FAIL;
     }
     int bad = 0;
     printf("%6s %12s %12s %12s %7s %14s %14s  %s\n", "rank", "events", "compute_s", "mpi_s", "mpi_%",
@@ -201,7 +202,7 @@ static int summary(const char *dir)
         pas2p_rank_path(dir, rank, path, sizeof path);
         pas2p_rank_reader_t *r = pas2p_rank_reader_open(path, err, sizeof err);
         if (!r) {
-            fprintf(stderr, "pas2p dump: %s\n", err);
+            pas2p_err("dump", "%s", err);
             bad = 1;
             continue;
         }
@@ -223,10 +224,10 @@ static int summary(const char *dir)
             s->ns += ns;
         }
         if (rc < 0) {
-            fprintf(stderr, "pas2p dump: %s\n", pas2p_rank_reader_error(r));
+            pas2p_err("dump", "%s", pas2p_rank_reader_error(r));
             bad = 1;
         } else if (pas2p_manifest_check_count(&m, rank, pas2p_rank_reader_count(r), err, sizeof err)) {
-            fprintf(stderr, "pas2p dump: %s\n", err);
+            pas2p_err("dump", "%s", err);
             bad = 1;
         }
         double tot = (double)(comp + mpi);
@@ -242,50 +243,42 @@ static int summary(const char *dir)
                    calls[c].count, calls[c].bytes, calls[c].rbytes, calls[c].ns * 1e-9);
     free(calls);
     pas2p_manifest_free(&m);
-    return bad;
+    return bad ? PAS2P_EXIT_USAGE : 0; /* a damaged rank file: a bad input */
 }
 
 int pas2p_cmd_dump(int argc, char **argv)
 {
-    const char *dir = NULL;
-    int rank = -1;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            fputs(usage, stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "--rank") && i + 1 < argc) {
-            char *end;
-            long r = strtol(argv[++i], &end, 10);
-            if (*end || r < 0 || r > INT_MAX) {
-                fprintf(stderr, "pas2p dump: --rank needs a rank number, not '%s'\n", argv[i]);
-                return 2;
-            }
-            rank = (int)r;
-        } else if (argv[i][0] == '-' || dir) {
-            fprintf(stderr, "pas2p dump: unexpected '%s' (see --help)\n", argv[i]);
-            return 2;
-        } else {
-            dir = argv[i];
-        }
-    }
+    long rank = -1;
+    const pas2p_opt_t opts[] = {
+        {.name = "--rank", .kind = PAS2P_OPT_LONG, .dst = &rank, .min = 0, .max = INT_MAX,
+         .what = "a rank number"},
+    };
+    const pas2p_cli_t cli = {.cmd = "dump", .usage = usage, .opts = opts,
+                             .nopts = sizeof opts / sizeof *opts, .npos_max = 1,
+                             .pos_what = "one trace directory"};
+    pas2p_args_t a;
+    int rc = pas2p_cli_parse(&cli, argc, argv, &a);
+    if (rc)
+        return rc == PAS2P_CLI_HELP ? 0 : rc;
+    const char *dir = a.npos ? a.pos[0] : NULL;
     if (!dir) {
         fputs(usage, stderr);
-        return 2;
+        return PAS2P_EXIT_USAGE;
     }
     if (access(dir, R_OK | X_OK)) {
-        fprintf(stderr, "pas2p dump: cannot read trace directory %s\n", dir);
-        return 1;
+        pas2p_err("dump", "cannot read trace directory %s", dir);
+        return PAS2P_EXIT_USAGE;
     }
     if (rank >= 0) { /* a trace without manifest (killed run) can still be dumped */
         pas2p_manifest_t m;
         char err[1024];
         int have = !pas2p_manifest_read(dir, &m, err, sizeof err);
         if (have && rank >= m.np) {
-            fprintf(stderr, "pas2p dump: rank %d out of range: the trace has %d ranks\n", rank, m.np);
+            pas2p_err("dump", "rank %ld out of range: the trace has %d ranks", rank, m.np);
             pas2p_manifest_free(&m);
-            return 2;
+            return PAS2P_EXIT_USAGE;
         }
-        int rc = dump_rank(dir, rank, have ? &m : NULL);
+        rc = dump_rank(dir, (int)rank, have ? &m : NULL);
         if (have)
             pas2p_manifest_free(&m);
         return rc;

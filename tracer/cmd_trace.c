@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "pas2p_cli.h"
 #include "pas2p_launch.h"
 #include "pas2p_trace.h"
 
@@ -44,8 +45,8 @@ static int check_counters(const char *list)
         return 0;
     int rc = PAPI_library_init(PAPI_VER_CURRENT);
     if (rc != PAPI_VER_CURRENT) {
-        fprintf(stderr, "pas2p trace: PAPI unavailable (%s); use --counters none\n",
-                rc < 0 ? PAPI_strerror(rc) : "version mismatch");
+        pas2p_err("trace", "PAPI unavailable (%s); use --counters none",
+                  rc < 0 ? PAPI_strerror(rc) : "version mismatch");
         return -1;
     }
     char buf[1024];
@@ -54,11 +55,11 @@ static int check_counters(const char *list)
     for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
         int code;
         if (++n > PAS2P_MAX_COUNTERS) {
-            fprintf(stderr, "pas2p trace: at most %d counters\n", PAS2P_MAX_COUNTERS);
+            pas2p_err("trace", "at most %d counters", PAS2P_MAX_COUNTERS);
             return -1;
         }
         if (strlen(t) >= PAS2P_COUNTER_NAME_LEN || PAPI_event_name_to_code(t, &code) != PAPI_OK) {
-            fprintf(stderr, "pas2p trace: unknown counter '%s' (see papi_avail)\n", t);
+            pas2p_err("trace", "unknown counter '%s' (see papi_avail)", t);
             return -1;
         }
     }
@@ -68,29 +69,22 @@ static int check_counters(const char *list)
 int pas2p_cmd_trace(int argc, char **argv)
 {
     const char *dir = NULL, *counters = getenv("PAS2P_COUNTERS"), *buffer = NULL;
-    int i = 1;
-    for (; i < argc; i++) {
-        if (!strcmp(argv[i], "--")) {
-            i++;
-            break;
-        } else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            fputs(usage, stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
-            dir = argv[++i];
-        } else if (!strcmp(argv[i], "--counters") && i + 1 < argc) {
-            counters = argv[++i];
-        } else if (!strcmp(argv[i], "--buffer") && i + 1 < argc) {
-            buffer = argv[++i];
-        } else {
-            fprintf(stderr, "pas2p trace: unexpected '%s' (the command goes after --; see --help)\n",
-                    argv[i]);
-            return 2;
-        }
-    }
+    const pas2p_opt_t opts[] = {
+        {.name = "-o", .kind = PAS2P_OPT_STRING, .dst = &dir, .what = "a directory"},
+        {.name = "--counters", .kind = PAS2P_OPT_STRING, .dst = &counters,
+         .what = "a comma-separated list of PAPI events, or none"},
+        {.name = "--buffer", .kind = PAS2P_OPT_STRING, .dst = &buffer, .what = "a size, e.g. 1M"},
+    };
+    const pas2p_cli_t cli = {.cmd = "trace", .usage = usage, .opts = opts,
+                             .nopts = sizeof opts / sizeof *opts, .dashdash = 1};
+    pas2p_args_t a;
+    int rc = pas2p_cli_parse(&cli, argc, argv, &a);
+    if (rc)
+        return rc == PAS2P_CLI_HELP ? 0 : rc;
+    int i = a.rest;
     if (i >= argc) {
-        fprintf(stderr, "pas2p trace: no command to run (usage: pas2p trace [-o DIR] -- mpirun -np N ./app)\n");
-        return 2;
+        pas2p_err("trace", "no command to run (usage: pas2p trace [-o DIR] -- mpirun -np N ./app)");
+        return PAS2P_EXIT_USAGE;
     }
     char **launch = argv + i;
     int nlaunch = argc - i;
@@ -101,15 +95,15 @@ int pas2p_cmd_trace(int argc, char **argv)
         dir = defdir;
     }
     if (counters && *counters && check_counters(counters))
-        return 2;
+        return PAS2P_EXIT_USAGE;
     char lib[PATH_MAX];
     if (pas2p_find_library("pas2p trace", lib, sizeof lib))
         return 2;
     if (pas2p_prepare_dir("pas2p trace", dir))
         return 2;
     if (!realpath(dir, absdir)) {
-        fprintf(stderr, "pas2p trace: %s: %s\n", dir, strerror(errno));
-        return 2;
+        pas2p_err("trace", "%s: %s", dir, strerror(errno));
+        return PAS2P_EXIT_USAGE;
     }
 
     /* the command line recorded in the manifest */
@@ -135,26 +129,26 @@ int pas2p_cmd_trace(int argc, char **argv)
     if (pas2p_manifest_read(absdir, &m, err, sizeof err)) {
         pas2p_rank_path(absdir, 0, rank0, sizeof rank0);
         if (access(rank0, F_OK))
-            fprintf(stderr, "pas2p trace: no trace in %s: no rank called MPI_Init with libpas2p "
-                            "(not an MPI program, or the launcher dropped LD_PRELOAD)\n", dir);
+            pas2p_err("trace", "no trace in %s: no rank called MPI_Init with libpas2p "
+                      "(not an MPI program, or the launcher dropped LD_PRELOAD)", dir);
         else
-            fprintf(stderr, "pas2p trace: incomplete trace in %s: no manifest (the run %s; see "
-                            "the errors above); rank files are kept\n", dir,
-                    code ? "failed" : "did not reach MPI_Finalize, or could not write");
-        return code ? code : 1;
+            pas2p_err("trace", "incomplete trace in %s: no manifest (the run %s; see the "
+                      "errors above); rank files are kept", dir,
+                      code ? "failed" : "did not reach MPI_Finalize, or could not write");
+        return code ? code : PAS2P_EXIT_FAIL;
     }
     if (!m.complete) {
-        fprintf(stderr, "pas2p trace: incomplete trace in %s: some ranks could not write their "
-                        "files (see the errors above)\n", dir);
+        pas2p_err("trace", "incomplete trace in %s: some ranks could not write their files "
+                  "(see the errors above)", dir);
         pas2p_manifest_free(&m);
-        return code ? code : 1;
+        return code ? code : PAS2P_EXIT_FAIL;
     }
     printf("trace = %s\n", dir);
     printf("np = %d\n", m.np);
     printf("events = %llu\n", (unsigned long long)m.events);
     printf("AET = %.6f s\n", m.aet_s);
     if (code)
-        fprintf(stderr, "pas2p trace: the application exited with status %d\n", code);
+        pas2p_err("trace", "the application exited with status %d", code);
     pas2p_manifest_free(&m);
     return code;
 }

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "pas2p_trace.h"
@@ -506,6 +507,23 @@ void pas2p_rank_reader_close(pas2p_rank_reader_t *r)
     free(r->buf);
     free(r->pay);
     free(r);
+}
+
+int pas2p_mkdir_p(const char *dir)
+{
+    char tmp[PATH_MAX];
+    if (snprintf(tmp, sizeof tmp, "%s", dir) >= (int)sizeof tmp) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    for (char *p = tmp + 1; *p; p++)
+        if (*p == '/') {
+            *p = 0;
+            if (mkdir(tmp, 0755) && errno != EEXIST)
+                return -1;
+            *p = '/';
+        }
+    return mkdir(tmp, 0755) && errno != EEXIST ? -1 : 0;
 }
 
 /* ------------------------------------------------------------------ manifest */

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "pas2p_launch.h"
+#include "pas2p_trace.h"
 
 /* the launcher's pid, for forwarding signals (the only mutable static of the commands) */
 static volatile sig_atomic_t child_pid;
@@ -40,20 +42,6 @@ static int dir_is_empty(const char *dir)
     return empty;
 }
 
-static int make_dirs(const char *dir)
-{
-    char tmp[PATH_MAX];
-    snprintf(tmp, sizeof tmp, "%s", dir);
-    for (char *p = tmp + 1; *p; p++)
-        if (*p == '/') {
-            *p = 0;
-            if (mkdir(tmp, 0755) && errno != EEXIST)
-                return -1;
-            *p = '/';
-        }
-    return mkdir(tmp, 0755) && errno != EEXIST ? -1 : 0;
-}
-
 int pas2p_prepare_dir(const char *who, const char *dir)
 {
     struct stat st;
@@ -66,7 +54,7 @@ int pas2p_prepare_dir(const char *who, const char *dir)
             fprintf(stderr, "%s: %s is not empty; choose another -o or remove it\n", who, dir);
             return -1;
         }
-    } else if (make_dirs(dir)) {
+    } else if (pas2p_mkdir_p(dir)) {
         fprintf(stderr, "%s: cannot create %s: %s\n", who, dir, strerror(errno));
         return -1;
     }
@@ -141,8 +129,153 @@ static int is_ompi_launcher(const char *arg0)
            !strncmp(b, "mpirun.", 7) || !strncmp(b, "mpiexec.", 8);
 }
 
-int pas2p_launch(const char *who, const char *lib, char **launch, int nlaunch,
-                 const char *const *vars, size_t nvars)
+/* ------------------------------------------------------------------ stderr relay
+ * `pas2p predict` ends a job whose loop offers no safe stop with MPI_Abort(code) once the
+ * results are safe; Open MPI's launcher then prints its abort banner, which is not an
+ * error to the user.  The launcher's stderr goes through this relay, line by line, which
+ * drops that banner (the dashed block naming MPI_ABORT and that errorcode) and the help
+ * aggregation lines about it, and passes everything else through unchanged. */
+typedef struct {
+    const int *codes;
+    int ncodes;
+    char line[4096];
+    size_t n;
+    char *held;          /* a dashed block being read: lines held until it closes */
+    size_t nheld, capheld;
+    int inblock, hid, lines;
+} relay_t;
+
+static int dashes(const char *l)
+{
+    size_t k = 0;
+    while (l[k] == '-')
+        k++;
+    return k >= 20 && (l[k] == '\n' || !l[k]);
+}
+
+static void relay_flush_held(relay_t *r)
+{
+    if (r->nheld && fwrite(r->held, 1, r->nheld, stderr) != r->nheld)
+        r->nheld = 0;
+    r->nheld = 0;
+}
+
+static void relay_hold(relay_t *r, const char *l, size_t n)
+{
+    if (r->nheld + n + 1 > r->capheld) {
+        size_t cap = (r->nheld + n + 1) * 2;
+        char *p = cap <= (1u << 20) ? realloc(r->held, cap) : NULL;
+        if (!p) { /* too long for a banner, or no memory: give it back as it came */
+            relay_flush_held(r);
+            fwrite(l, 1, n, stderr);
+            r->inblock = 0;
+            return;
+        }
+        r->held = p;
+        r->capheld = cap;
+    }
+    memcpy(r->held + r->nheld, l, n);
+    r->nheld += n;
+    r->held[r->nheld] = 0;
+}
+
+static void relay_line(relay_t *r, const char *l, size_t n)
+{
+    if (!r->inblock) {
+        if (dashes(l)) {
+            r->inblock = 1;
+            r->lines = 0;
+            relay_hold(r, l, n);
+            return;
+        }
+        if (r->hid && (strstr(l, "help-mpi-api.txt / mpi-abort") ||
+                       strstr(l, "orte_base_help_aggregate")))
+            return;
+        /* Open MPI 4.1's launcher may fail to unpack a rank's copy of that banner while the
+         * job is torn down, and says so from its help machinery */
+        if (strstr(l, "ORTE_ERROR_LOG") && strstr(l, "show_help.c"))
+            return;
+        fwrite(l, 1, n, stderr);
+        return;
+    }
+    relay_hold(r, l, n);
+    if (r->inblock && ++r->lines > 32) { /* a banner is a few lines: this is the program's */
+        relay_flush_held(r);
+        r->inblock = 0;
+        return;
+    }
+    if (!r->inblock || !dashes(l))
+        return;
+    r->inblock = 0; /* the block closed: a banner of ours is dropped, anything else shown */
+    int ours = 0;
+    for (int k = 0; k < r->ncodes && !ours; k++) {
+        char want[64];
+        snprintf(want, sizeof want, "errorcode %d.", r->codes[k]);
+        ours = strstr(r->held, want) != NULL;
+    }
+    if (ours && strstr(r->held, "MPI_ABORT was invoked")) {
+        r->nheld = 0;
+        r->hid = 1;
+    } else {
+        relay_flush_held(r);
+    }
+}
+
+static void relay_bytes(relay_t *r, const char *b, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        r->line[r->n++] = b[k];
+        if (b[k] == '\n' || r->n == sizeof r->line - 1) {
+            r->line[r->n] = 0;
+            relay_line(r, r->line, r->n);
+            r->n = 0;
+        }
+    }
+}
+
+/* relays fd to stderr until it closes (or, once the launcher `pid` has ended, until it has
+ * been quiet for a second: a straggler holding the pipe cannot hang pas2p); the launcher's
+ * wait status in *status */
+static void relay_run(relay_t *r, int fd, pid_t pid, int *status)
+{
+    int ended = 0, quiet_ms = 0;
+    char buf[4096];
+    for (;;) {
+        struct pollfd p = {.fd = fd, .events = POLLIN};
+        int k = poll(&p, 1, 100);
+        if (k < 0 && errno != EINTR)
+            break;
+        if (k > 0) {
+            ssize_t n = read(fd, buf, sizeof buf);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0)
+                break;
+            relay_bytes(r, buf, (size_t)n);
+            quiet_ms = 0;
+            continue;
+        }
+        if (!ended) {
+            pid_t w = waitpid(pid, status, WNOHANG);
+            ended = w == pid || (w < 0 && errno == ECHILD);
+        } else if ((quiet_ms += 100) >= 1000) {
+            break;
+        }
+    }
+    if (r->n) {
+        r->line[r->n] = 0;
+        relay_line(r, r->line, r->n);
+    }
+    relay_flush_held(r);
+    fflush(stderr);
+    free(r->held);
+    if (!ended)
+        while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+            ;
+}
+
+static int launch_impl(const char *who, const char *lib, char **launch, int nlaunch,
+                       const char *const *vars, size_t nvars, const int *codes, int ncodes)
 {
     char preload[PATH_MAX * 2];
     const char *old = getenv("LD_PRELOAD");
@@ -177,13 +310,27 @@ int pas2p_launch(const char *who, const char *lib, char **launch, int nlaunch,
     args[n] = NULL;
 
     fflush(stdout);
+    fflush(stderr);
+    int pfd[2] = {-1, -1};
+    if (ncodes > 0 && pipe(pfd)) {
+        fprintf(stderr, "%s: pipe: %s\n", who, strerror(errno));
+        free(args);
+        return 2;
+    }
     pid_t pid = fork();
     if (pid < 0) {
         fprintf(stderr, "%s: fork: %s\n", who, strerror(errno));
         free(args);
+        if (pfd[0] >= 0)
+            close(pfd[0]), close(pfd[1]);
         return 2;
     }
     if (pid == 0) {
+        if (pfd[1] >= 0) {
+            dup2(pfd[1], 2);
+            close(pfd[0]);
+            close(pfd[1]);
+        }
         execvp(args[0], args);
         fprintf(stderr, "%s: cannot run %s: %s\n", who, args[0], strerror(errno));
         _exit(127);
@@ -200,13 +347,33 @@ int pas2p_launch(const char *who, const char *lib, char **launch, int nlaunch,
     sigaction(SIGHUP, &sa, &old_hup);
     sigaction(SIGINT, &sa, &old_int);
     int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
+    if (pfd[0] >= 0) {
+        close(pfd[1]);
+        relay_t r = {.codes = codes, .ncodes = ncodes};
+        relay_run(&r, pfd[0], pid, &status);
+        close(pfd[0]);
+    } else {
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+            ;
+    }
     child_pid = 0;
     sigaction(SIGTERM, &old_term, NULL);
     sigaction(SIGHUP, &old_hup, NULL);
     sigaction(SIGINT, &old_int, NULL);
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+int pas2p_launch(const char *who, const char *lib, char **launch, int nlaunch,
+                 const char *const *vars, size_t nvars)
+{
+    return launch_impl(who, lib, launch, nlaunch, vars, nvars, NULL, 0);
+}
+
+int pas2p_launch_hiding_abort(const char *who, const char *lib, char **launch, int nlaunch,
+                              const char *const *vars, size_t nvars, const int *codes,
+                              int ncodes)
+{
+    return launch_impl(who, lib, launch, nlaunch, vars, nvars, codes, ncodes);
 }
 
 char **pas2p_mpi_argv(char *const *launcher, int nl, long np, char *const *prog, int nprog,

@@ -44,4 +44,12 @@ void pas2p_join_argv(char *out, size_t len, char *const *argv, int n);
 int pas2p_launch(const char *who, const char *lib, char **launch, int nlaunch,
                  const char *const *vars, size_t nvars);
 
+/* pas2p_launch, with the launcher's stderr relayed through pas2p: Open MPI's banner about
+ * an MPI_Abort with one of the errorcodes codes[0..ncodes) (the signature runtime's own:
+ * its guaranteed stop, a divergence it reports itself) is dropped, every other line passed
+ * through as it comes. */
+int pas2p_launch_hiding_abort(const char *who, const char *lib, char **launch, int nlaunch,
+                              const char *const *vars, size_t nvars, const int *codes,
+                              int ncodes);
+
 #endif

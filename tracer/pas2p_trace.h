@@ -337,6 +337,11 @@ void pas2p_manifest_free(pas2p_manifest_t *m);
 /* Path of rank R's file in DIR (buffer of at least PATH_MAX). */
 void pas2p_rank_path(const char *dir, int rank, char *out, size_t outlen);
 
+/* Creates DIR and its missing parents (mode 0755), as `mkdir -p`: the one copy, used by
+ * libpas2p for its trace directory and by the launcher for output directories.  0, or -1
+ * with errno set. */
+int pas2p_mkdir_p(const char *dir);
+
 /* ---------------------------------------------------------------- commands */
 int pas2p_cmd_trace(int argc, char **argv);
 int pas2p_cmd_dump(int argc, char **argv);

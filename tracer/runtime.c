@@ -442,21 +442,6 @@ static size_t buffer_size(void)
     return v < (64u << 10) ? (64u << 10) : v;
 }
 
-static int mkdir_p(const char *dir)
-{
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s", dir);
-    for (char *p = tmp + 1; *p; p++) {
-        if (*p == '/') {
-            *p = 0;
-            if (mkdir(tmp, 0755) && errno != EEXIST)
-                return -1;
-            *p = '/';
-        }
-    }
-    return mkdir(tmp, 0755) && errno != EEXIST ? -1 : 0;
-}
-
 static void choose_dir(void)
 {
     const char *d = getenv("PAS2P_TRACE_DIR");
@@ -626,7 +611,7 @@ void pas2p_rt_start(int rc, unsigned call, int lang)
     choose_dir();
     snprintf(pas2p_rt.path, sizeof pas2p_rt.path, "%s/" PAS2P_RANK_FILE_FMT, pas2p_rt.dir,
              pas2p_rt.rank);
-    if (mkdir_p(pas2p_rt.dir)) {
+    if (pas2p_mkdir_p(pas2p_rt.dir)) {
         fprintf(stderr, "pas2p: rank %d: cannot create trace directory %s: %s; not tracing\n",
                 pas2p_rt.rank, pas2p_rt.dir, strerror(errno));
         pas2p_rt.write_failed = 1;

@@ -1,5 +1,5 @@
 /* The command-line kit every `pas2p` command file uses: one option table per command, one
- * error helper, and the exit-code contract (docs/CLI.md).  A command file parses with
+ * error helper, and the exit-code contract (docs/CLI.md; tracer/README.md).  A command file parses with
  * pas2p_cli_parse(), calls its module's engine with a struct of options, and prints.
  *
  * Exit codes, the same for every command:

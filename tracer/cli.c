@@ -106,10 +106,7 @@ int pas2p_cli_parse(const pas2p_cli_t *cli, int argc, char **argv, pas2p_args_t 
                 v = argv[++i];
             }
             if (take(o, v)) {
-                if (o->kind == PAS2P_OPT_CHOICE)
-                    SAY("%s needs %s, not '%s'", a, o->what ? o->what : "one of its values", v);
-                else
-                    SAY("%s needs %s", a, o->what ? o->what : "a value");
+                SAY("%s needs %s, not '%s'", a, o->what ? o->what : "a value", v);
                 return PAS2P_EXIT_USAGE;
             }
             if (o->seen)

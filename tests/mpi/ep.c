@@ -1,0 +1,28 @@
+/* ep [MS]: an EP-like code: every rank computes MS ms (default 200) once, then one
+ * MPI_Reduce gathers the result.  Its only relevant work happens once, at the end: predict
+ * has nothing that repeats, times it, runs to the end and says so. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int rank;
+    double ms = argc > 1 ? atof(argv[1]) : 200, sum = 0, tot = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    unsigned long k = 0;
+    do {
+        for (int i = 0; i < 1000; i++)
+            sum += 1.0 / (double)(++k);
+        clock_gettime(CLOCK_MONOTONIC, &t);
+    } while ((double)(t.tv_sec - t0.tv_sec) * 1e3 + (double)(t.tv_nsec - t0.tv_nsec) * 1e-6 < ms);
+    MPI_Reduce(&sum, &tot, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (rank == 0)
+        printf("ep: sum = %.6f\n", tot);
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# predict_stop.sh MODE PAS2P WORKDIR -- LAUNCH...   predict's stop without an application
+# collective (signature/sigrun.c, "the guaranteed stop"):
+#   p2p      LAUNCH runs a point-to-point-only loop: the run must stop early by the
+#            guaranteed stop, exit 0, print no launcher banner, and leave no process behind
+#   blocked  LAUNCH is tests/mpi/stall: the prediction runs with STALL=4, so rank 1 is
+#            blocked in a receive from its 4th message to the end of rank 0's loop: the run
+#            must still stop early (rank 0 never prints "stall: done")
+#   nodir    ranks other than 0 get a PAS2P_PREDICT_DIR of their own (no shared directory):
+#            every times file must still reach the prediction directory, through rank 0
+#   ep       LAUNCH is tests/mpi/ep: nothing repeats; predict times the one relevant phase,
+#            runs to MPI_Finalize, prints PET and says why
+set -u
+mode=$1 pas2p=$2 w=$3; shift 4
+fail() { echo "FAIL ($mode): $*"; echo "--- stdout"; cat "$w/out" 2>/dev/null; echo "--- stderr"; cat "$w/err" 2>/dev/null; exit 1; }
+rm -rf "$w"; mkdir -p "$w"
+"$pas2p" trace -o "$w/t" -- "$@" >/dev/null 2>"$w/err" || fail "trace failed"
+"$pas2p" analyze "$w/t" -o "$w/sig.xml" >"$w/analyze" 2>"$w/err" || fail "analyze failed"
+prog=                             # the program: the first executable file after the launcher
+for a in "${@:2}"; do [[ -z $prog && -x $a && -f $a ]] && prog=$a; done
+launch=("$@")
+case $mode in
+  blocked) launch=("$1" -x STALL=4 "${@:2}") ;;
+  nodir)
+    cat >"$w/wrap.sh" <<'W'
+#!/bin/sh
+# a rank other than 0 writes nowhere predict can see: no shared filesystem
+r=${OMPI_COMM_WORLD_RANK:-0}
+if [ "$r" != 0 ]; then PAS2P_PREDICT_DIR=$WRAP_DIR/rank$r; export PAS2P_PREDICT_DIR; mkdir -p "$PAS2P_PREDICT_DIR"; fi
+exec "$@"
+W
+    chmod +x "$w/wrap.sh"
+    # the launcher's options stay in front; the wrapper goes before the program
+    n=0; for a in "$@"; do [[ $a == "$prog" ]] && break; n=$((n + 1)); done
+    launch=("${@:1:n}" -x WRAP_DIR="$w/elsewhere" "$w/wrap.sh" "${@:n+1}") ;;
+esac
+timeout 60 "$pas2p" predict "$w/sig.xml" -o "$w/pred" -- "${launch[@]}" >"$w/out" 2>"$w/err"
+rc=$?
+sleep 0.5
+# a process left behind: one that still has this prediction's signature in its environment
+sig=$(realpath "$w/sig.xml") left=
+for e in /proc/[0-9]*/environ; do
+  tr '\0' '\n' <"$e" 2>/dev/null | grep -qxF "PAS2P_SIGNATURE=$sig" && left+=" ${e//[^0-9]/}"
+done
+[[ -z $left ]] || { ps -o pid,args -p $left; fail "processes left behind:$left"; }
+(( rc == 0 )) || fail "predict exited $rc"
+grep -q "MPI_ABORT\|errorcode\|ORTE_ERROR" "$w/err" && fail "the launcher's abort banner reached the user"
+grep -q "^PET = " "$w/out" || fail "no PET"
+case $mode in
+  p2p|blocked|nodir)
+    grep -q "^stop = early (guaranteed" "$w/out" || fail "not stopped by the guaranteed stop"
+    [[ -s $w/err ]] && fail "stderr is not empty" ;;
+  ep)
+    grep -q "^stop = none: ran to MPI_Finalize" "$w/out" || fail "expected a run to the end"
+    grep -Eq "^note: rank [0-9]+ ran to MPI_Finalize" "$w/out" || fail "no note saying why SET ~ AET"
+    grep -Eq "^ +[0-9]+ +1 .*" "$w/out" || fail "the one-off phase is not in the table" ;;
+esac
+if [[ $mode == blocked ]]; then
+  grep -q "^stall: done" "$w/out" && fail "the run went to its end: the stop waited for the blocked rank"
+fi
+if [[ $mode == nodir ]]; then
+  np=$(grep -c . <(ls "$w/pred"/rank-*.times))
+  [[ $np -ge 2 ]] || fail "only $np times files reached the prediction directory"
+  [[ -z $(find "$w/elsewhere" -name '*.times' 2>/dev/null) ]] || fail "a rank other than 0 wrote its own times file"
+fi
+echo "ok: predict $mode (exit $rc, $(grep '^stop' "$w/out"))"
