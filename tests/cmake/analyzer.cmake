@@ -84,3 +84,10 @@ add_test(NAME bad_analyze_inline_events COMMAND ${EXPECT} --fail --one-line
 add_test(NAME analyze_mpi COMMAND bash ${T}/analyze_mpi.sh ${PAS2P} ${W}/wavefront-pipe ${W} ${MPIRUN})
 set_tests_properties(analyze_auto_granularity analyze_fixed_granularity analyze_mpi PROPERTIES
   FIXTURES_REQUIRED wavefront_pipe)
+
+# The analysis engine's decisions (analyzer/analyze.c) on synthetic phase tables: the
+# automatic granularity, the representative rank and SPMD verdict, the signature built from
+# every rank's phases, and the one option table of `pas2p analyze`.
+add_executable(test_analyze_engine unit/test_analyze_engine.c)
+target_link_libraries(test_analyze_engine PRIVATE pas2p_analyzer PkgConfig::CMOCKA m)
+add_test(NAME unit_analyze_engine COMMAND test_analyze_engine)
