@@ -124,6 +124,8 @@ typedef struct {
     const uint64_t *bounds;
     uint64_t nbounds, bnext;
     uint64_t slice_start;
+    uint64_t lpos, slice_lstart; /* the same, counting calls other than failed polls: the
+                                    ordinals a global signature's occurrences are given in */
     gev_t *sl;
     uint32_t nsl, capsl;
     uint64_t absorbed_ns, absorbed_instr; /* failed polls, carried to the next call */
@@ -565,6 +567,7 @@ static int advance(gstate_t *g, int rank)
         R->absorbed_instr += instr;
         return 1;
     }
+    R->lpos++;
     pas2p_symbol_t s;
     identity(v, &s);
     uint32_t sym = gsym_of(&R->syms, &s);
@@ -763,14 +766,15 @@ static int occurrence_end(gstate_t *g)
                 q->samples[j] = t;
         }
         if (q->nfirst < PAS2P_PHASE_SAMPLE_OCC) {
-            q->fs[q->nfirst] = R->slice_start;
-            q->fe[q->nfirst] = R->pos;
+            q->fs[q->nfirst] = R->slice_lstart;
+            q->fe[q->nfirst] = R->lpos;
             q->ft[q->nfirst] = t;
             q->nfirst++;
         }
         R->absorbed_ns = R->absorbed_instr = 0;
         R->nsl = 0;
         R->slice_start = R->pos;
+        R->slice_lstart = R->lpos;
     }
     g->occ++;
     return 0;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "pas2p_analyzer.h"
+#include "pas2p_cli.h"
 
 #define TAG_TABLE 4711
 
@@ -70,7 +71,7 @@ static int gather(void *c, pas2p_rank_phases_t *res, char (*warn)[512], int np, 
         MPI_Get_count(&st, MPI_BYTE, &n);
         unsigned char *msg = malloc(n > 0 ? (size_t)n : 1);
         if (!msg) { /* the message cannot be received, nor left waiting */
-            fprintf(stderr, "pas2p analyze: out of memory for rank %d's phase table\n", r);
+            pas2p_err("analyze", "out of memory for rank %d's phase table", r);
             MPI_Abort(x->comm, 1);
         }
         MPI_Recv(msg, n, MPI_BYTE, owner, TAG_TABLE, x->comm, MPI_STATUS_IGNORE);
@@ -96,6 +97,18 @@ static int gather(void *c, pas2p_rank_phases_t *res, char (*warn)[512], int np, 
     return rc;
 }
 
+/* the command line (the option table of `pas2p analyze`, cmd_analyze.c), the engine, and
+ * on process 0 what `pas2p analyze` prints; every error is said once, by the process the
+ * engine names (the lowest that has it); option errors by process 0 */
+static int analyze(int argc, char **argv, const pas2p_analyze_dist_t *d)
+{
+    pas2p_analyze_opts_t o;
+    int rc = pas2p_analyze_parse(argc, argv, d->self != 0, &o, NULL, NULL);
+    if (rc)
+        return rc == PAS2P_CLI_HELP ? PAS2P_EXIT_OK : rc;
+    return pas2p_analyze_command(&o, d);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -113,7 +126,7 @@ int main(int argc, char **argv)
     pas2p_analyze_dist_t d = {.self = x.self, .size = x.size,
                               .jobs = cores > local ? cores / local : 1,
                               .ctx = &x, .max = all_max, .gather = gather};
-    int rc = pas2p_analyze_run(argc, argv, &d);
+    int rc = analyze(argc, argv, &d);
     fflush(stdout);
     /* under `pas2p analyze --mpi` the exit status goes through a file, so that a failure
      * is its one line and not also the launcher's banner about a non-zero exit; every

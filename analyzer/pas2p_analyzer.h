@@ -25,6 +25,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <stdio.h>
+
+#include "pas2p_signature.h"
 #include "pas2p_trace.h"
 
 #ifdef __cplusplus
@@ -183,17 +186,64 @@ int pas2p_global_phases(pas2p_event_source_t *srcs, int np, const pas2p_analysis
                         int use_instr, int cut, pas2p_rank_phases_t *res,
                         pas2p_global_info_t *info, char *err, size_t errlen);
 
-/* `pas2p analyze` */
-int pas2p_cmd_analyze(int argc, char **argv);
+/* ---- The analysis engine (analyzer/analyze.c): `pas2p analyze` without its command line.
+ * cmd_analyze.c (and bin/pas2p-analyze, mpi_analyze.c) parse the options into this struct,
+ * call pas2p_analyze() and print the result. */
+typedef struct {
+    const char *trace;           /* TRACE_DIR (required) */
+    const char *signature;       /* -o: where the signature goes; NULL: TRACE_DIR/signature.xml */
+    long jobs;                   /* --jobs: ranks analysed in parallel; 0: the cores (or
+                                    dist->jobs in a distributed run) */
+    pas2p_analysis_opts_t analysis; /* --relevance, --compute-similarity (both of its
+                                    fields), --size-tolerance, --phases (analysis.global),
+                                    --inline-events N (analysis.inline_events) */
+    int size_tolerance_given;    /* 0: --phases local uses 0.05, the per-rank default */
+    int inline_auto;             /* --inline-events auto (1, the default): start at
+                                    analysis.inline_events and coarsen while skewed */
+    double skew;                 /* --skew: the auto granularity's limit (0.2) */
+    int logical;                 /* --logical: -1 none (default), 0 local, 1 global */
+    int strict;                  /* --strict: refuse a truncated rank file */
+    int all_ranks;               /* --all-ranks: the printer shows every rank's table */
+} pas2p_analyze_opts_t;
+
+void pas2p_analyze_defaults(pas2p_analyze_opts_t *o);
+
+/* What `pas2p analyze` reports (everything it prints but the phase tables, which come
+ * from sig).  Filled on process 0 (or the only process) once the signature is built
+ * (done = 1), even when a later step (the logical trace, writing the file) failed. */
+typedef struct {
+    int done;                    /* the fields below are set */
+    int np;
+    uint64_t events;
+    int representative;          /* EPAS: the rank whose preliminary PET is closest to AET */
+    int spmd;                    /* the same calls x weights on every rank */
+    int global;                  /* global phases (0 when asked for but refused: local_why) */
+    char local_why[1024];        /* why per-rank phases were kept although global were asked */
+    pas2p_global_info_t ginfo;   /* global phases only */
+    uint32_t phases;             /* global: ginfo.phases; local: the representative's */
+    uint32_t relevant;           /* relevant phases (global: ids relevant on any rank) */
+    uint32_t inline_events;      /* the granularity used */
+    double skew_before, skew_after; /* skew_before >= 0: auto granularity went coarser */
+    double aet_s;
+    int logical_done;            /* --logical computed: logical_ticks */
+    uint64_t logical_ticks;
+    char signature_path[4096];
+    int signature_written;
+    double tfat_s;               /* analysis time: manifest read to signature written */
+    char *warnings;              /* NULL or lines ("\n"-separated) to say without failing:
+                                    truncated rank files, an unclosed last occurrence */
+    pas2p_signature_t sig;       /* the signature as written (its coverage, PET, tables) */
+} pas2p_analyze_result_t;
+
+void pas2p_analyze_result_free(pas2p_analyze_result_t *r);
 
 /* `pas2p analyze` spread over several processes (the MPI mode, analyzer/mpi_analyze.c:
  * bin/pas2p-analyze).  Process `self` of `size` analyses the trace ranks r with
- * r % size == self, with `jobs` threads unless --jobs says otherwise; the processes agree
+ * r % size == self, with `jobs` threads unless opts.jobs says otherwise; the processes agree
  * through `max` (the maximum of v over all processes; every process calls it the same
  * number of times) and `gather` (every process calls it once with its own ranks' results
- * in res[] and warn[]; on process 0 it fills in the others').  Process 0 prints and writes
- * the signature; errors are printed once, by the lowest process that has one.  Returns
- * the exit status. */
+ * in res[] and warn[]; on process 0 it fills in the others').  Process 0 builds and writes
+ * the signature. */
 typedef struct {
     int self, size;
     long jobs;
@@ -202,7 +252,63 @@ typedef struct {
     int (*gather)(void *ctx, pas2p_rank_phases_t *res, char (*warn)[512], int np, char *err,
                   size_t errlen);
 } pas2p_analyze_dist_t;
-int pas2p_analyze_run(int argc, char **argv, const pas2p_analyze_dist_t *dist);
+
+/* pas2p_analyze's exit statuses (the command-line kit's contract, pas2p_cli.h) */
+enum { PAS2P_ANALYZE_OK = 0, PAS2P_ANALYZE_FAILED = 1, PAS2P_ANALYZE_BAD_INPUT = 2 };
+
+/* Analyses the trace opts->trace (dist NULL: in this process alone), writes the signature
+ * and fills *out (free it with pas2p_analyze_result_free, whatever the return).  Returns
+ * the exit status: 0, 1 (the analysis failed: an inconsistent trace, a signature that
+ * cannot be written, out of memory) or 2 (a bad input: a missing or malformed manifest or
+ * rank file); err holds the one-line reason when this process is the one to say it (in a
+ * distributed run the lowest process that failed; the others get ""). */
+int pas2p_analyze(const pas2p_analyze_opts_t *opts, const pas2p_analyze_dist_t *dist,
+                  pas2p_analyze_result_t *out, char *err, size_t errlen);
+
+/* The engine's decisions, for pas2p_analyze and the unit tests.
+ *
+ * Automatic granularity (--inline-events auto): the skew of a set of rank phase tables is
+ * the largest (mean - median) / mean over the phases that repeat (weight >= 8), carry
+ * >= 5 % of their rank's time and have >= 3 % of their occurrences slower than 3 x the
+ * median (0 if none).  pas2p_granularity_coarsen: 1 when the phases found with
+ * inline_events should be tried again with 4 x as many (skew above max_skew, and below the
+ * limit of 4096); pas2p_granularity_keep: 1 when the coarser phases are kept: their skew is
+ * lower and every relevant loop phase still occurs >= 4 times (min_loop_weight:
+ * pas2p_min_loop_weight over all ranks). */
+double pas2p_phase_skew(const pas2p_rank_phases_t *res, int np);
+uint64_t pas2p_min_loop_weight(const pas2p_rank_phases_t *res, int np, double relevant_s);
+int pas2p_granularity_coarsen(double skew, double max_skew, uint32_t inline_events);
+int pas2p_granularity_keep(double skew, double skew_coarser, double min_loop_weight);
+
+/* The representative rank (EPAS): the rank whose elapsed time (its preliminary PET) is
+ * closest to AET, the lowest on a tie.  pas2p_ranks_spmd: 1 when every rank's phases make
+ * the same call sequences with the same weights as rank rep's (peers and computation
+ * variants aside). */
+int pas2p_representative_rank(const pas2p_rank_phases_t *res, int np, double aet_s);
+int pas2p_ranks_spmd(const pas2p_rank_phases_t *res, int np, int rep);
+
+/* The signature of the run from every rank's phases (res[0..m->np)): relevance judged
+ * against m->aet_s (global phases: a phase relevant on any rank is relevant on all), the
+ * representative's relevant time, remainder, PET and coverage, and the communicators
+ * created.  0, or -1 (out of memory; free *s with pas2p_signature_free either way). */
+int pas2p_build_signature(const pas2p_rank_phases_t *res, const pas2p_manifest_t *m,
+                          const pas2p_analysis_opts_t *o, int rep, int spmd,
+                          pas2p_signature_t *s);
+/* Relevant phases of a signature: global, the ids relevant on any rank; else rank rep's */
+uint32_t pas2p_signature_relevant_count(const pas2p_signature_t *s, int global, int rep);
+
+/* ---- `pas2p analyze` (analyzer/cmd_analyze.c): the one option table, shared with
+ * bin/pas2p-analyze.  pas2p_analyze_parse: argv[1..argc) into *o; mpi non-NULL accepts
+ * `--mpi K` (*mpi = K, 0 if not given) and `-- LAUNCHER...` (*dash: the index of `--`,
+ * argc if none).  quiet: say nothing (the MPI processes > 0).  Returns 0, PAS2P_CLI_HELP
+ * (-1: usage printed) or 2 after the one-line error. */
+int pas2p_analyze_parse(int argc, char **argv, int quiet, pas2p_analyze_opts_t *o, long *mpi,
+                        int *dash);
+/* pas2p_analyze, then what `pas2p analyze` says: the warnings and the error (one line each,
+ * stderr), and on stdout the NAME = value lines, the global phase table and the
+ * representative's (every rank's with all_ranks).  The exit status. */
+int pas2p_analyze_command(const pas2p_analyze_opts_t *o, const pas2p_analyze_dist_t *dist);
+int pas2p_cmd_analyze(int argc, char **argv);
 
 #ifdef __cplusplus
 }

@@ -71,7 +71,8 @@ typedef struct {
     uint64_t checks;
     uint32_t last;           /* the interval whose end completed the measurements, or niv */
     uint64_t checks_done, checks_inflight; /* checks after that; with messages in flight */
-    uint64_t nevents;        /* events seen */
+    uint64_t nevents;        /* events seen (in the signature's ordinals) */
+    uint64_t lo;             /* global signatures: calls other than failed polls so far */
     uint64_t msg_sent, msg_recvd; /* point-to-point messages counted from events (the host
                                      counts those its request bookkeeping sees) */
     int predict_reports;     /* PAS2P_PREDICT_REPORTS=1: `pas2p predict` says divergences */
@@ -294,13 +295,23 @@ static void *sig_start(const pas2p_sink_host_t *host)
      * loop in the wind-down) would hold the stop back to the end: estimated the same way.
      * Unless the rank has nothing else to measure (an EP-like code whose relevant work
      * happens once, at the end): then they are timed and the run goes to its end */
+    /* the rank's last ordinal: its event count, or for a global signature (whose ordinals
+     * leave failed polls out) the end of the last occurrence it locates */
+    uint64_t me_end = s->me->events;
+    if (s->sig.global) {
+        me_end = 0;
+        for (uint32_t k = 0; k < s->me->nphases; k++)
+            for (uint32_t j = 0; j < s->me->phases[k].nocc; j++)
+                if (s->me->phases[k].occ_end[j] > me_end)
+                    me_end = s->me->phases[k].occ_end[j];
+    }
     int others = 0;
     for (uint32_t pass = 0; pass < 2; pass++)
     for (uint32_t k = 0; k < s->me->nphases; k++) {
         const pas2p_sig_phase_t *p = &s->me->phases[k];
-        int at_end = p->weight == 1 && p->nocc == 1 && p->occ_end[0] >= s->me->events;
+        int at_end = p->weight == 1 && p->nocc == 1 && p->occ_end[0] >= me_end;
         int minor = minor_variant(s->me, p, s->sig.size_tolerance);
-        int late = p->nocc && p->occ_start[0] > s->me->events / 2 &&
+        int late = p->nocc && p->occ_start[0] > me_end / 2 &&
                    (double)p->weight * p->time_mean_s < 0.25 * s->me->elapsed_s;
         if (pass == 0) {
             others += p->relevant && p->nocc && !at_end && !minor && !late;
@@ -559,9 +570,19 @@ static void maybe_stop(sigrun_t *s)
 static void sig_event(void *state, const pas2p_event_t *e, uint64_t i)
 {
     sigrun_t *s = state;
-    s->nevents = i + 1;
     double v = (double)e->t_end - (double)s->excl_ns;
     count_messages(s, e);
+    /* a global signature numbers calls other than failed polls (an Iprobe or Test* that
+     * found nothing: waiting, as the analyzer folds it into the computation before the next
+     * call), so a run that polls more or less often than the base still follows it */
+    int klass = pas2p_call_class(e->call);
+    if (s->sig.global && !(e->flags & PAS2P_EV_FLAG_TRUE) &&
+        (e->call == PAS2P_CALL_Iprobe || e->call == PAS2P_CALL_Test ||
+         e->call == PAS2P_CALL_Testany || e->call == PAS2P_CALL_Testall ||
+         e->call == PAS2P_CALL_Testsome))
+        goto stop_points;
+    i = s->sig.global ? s->lo++ : i;
+    s->nevents = i + 1;
     while (s->cur < s->niv && s->iv[s->cur].end <= i)
         s->cur++;
     if (s->cur < s->niv && s->iv[s->cur].start <= i) {
@@ -577,6 +598,7 @@ static void sig_event(void *state, const pas2p_event_t *e, uint64_t i)
         }
     }
     s->prev_v = v;
+stop_points:
     if (e->call == PAS2P_CALL_Finalize)
         return; /* the run's end: sig_finish follows, no stop to make */
     if (s->nb_state == NB_IDLE && s->nclosed == s->nmeasured && s->nb != MPI_COMM_NULL) {
@@ -594,8 +616,7 @@ static void sig_event(void *state, const pas2p_event_t *e, uint64_t i)
             _exit(PAS2P_STOP_CODE);
         }
     }
-    if (pas2p_call_class(e->call) == PAS2P_CLASS_COLLECTIVE &&
-        pas2p_call_name(e->call)[4] != 'I' && /* blocking: MPI_Ibcast & co. are not a point */
+    if (klass == PAS2P_CLASS_COLLECTIVE && pas2p_call_name(e->call)[4] != 'I' && /* blocking: MPI_Ibcast & co. are not a point */
         world_wide(s, e->comm))
         maybe_stop(s);
 }

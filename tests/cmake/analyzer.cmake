@@ -1,0 +1,93 @@
+# analyzer/: phases, weights, relevance, the logical trace, the MPI mode: `pas2p analyze`
+
+# ---- unit tests
+add_executable(test_phases unit/test_phases.c)
+target_link_libraries(test_phases PRIVATE pas2p_analyzer PkgConfig::CMOCKA m)
+add_test(NAME unit_phases COMMAND test_phases)
+add_executable(test_global unit/test_global.c)
+target_link_libraries(test_global PRIVATE pas2p_analyzer PkgConfig::CMOCKA m)
+add_test(NAME unit_global COMMAND test_global)
+add_executable(test_pack unit/test_pack.c)
+target_link_libraries(test_pack PRIVATE pas2p_analyzer PkgConfig::CMOCKA)
+add_test(NAME unit_pack COMMAND test_pack)
+add_executable(test_logical unit/test_logical.c)
+target_link_libraries(test_logical PRIVATE pas2p_analyzer PkgConfig::CMOCKA)
+add_test(NAME unit_logical COMMAND test_logical)
+
+# ---- bad input: damaged traces (made by damage.sh in tracer.cmake), analysed
+add_test(NAME bad_analyze_missing_rank COMMAND ${EXPECT} --fail --one-line
+  --out "rank-00002.p2t: cannot open" -- ${PAS2P} analyze ${W}/damaged-missing)
+add_test(NAME bad_analyze_np_mismatch COMMAND ${EXPECT} --fail --one-line
+  --out "rank-00000.p2t: rank 0 of a run of 4 ranks, but the manifest says 3 ranks"
+  -- ${PAS2P} analyze ${W}/damaged-np)
+set_tests_properties(bad_analyze_np_mismatch PROPERTIES FIXTURES_REQUIRED damaged_np)
+add_test(NAME bad_analyze_other_version COMMAND ${EXPECT} --fail --one-line
+  --out "version 3, this pas2p reads version 2" -- ${PAS2P} analyze ${W}/damaged-version)
+add_test(NAME analyze_truncated COMMAND ${EXPECT} --out "rank-00000.p2t: truncated: [0-9]+ complete events.*analysed the complete part"
+  --out "^PET = " -- ${PAS2P} analyze ${W}/damaged-truncate)
+add_test(NAME bad_analyze_truncated_strict COMMAND ${EXPECT} --fail --one-line
+  --out "rank-00000.p2t: truncated" -- ${PAS2P} analyze --strict ${W}/damaged-truncate)
+add_test(NAME bad_analyze_not_a_trace COMMAND ${EXPECT} --fail --one-line --out "manifest"
+  -- ${PAS2P} analyze ${CMAKE_CURRENT_SOURCE_DIR})
+add_test(NAME analyze_boundary COMMAND ${EXPECT}
+  --out "the manifest says the rank wrote [0-9]+; analysed the complete part" --out "^PET = "
+  -- ${PAS2P} analyze ${W}/damaged-boundary)
+add_test(NAME bad_analyze_boundary_strict COMMAND ${EXPECT} --fail --one-line
+  --out "rank-00000.p2t: truncated" -- ${PAS2P} analyze --strict ${W}/damaged-boundary)
+set_tests_properties(analyze_boundary bad_analyze_boundary_strict PROPERTIES
+  FIXTURES_REQUIRED damaged_boundary)
+set_tests_properties(bad_analyze_missing_rank PROPERTIES FIXTURES_REQUIRED damaged_missing)
+set_tests_properties(bad_analyze_other_version PROPERTIES FIXTURES_REQUIRED damaged_version)
+set_tests_properties(analyze_truncated bad_analyze_truncated_strict PROPERTIES
+  FIXTURES_REQUIRED damaged_truncate)
+
+# pas2p analyze on every application's trace: the phases partition each rank's time, so
+# the base-machine PET (relevant phases + explicit remainder) reproduces AET
+foreach(line IN LISTS size_lines)
+  string(REPLACE "|" ";" fields "${line}")
+  list(GET fields 0 app)
+  string(STRIP "${app}" app)
+  pas2p_check(app_${app} analyze ${EXPECT} --out "^PETE = [+-]0\\.0[0-9] %" --out "^TFAT = "
+    --out "^relevant phases = [1-9]" -- ${PAS2P} analyze ${W}/app_${app} --jobs 2)
+endforeach()
+foreach(line IN LISTS size_lines)
+  string(REPLACE "|" ";" fields "${line}")
+  list(GET fields 0 app)
+  string(STRIP "${app}" app)
+  pas2p_check(app_${app} logical ${EXPECT} --out "^logical time = [0-9]+ ticks \\(global\\)"
+    -- ${PAS2P} analyze ${W}/app_${app} --logical global -o ${W}/app_${app}-logical.xml)
+endforeach()
+pas2p_check(probe logical ${EXPECT} --out "^logical time = [0-9]+ ticks \\(global\\)"
+  -- ${PAS2P} analyze ${W}/probe --logical global -o ${W}/probe-sig.xml)
+pas2p_check(threads logical ${EXPECT} --fail --one-line --out "MPI_THREAD_MULTIPLE.*--logical local"
+  -- ${PAS2P} analyze ${W}/threads --logical global -o ${W}/threads-sig.xml)
+pas2p_check(app_stencil2d phases ${EXPECT} --out "^structure = identical on all ranks"
+  --out "^phases = [1-8]$" --out "Irecv Irecv Isend Isend" -- ${PAS2P} analyze ${W}/app_stencil2d)
+# auto granularity: wavefront's 16 k-blocks per sweep (2 planes each at N 32) fold into an
+# inner loop whose first block waits for the pipeline to fill; the sweep-level phases come
+# out skewed and the analyzer takes the whole iteration as the phase (phases by their calls
+# alone, so that the weights do not depend on time variants: ASan's noise splits them)
+add_test(NAME app_wavefront_pipeline_trace
+  COMMAND ${EXPECT} --clean ${W}/wavefront-pipe --out "verification = OK"
+          -- ${PAS2P} trace -o ${W}/wavefront-pipe -- ${MPIRUN} -np 4 $<TARGET_FILE:wavefront> 32 10)
+set_tests_properties(app_wavefront_pipeline_trace PROPERTIES FIXTURES_SETUP wavefront_pipe)
+add_test(NAME analyze_auto_granularity COMMAND ${EXPECT} --out "^granularity = coarser: .* [0-9]+ % above its median"
+  --out "^inline events = (64|256)$" --out "^ +2 +129 .* 10 " -- ${PAS2P} analyze ${W}/wavefront-pipe
+  --compute-similarity 0 -o ${W}/wavefront-pipe.xml)
+add_test(NAME analyze_fixed_granularity COMMAND ${EXPECT} --out "^inline events = 16$"
+  --out "^ +[0-9]+ +2 .* 160 " -- ${PAS2P} analyze ${W}/wavefront-pipe --inline-events 16
+  --compute-similarity 0 -o ${W}/wavefront-pipe16.xml)
+add_test(NAME bad_analyze_inline_events COMMAND ${EXPECT} --fail --one-line
+  --out "--inline-events needs 'auto' or a number" -- ${PAS2P} analyze ${W}/wavefront-pipe --inline-events x)
+# the MPI mode: the same signature from 1, 2 and 3 analyzer processes (with the auto
+# granularity's agreement between them: this trace goes coarser); errors said once
+add_test(NAME analyze_mpi COMMAND bash ${T}/analyze_mpi.sh ${PAS2P} ${W}/wavefront-pipe ${W} ${MPIRUN})
+set_tests_properties(analyze_auto_granularity analyze_fixed_granularity analyze_mpi PROPERTIES
+  FIXTURES_REQUIRED wavefront_pipe)
+
+# The analysis engine's decisions (analyzer/analyze.c) on synthetic phase tables: the
+# automatic granularity, the representative rank and SPMD verdict, the signature built from
+# every rank's phases, and the one option table of `pas2p analyze`.
+add_executable(test_analyze_engine unit/test_analyze_engine.c)
+target_link_libraries(test_analyze_engine PRIVATE pas2p_analyzer PkgConfig::CMOCKA m)
+add_test(NAME unit_analyze_engine COMMAND test_analyze_engine)

@@ -1,0 +1,10 @@
+# the front end (src/: dispatch) and its command-line kit (tracer/pas2p_cli.h)
+
+# ---- bad input: one-line error naming the thing, non-zero exit, no hang
+add_test(NAME bad_command COMMAND ${EXPECT} --fail --one-line --out "unknown command 'frobnicate'"
+  -- ${PAS2P} frobnicate)
+
+# ---- unit tests of the command-line kit (tracer/pas2p_cli.h: every option kind, ranges, --, help)
+add_executable(test_cli unit/test_cli.c)
+target_link_libraries(test_cli PRIVATE pas2p_cli PkgConfig::CMOCKA)
+add_test(NAME unit_cli COMMAND test_cli)

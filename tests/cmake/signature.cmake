@@ -1,0 +1,149 @@
+# signature/: the signature file (`pas2p show`), the PET module, `pas2p predict` and `pas2p report`
+# (predict: the application run under its signature, the sink libpas2p-sigrun.so)
+
+# ---- unit tests
+add_executable(test_signature unit/test_signature.c)
+target_link_libraries(test_signature PRIVATE pas2p_signature PkgConfig::CMOCKA)
+add_test(NAME unit_signature COMMAND test_signature)
+add_executable(test_pet unit/test_pet.c)
+target_link_libraries(test_pet PRIVATE pas2p_signature PkgConfig::CMOCKA m)
+add_test(NAME unit_pet COMMAND test_pet)
+
+# the signature: written by analyze -o, read back (schema-validated) by show
+add_test(NAME signature_write COMMAND ${EXPECT} --out "^signature = ${W}/stencil-sig.xml"
+  -- ${PAS2P} analyze ${W}/app_stencil2d -o ${W}/stencil-sig.xml)
+set_tests_properties(signature_write PROPERTIES FIXTURES_REQUIRED app_stencil2d FIXTURES_SETUP signature)
+add_test(NAME signature_show COMMAND ${EXPECT} --out "^PET = " --out "^relevant phases = [1-9]"
+  --out "phase +events +instructions +weight +PhaseET_s" --out "Irecv Irecv Isend Isend"
+  -- ${PAS2P} show ${W}/stencil-sig.xml)
+add_test(NAME signature_show_rank COMMAND ${EXPECT} --out "^# rank 3 phases"
+  -- ${PAS2P} show ${W}/stencil-sig.xml --rank 3)
+add_test(NAME bad_show_rank COMMAND ${EXPECT} --fail --one-line --out "rank 9 is not in"
+  -- ${PAS2P} show ${W}/stencil-sig.xml --rank 9)
+add_test(NAME bad_show_not_xml COMMAND ${EXPECT} --fail --one-line --out "manifest: not XML"
+  -- ${PAS2P} show ${W}/app_stencil2d/manifest)
+add_test(NAME bad_show_missing COMMAND ${EXPECT} --fail --one-line --out "no-such.xml: cannot open"
+  -- ${PAS2P} show ${W}/no-such.xml)
+add_test(NAME bad_analyze_unwritable_signature COMMAND ${EXPECT} --fail --one-line
+  --out "/proc/nope/sig.xml: cannot write" -- ${PAS2P} analyze ${W}/app_stencil2d -o /proc/nope/sig.xml)
+set_tests_properties(signature_show signature_show_rank bad_show_rank PROPERTIES
+  FIXTURES_REQUIRED signature)
+set_tests_properties(bad_show_not_xml bad_analyze_unwritable_signature PROPERTIES FIXTURES_REQUIRED app_stencil2d)
+
+# pas2p predict: the application under its signature on this machine.  The cg stops early
+# (an Allreduce per iteration); at this tiny size its final phase is ~2 % of AET, relevant
+# by default, and a relevant phase at the very end leaves no early stop: --relevance 0.1.
+add_test(NAME predict_signature COMMAND ${EXPECT} --out "^signature = "
+  -- ${PAS2P} analyze ${W}/app_cg --relevance 0.1 -o ${W}/cg-sig.xml)
+set_tests_properties(predict_signature PROPERTIES FIXTURES_REQUIRED app_cg FIXTURES_SETUP cg_sig)
+add_test(NAME predict_early_stop COMMAND bash ${T}/predict.sh ${PAS2P} ${W}/cg-sig.xml
+  ${W}/pred-cg $<TARGET_FILE:cg> -- ${MPIRUN} -np 4 $<TARGET_FILE:cg> 64 600)
+# cartsweep's collectives are on its Cartesian communicator of all ranks, never on the
+# world until the end: the stop is agreed at those too
+# (scheduling noise, ASan's above all, splits time variants off the sweep phase whose first
+# occurrences come late; they are estimated, not waited for)
+add_test(NAME predict_cart_signature COMMAND ${EXPECT} --out "^signature = "
+  -- ${PAS2P} analyze ${W}/app_cartsweep -o ${W}/cart-sig.xml)
+set_tests_properties(predict_cart_signature PROPERTIES FIXTURES_REQUIRED app_cartsweep FIXTURES_SETUP cart_sig)
+add_test(NAME predict_cart_early_stop COMMAND ${EXPECT} --clean ${W}/pred-cart --out "^stop = early"
+  -- ${PAS2P} predict ${W}/cart-sig.xml -o ${W}/pred-cart -- ${MPIRUN} -np 4 $<TARGET_FILE:cartsweep> 64 20)
+add_test(NAME predict_cart_stop_point COMMAND bash -c [=[
+  n=$(awk '$1 == "events" {print $2}' "$1"/rank-00000.times)
+  t=$(grep -o '<rank id="0"[^>]*' "$2" | grep -o ' events="[0-9]*"' | tr -dc 0-9)
+  echo "rank 0 stopped after $n of its $t events"; [[ -n $n && -n $t ]] && ((2 * n < t))]=]
+  stop_point ${W}/pred-cart ${W}/cart-sig.xml)
+set_tests_properties(predict_cart_early_stop PROPERTIES FIXTURES_REQUIRED cart_sig)
+set_tests_properties(predict_cart_stop_point PROPERTIES DEPENDS predict_cart_early_stop FIXTURES_REQUIRED cart_sig)
+add_test(NAME predict_aet COMMAND ${EXPECT} --clean ${W}/pred-cg-aet --out "^PETE = [+-][0-9.]+ %"
+  --out "^AET = 2.000000 s" --out "^ +rest " -- ${PAS2P} predict ${W}/cg-sig.xml --aet 2
+  -o ${W}/pred-cg-aet -- ${MPIRUN} -np 4 $<TARGET_FILE:cg> 64 600)
+add_test(NAME predict_diverge_args COMMAND ${EXPECT} --fail --clean ${W}/pred-args
+  --out "pas2p predict: rank [0-3]: this run's program and arguments .*cg 64 500.* are not the signature's"
+  -- ${PAS2P} predict ${W}/cg-sig.xml -o ${W}/pred-args -- ${MPIRUN} -np 4 $<TARGET_FILE:cg> 64 500)
+add_test(NAME predict_diverge_np COMMAND ${EXPECT} --fail --clean ${W}/pred-np
+  --out "pas2p predict: rank [0-1]: the run has 2 ranks, the signature 4"
+  -- ${PAS2P} predict ${W}/cg-sig.xml -o ${W}/pred-np -- ${MPIRUN} -np 2 $<TARGET_FILE:cg> 64 600)
+add_test(NAME predict_diverge_stream COMMAND ${EXPECT} --fail --clean ${W}/pred-stream
+  --out "pas2p predict: rank [0-3]: diverged from the signature at event [0-9]+ \\(phase [0-9]+"
+  -- ${PAS2P} predict ${W}/cg-sig.xml --ignore-args -o ${W}/pred-stream
+     -- ${MPIRUN} -np 4 $<TARGET_FILE:cg> 96 600)
+add_test(NAME bad_predict_missing_signature COMMAND ${EXPECT} --fail --one-line
+  --out "no-such.xml: cannot open" -- ${PAS2P} predict ${W}/no-such.xml -- ${MPIRUN} -np 1 $<TARGET_FILE:cg>)
+add_test(NAME bad_predict_not_a_signature COMMAND ${EXPECT} --fail --one-line --out "manifest: not XML"
+  -- ${PAS2P} predict ${W}/app_cg/manifest -- ${MPIRUN} -np 1 $<TARGET_FILE:cg>)
+add_test(NAME bad_predict_no_command COMMAND ${EXPECT} --fail --one-line --out "no command"
+  -- ${PAS2P} predict ${W}/cg-sig.xml --)
+# every phase relevant, the last one ends at MPI_Finalize: no early stop, and the note names it
+add_test(NAME predict_signature_all COMMAND ${EXPECT} --out "^relevant phases = [2-9]"
+  -- ${PAS2P} analyze ${W}/app_stencil2d --relevance 0 -o ${W}/stencil-all.xml)
+set_tests_properties(predict_signature_all PROPERTIES FIXTURES_REQUIRED app_stencil2d
+  FIXTURES_SETUP stencil_all)
+add_test(NAME predict_no_early_stop COMMAND ${EXPECT} --clean ${W}/pred-all --out "^stop = none"
+  --out "^note: rank [0-3] ran to MPI_Finalize: measured by event [0-9]+ of [0-9]+, at the end of phase [0-9]+ \\(weight 1,"
+  --out "^PET = " -- ${PAS2P} predict ${W}/stencil-all.xml --measure-end -o ${W}/pred-all
+  -- ${MPIRUN} -np 4 $<TARGET_FILE:stencil2d> 256 100)
+# by default that end phase is estimated (base x the rank's ratio), so the run stops early
+add_test(NAME predict_end_estimated COMMAND ${EXPECT} --clean ${W}/pred-end --out "^stop = early"
+  --out "^ +[0-9]+ +1 .*\\(not measured: base x ratio\\)" --out "^note: [0-9]+ relevant phase\\(s\\) not measured"
+  -- ${PAS2P} predict ${W}/stencil-all.xml -o ${W}/pred-end
+  -- ${MPIRUN} -np 4 $<TARGET_FILE:stencil2d> 256 100)
+set_tests_properties(predict_no_early_stop predict_end_estimated PROPERTIES FIXTURES_REQUIRED stencil_all)
+# the stop waits for 3 occurrences of each relevant phase after the warm-up; stencil2d's
+# Allreduce phase recurs every 10 iterations, so its every-iteration phase completes many
+# more meanwhile: those are timed too (the signature locates 32, so <= 31).  Phases cut by
+# the calls alone, never coarsened into 10-iteration blocks, all relevant: the same
+# structure whatever the machine's load did to the trace's times
+add_test(NAME predict_extra_occurrences COMMAND bash -c [=[
+  set -e; W=$1; shift; rm -rf "$W"; mkdir -p "$W"
+  "$1" trace -o "$W/t" -- "${@:3}" >/dev/null
+  "$1" analyze "$W/t" --compute-similarity 0 --skew 1 --relevance 0 -o "$W/s.xml" >/dev/null
+  "$1" predict "$W/s.xml" -o "$W/p" -- "${@:3}" | grep "^stop = early"
+  m=$(awk '$1 == "phase" {print NF - 2}' "$W"/p/rank-00000.times | sort -n | tail -1)
+  echo "most values timed for one phase on rank 0: $m"; ((m > 3 && m <= 31))]=]
+  extra ${W}/pred-extra ${PAS2P} -- ${MPIRUN} -np 4 $<TARGET_FILE:stencil2d> 1024 60)
+set_tests_properties(predict_early_stop predict_aet predict_diverge_args predict_diverge_np
+  predict_diverge_stream bad_predict_no_command PROPERTIES FIXTURES_REQUIRED cg_sig)
+set_tests_properties(bad_predict_not_a_signature PROPERTIES FIXTURES_REQUIRED app_cg)
+
+# the signature runtime is a sink that libpas2p loads at MPI_Init (tracer/pas2p_sink.h;
+# tracer.cmake checks that libpas2p itself links none of it)
+# a sink library that cannot be loaded: every rank ends at MPI_Init, predict prints one line
+# naming it and the loader's reason, and fails (no hang: the test's timeout)
+add_test(NAME predict_sink_load_failure COMMAND ${EXPECT} --fail --clean ${W}/pred-noload
+  --out "^pas2p predict: rank [0-1]: cannot load the signature runtime .*/README.md: .*invalid ELF header$"
+  -- env PAS2P_SIGRUN_LIB=${T}/README.md ${PAS2P} predict ${W}/cg-sig.xml -o ${W}/pred-noload
+     -- ${MPIRUN} -np 2 $<TARGET_FILE:cg> 64 600)
+# without PAS2P_SIGRUN_LIB (libpas2p preloaded by hand, not by predict) the sink is found
+# beside libpas2p.so, and the run stops early on every rank
+add_test(NAME predict_sink_default_path COMMAND bash -c [=[
+  set -u; W=$1 lib=$2 sig=$3; shift 3; rm -rf "$W"; mkdir -p "$W"
+  env -u PAS2P_SIGRUN_LIB "$1" -x LD_PRELOAD="$lib" -x PAS2P_SIGNATURE="$sig" \
+    -x PAS2P_PREDICT_DIR="$W" "${@:2}" || { echo "the run failed: exit $?"; exit 1; }
+  n=$(grep -l '^status stopped' "$W"/rank-*.times | wc -l); echo "$n of 4 ranks stopped early"
+  ((n == 4))]=] default ${W}/pred-default $<TARGET_FILE:pas2p_tracer> ${W}/cg-sig.xml
+  ${MPIRUN} -np 4 $<TARGET_FILE:cg> 64 600)
+set_tests_properties(predict_sink_load_failure predict_sink_default_path PROPERTIES FIXTURES_REQUIRED cg_sig)
+
+# predict's stop without an application collective (signature/sigrun.c, the guaranteed
+# stop): a point-to-point-only loop (adi), a rank blocked in a receive (stall), ranks
+# without a shared directory, a rank that polls MPI_Test a different number of times in
+# every run (poll), and an EP-like code that runs to the end (tests/predict_stop.sh)
+foreach(p stall ep poll)
+  add_executable(${p} mpi/${p}.c)
+  target_link_libraries(${p} PRIVATE MPI::MPI_C)
+endforeach()
+add_test(NAME predict_stop_p2p COMMAND bash ${T}/predict_stop.sh p2p ${PAS2P} ${W}/stop-p2p
+  -- ${MPIRUN} -np 2 $<TARGET_FILE:adi> 24 40)
+add_test(NAME predict_stop_blocked COMMAND bash ${T}/predict_stop.sh blocked ${PAS2P} ${W}/stop-blocked
+  -- ${MPIRUN} -np 2 $<TARGET_FILE:stall> 200 20)
+add_test(NAME predict_stop_no_shared_dir COMMAND bash ${T}/predict_stop.sh nodir ${PAS2P} ${W}/stop-nodir
+  -- ${MPIRUN} -np 2 $<TARGET_FILE:adi> 24 40)
+add_test(NAME predict_polling COMMAND bash ${T}/predict_stop.sh poll ${PAS2P} ${W}/stop-poll
+  -- ${MPIRUN} -np 2 $<TARGET_FILE:poll> 100)
+add_test(NAME predict_ep_to_end COMMAND bash ${T}/predict_stop.sh ep ${PAS2P} ${W}/stop-ep
+  -- ${MPIRUN} -np 2 $<TARGET_FILE:ep> 200)
+
+# pas2p report (one self-contained HTML page), rendered by headless Chromium
+add_test(NAME report_renders COMMAND bash ${T}/report.sh ${PAS2P} ${CMAKE_CURRENT_SOURCE_DIR}/data/closed-form.sig.xml
+  ${CMAKE_CURRENT_SOURCE_DIR}/data/one-link.xml ${W}/report)
+set_tests_properties(report_renders PROPERTIES TIMEOUT 200)

@@ -1,0 +1,185 @@
+# tracer/: libpas2p, the trace format and its reader, `pas2p trace` and `pas2p dump`
+# (included by tests/CMakeLists.txt: T, W, PAS2P, EXPECT, MPIRUN and the helpers come from there)
+
+# ---- unit tests
+add_executable(test_format unit/test_format.c)
+target_link_libraries(test_format PRIVATE pas2p_format PkgConfig::CMOCKA)
+add_test(NAME unit_format COMMAND test_format)
+
+# ---- MPI test subjects and the trace checker
+foreach(p probe abort spin threads share)
+  add_executable(${p} mpi/${p}.c)
+  target_link_libraries(${p} PRIVATE MPI::MPI_C)
+endforeach()
+target_link_libraries(threads PRIVATE pthread)
+add_executable(ftn_probe mpi/ftn_probe.f90)
+target_link_libraries(ftn_probe PRIVATE MPI::MPI_Fortran)
+set_target_properties(ftn_probe PROPERTIES Fortran_MODULE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/mod)
+# link-time mode: libpas2p linked ahead of the MPI library, no LD_PRELOAD
+add_executable(probe_linked mpi/probe.c)
+target_link_libraries(probe_linked PRIVATE pas2p_tracer MPI::MPI_C)
+
+add_executable(check_trace check_trace.c)
+target_link_libraries(check_trace PRIVATE pas2p_format PkgConfig::CMOCKA)
+
+# the compute share and the kernel rate it scales (manifest), spinning against sleeping
+add_test(NAME compute_share COMMAND bash ${T}/compute_share.sh ${PAS2P} $<TARGET_FILE:share> ${W}
+  ${MPIRUN})
+
+# LD_PRELOAD mode (pas2p trace): the probe checked event by event
+pas2p_trace_test(probe 4 $<TARGET_FILE:probe>)
+pas2p_check(probe check $<TARGET_FILE:check_trace> probe ${W}/probe)
+pas2p_check(probe dump_rank ${EXPECT}
+  --out "^1 MPI_Comm_split - - WORLD .* new=[0-9a-f]+ size=2 members=0,2"
+  --out "^[0-9]+ MPI_Waitsome .* done=[0-9]+\\(src=[123],tag=21,4B,any_source\\)"
+  --out "^[0-9]+ MPI_Cart_create .* dims=2x2 periods=1,0 coords=0,0"
+  -- ${PAS2P} dump ${W}/probe --rank 0)
+pas2p_check(probe dump_summary ${EXPECT}
+  --out "^np = 4" --out "^ +3 +[0-9]+ " --out "^MPI_Alltoallv +4 +160 +160"
+  -- ${PAS2P} dump ${W}/probe)
+
+# link-time mode: same checks, no LD_PRELOAD, output directory from the environment
+add_test(NAME linked_trace COMMAND ${EXPECT} --clean ${W}/linked --out "probe = OK"
+  -- ${CMAKE_COMMAND} -E env --unset=LD_PRELOAD PAS2P_TRACE_DIR=${W}/linked
+     ${MPIRUN} -np 4 $<TARGET_FILE:probe_linked>)
+set_tests_properties(linked_trace PROPERTIES FIXTURES_SETUP linked)
+pas2p_check(linked check $<TARGET_FILE:check_trace> probe ${W}/linked)
+
+# Fortran (use mpi): exact event counts per rank, ANY_SOURCE resolved in Fortran
+pas2p_trace_test(fortran 2 $<TARGET_FILE:ftn_probe>)
+pas2p_check(fortran counts $<TARGET_FILE:check_trace> counts ${W}/fortran
+  "MPI_Init=1,MPI_Comm_split=1,MPI_Send=6,MPI_Recv=5,MPI_Isend=5,MPI_Irecv=6,MPI_Waitall=5,MPI_Wait=1,MPI_Allreduce=5,MPI_Bcast=1,MPI_Reduce=1,MPI_Barrier=1,MPI_Comm_free=1,MPI_Finalize=1,*=40")
+pas2p_check(fortran any_source ${EXPECT}
+  --out "^[0-9]+ MPI_Recv 0 1 WORLD 0 " --out "MPI_Waitall .*done=[0-9]+\\(src=0,tag=3,4B\\),[0-9]+"
+  -- ${PAS2P} dump ${W}/fortran --rank 1)
+
+# MPI_THREAD_MULTIPLE: two threads per rank, no lost or torn events
+pas2p_trace_test(threads 2 $<TARGET_FILE:threads>)
+pas2p_check(threads counts $<TARGET_FILE:check_trace> counts ${W}/threads
+  "MPI_Init_thread=1,MPI_Comm_dup=2,MPI_Sendrecv=400,MPI_Comm_free=2,MPI_Barrier=1,MPI_Finalize=1,*=407")
+pas2p_check(threads manifest ${EXPECT}
+  --out "^thread_level = MPI_THREAD_MULTIPLE" -- ${PAS2P} dump ${W}/threads)
+
+# hardware counters: this VM has none, but PAPI's perf_event software events exercise the
+# same path (skipped where PAPI lacks them)
+add_test(NAME counters_trace COMMAND bash ${T}/counters.sh ${PAS2P} ${W}/counters
+  ${MPIRUN} -np 2 $<TARGET_FILE:stencil2d> 256 100)
+set_tests_properties(counters_trace PROPERTIES FIXTURES_SETUP counters SKIP_RETURN_CODE 77)
+pas2p_check(counters check $<TARGET_FILE:check_trace> counters ${W}/counters perf::TASK-CLOCK)
+
+# buffers are saved on MPI_Abort and on SIGTERM
+add_test(NAME abort_trace COMMAND ${EXPECT} --fail --clean ${W}/abort
+  -- ${PAS2P} trace -o ${W}/abort -- ${MPIRUN} -np 2 $<TARGET_FILE:abort>)
+set_tests_properties(abort_trace PROPERTIES FIXTURES_SETUP abort)
+pas2p_check(abort check $<TARGET_FILE:check_trace> abort ${W}/abort)
+add_test(NAME sigterm_trace COMMAND ${EXPECT} --fail --clean ${W}/sigterm
+  -- timeout -s TERM 4 ${PAS2P} trace -o ${W}/sigterm -- ${MPIRUN} -np 2 $<TARGET_FILE:spin>)
+set_tests_properties(sigterm_trace PROPERTIES FIXTURES_SETUP sigterm)
+pas2p_check(sigterm check $<TARGET_FILE:check_trace> partial ${W}/sigterm 2 20)
+
+# ---- bad input: one-line error naming the thing, non-zero exit, no hang
+file(MAKE_DIRECTORY ${W}/not-empty)
+file(TOUCH ${W}/not-empty/something)
+add_test(NAME bad_trace_dir_not_empty COMMAND ${EXPECT} --fail --one-line --out "not-empty is not empty"
+  -- ${PAS2P} trace -o ${W}/not-empty -- ${MPIRUN} -np 1 $<TARGET_FILE:probe>)
+add_test(NAME bad_trace_dir_unwritable COMMAND ${EXPECT} --fail --one-line --out "cannot create /proc/pas2p"
+  -- ${PAS2P} trace -o /proc/pas2p/trace -- ${MPIRUN} -np 1 $<TARGET_FILE:probe>)
+add_test(NAME bad_trace_unknown_counter COMMAND ${EXPECT} --fail --one-line
+  --out "unknown counter 'PAPI_NO_SUCH_EVENT'"
+  -- ${PAS2P} trace --counters PAPI_NO_SUCH_EVENT -o ${W}/counter -- ${MPIRUN} -np 1 $<TARGET_FILE:probe>)
+add_test(NAME bad_trace_no_command COMMAND ${EXPECT} --fail --one-line --out "no command"
+  -- ${PAS2P} trace -o ${W}/nocmd --)
+add_test(NAME bad_trace_missing_program COMMAND ${EXPECT} --fail --out "cannot run"
+  -- ${PAS2P} trace -o ${W}/noprog -- ${W}/no-such-launcher)
+add_test(NAME bad_dump_not_a_trace COMMAND ${EXPECT} --fail --one-line --out "manifest"
+  -- ${PAS2P} dump ${CMAKE_CURRENT_SOURCE_DIR})
+add_test(NAME bad_dump_rank_range COMMAND ${EXPECT} --fail --one-line --out "rank 9 out of range"
+  -- ${PAS2P} dump ${W}/probe --rank 9)
+set_tests_properties(bad_dump_rank_range PROPERTIES FIXTURES_REQUIRED probe)
+add_test(NAME bad_trace_disk_full COMMAND bash ${T}/disk_full.sh ${PAS2P} $<TARGET_FILE:stencil2d>)
+set_tests_properties(bad_trace_disk_full PROPERTIES SKIP_RETURN_CODE 77)
+foreach(mode truncate version missing boundary np)
+  add_test(NAME damage_${mode} COMMAND bash ${T}/damage.sh ${mode} ${W}/probe ${W}/damaged-${mode} ${PAS2P})
+  set_tests_properties(damage_${mode} PROPERTIES FIXTURES_REQUIRED probe FIXTURES_SETUP damaged_${mode})
+endforeach()
+add_test(NAME bad_dump_truncated COMMAND ${EXPECT} --fail --one-line
+  --out "rank-00000.p2t: truncated: [0-9]+ complete events" --out "^[0-9]+ MPI_Init "
+  -- ${PAS2P} dump ${W}/damaged-truncate --rank 0)
+add_test(NAME bad_dump_other_version COMMAND ${EXPECT} --fail --one-line
+  --out "version 3, this pas2p reads version 2" -- ${PAS2P} dump ${W}/damaged-version)
+add_test(NAME bad_dump_other_version_rank COMMAND ${EXPECT} --fail --one-line
+  --out "rank-00000.p2t: trace format version 3, this pas2p reads version 2"
+  -- ${PAS2P} dump ${W}/damaged-version --rank 0)
+add_test(NAME bad_dump_missing_rank COMMAND ${EXPECT} --fail --one-line
+  --out "rank-00002.p2t: cannot open" -- ${PAS2P} dump ${W}/damaged-missing)
+set_tests_properties(bad_dump_truncated PROPERTIES FIXTURES_REQUIRED damaged_truncate)
+set_tests_properties(bad_dump_other_version bad_dump_other_version_rank PROPERTIES
+  FIXTURES_REQUIRED damaged_version)
+set_tests_properties(bad_dump_missing_rank PROPERTIES FIXTURES_REQUIRED damaged_missing)
+add_test(NAME bad_dump_boundary COMMAND ${EXPECT} --fail --one-line
+  --out "rank-00000.p2t: truncated: [0-9]+ complete events, the manifest says the rank wrote [0-9]+"
+  -- ${PAS2P} dump ${W}/damaged-boundary --rank 0)
+set_tests_properties(bad_dump_boundary PROPERTIES FIXTURES_REQUIRED damaged_boundary)
+
+# ---- wildcard flags (anyflag branch)
+# Receives posted with MPI_ANY_SOURCE / MPI_ANY_TAG carry PAS2P_EV_ANY_SOURCE/_ANY_TAG
+# (trace format 2), the actual source and tag still recorded; fixed receives carry neither.
+add_executable(anysrc mpi/anysrc.c)
+target_link_libraries(anysrc PRIVATE MPI::MPI_C)
+pas2p_trace_test(anysrc 3 $<TARGET_FILE:anysrc>)
+pas2p_check(anysrc check $<TARGET_FILE:check_trace> anysrc ${W}/anysrc)
+pas2p_check(anysrc dump_rank ${EXPECT}
+  --out "^[0-9]+ MPI_Recv [12] 1 WORLD 0 [0-9]+ [0-9]+ any_source rbytes=4$"
+  --out "^[0-9]+ MPI_Recv 1 101 WORLD 0 [0-9]+ [0-9]+ any_tag rbytes=4$"
+  --out "^[0-9]+ MPI_Recv 1 3 WORLD 0 [0-9]+ [0-9]+ rbytes=4$"
+  --out "^[0-9]+ MPI_Irecv ANY ANY WORLD 0 [0-9]+ [0-9]+ any_source any_tag rbytes=4$"
+  --out "^[0-9]+ MPI_Waitany .* done=[0-9]+\\(src=[12],tag=30[12],4B,any_source,any_tag\\)$"
+  --out "^[0-9]+ MPI_Waitall .* done=[0-9]+\\(src=1,tag=4,4B\\),[0-9]+\\(src=2,tag=4,4B\\)$"
+  --out "^[0-9]+ MPI_Sendrecv 1 7 WORLD 4 [0-9]+ [0-9]+ any_source any_tag from=1 rtag=8 rbytes=4$"
+  -- ${PAS2P} dump ${W}/anysrc --rank 0)
+# the probe's wildcard receives (blocking, Irecv, Probe) follow the same rules
+pas2p_check(probe wild $<TARGET_FILE:check_trace> wild ${W}/probe 0
+  "MPI_Recv=4/3/0,MPI_Irecv=6/6/0,MPI_Probe=1/1/0,MPI_Recv_init=1/0/0,MPI_Sendrecv=1/0/0")
+# Fortran (use mpi): rank 1's blocking Recv(MPI_ANY_SOURCE) and both ranks'
+# Irecv(MPI_ANY_SOURCE, MPI_ANY_TAG) + Wait; rank 0's Recv from a fixed peer
+pas2p_check(fortran wild_rank0 $<TARGET_FILE:check_trace> wild ${W}/fortran 0
+  "MPI_Recv=5/0/0,MPI_Irecv=6/1/1")
+pas2p_check(fortran wild_rank1 $<TARGET_FILE:check_trace> wild ${W}/fortran 1
+  "MPI_Recv=5/5/0,MPI_Irecv=6/1/1")
+pas2p_check(fortran wild_dump ${EXPECT}
+  --out "^[0-9]+ MPI_Irecv ANY ANY WORLD 0 [0-9]+ [0-9]+ any_source any_tag rbytes=4$"
+  --out "^[0-9]+ MPI_Wait .* done=[0-9]+\\(src=0,tag=4,4B,any_source,any_tag\\)$"
+  -- ${PAS2P} dump ${W}/fortran --rank 1)
+# a version-1 trace (before the flags) is refused naming the file, why, and what to do
+add_test(NAME damage_old COMMAND bash ${T}/damage.sh old ${W}/probe ${W}/damaged-old)
+set_tests_properties(damage_old PROPERTIES FIXTURES_REQUIRED probe FIXTURES_SETUP damaged_old)
+add_test(NAME bad_dump_old_version_rank COMMAND ${EXPECT} --fail --one-line
+  --out "rank-00000.p2t: trace format version 1 is older than this reader's 2: it does not record wildcard receives \\(MPI_ANY_SOURCE\\); trace the application again$"
+  -- ${PAS2P} dump ${W}/damaged-old --rank 0)
+add_test(NAME bad_dump_old_version COMMAND ${EXPECT} --fail --one-line
+  --out "manifest: trace format version 1 is older than this reader's 2: it does not record wildcard receives"
+  -- ${PAS2P} dump ${W}/damaged-old)
+add_test(NAME bad_analyze_old_version COMMAND ${EXPECT} --fail --one-line
+  --out "trace format version 1 is older than this reader's 2: it does not record wildcard receives \\(MPI_ANY_SOURCE\\); trace the application again"
+  -- ${PAS2P} analyze ${W}/damaged-old)
+set_tests_properties(bad_dump_old_version_rank bad_dump_old_version bad_analyze_old_version
+  PROPERTIES FIXTURES_REQUIRED damaged_old)
+
+# ---- tracer sink (arch branch)
+# The tracer depends on nothing above it: libpas2p links neither libxml2 nor the signature
+# module (ldd, and no such symbol defined or wanted); signature mode is the sink in
+# libpas2p-sigrun.so, which does need libxml2 (the same check finds it there) and exports
+# only the sink (tracer/pas2p_sink.h).
+add_test(NAME tracer_no_upward_deps COMMAND bash -c [=[
+  set -u; lib=$1 sink=$2 bad=0
+  deps=$(ldd "$lib") || { echo "ldd $lib failed"; exit 1; }
+  echo "ldd $lib:"; echo "$deps"
+  grep -q 'libmpi\.so' <<<"$deps" || { echo "no libmpi in ldd's output: not read"; exit 1; }
+  if grep -Ei 'libxml2|pas2p-sigrun' <<<"$deps"; then echo "libpas2p loads the above"; bad=1; fi
+  syms=$(nm -D "$lib") || exit 1
+  if grep -E ' (pas2p_signature_|pas2p_pet_|pas2p_prediction_|pas2p_times_|pas2p_xml_|xml)' <<<"$syms"; then
+    echo "libpas2p defines or needs the signature module's or libxml2's symbols (above)"; bad=1; fi
+  objdump -p "$sink" | grep -Eq 'NEEDED +libxml2' || { echo "$sink: no libxml2 (the check cannot see it?)"; bad=1; }
+  exported=$(nm -D --defined-only "$sink" | awk '{print $3}')
+  [[ $exported == pas2p_sink ]] || { echo "$sink exports: $exported (want pas2p_sink only)"; bad=1; }
+  exit $bad]=] deps $<TARGET_FILE:pas2p_tracer> $<TARGET_FILE:pas2p_sigrun>)

@@ -1,0 +1,9 @@
+# validation/: the virtual clusters and the PET-vs-AET experiment
+
+# validation/vcluster (namespaces, tc, cgroup quotas, Open MPI across them) and the CI subset of
+# the PET-vs-AET experiment (validation/experiment.sh --quick).  They need root, network
+# namespaces and the cgroup-v1 cpu controller: skipped (exit 77) on a machine without them.
+add_test(NAME vcluster COMMAND bash ${T}/vcluster.sh ${CMAKE_BINARY_DIR} ${PAS2P})
+add_test(NAME experiment_quick COMMAND bash ${T}/experiment_quick.sh ${CMAKE_BINARY_DIR} ${W}/experiment)
+set_tests_properties(vcluster experiment_quick PROPERTIES SKIP_RETURN_CODE 77 RUN_SERIAL TRUE TIMEOUT 300
+  ENVIRONMENT "${test_env}") # the MPI and sanitizer settings: they run this build's programs
