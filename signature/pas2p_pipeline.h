@@ -105,8 +105,8 @@ struct pas2p_backend {
 
 /* Runs the pipeline.  Returns the command's exit code: 0, 1 (the work failed), 2 (bad input
  * or settings), or the launch's own status that run() set to pass through (after the
- * prediction, when it could still be made).  err: the one-line reason of a non-zero code (empty: already
- * shown).  res (may be NULL): PET and SET of a run that predicted. */
+ * prediction, when it could still be made).  err: the one-line reason of a non-zero code
+ * (empty: already shown).  res (may be NULL): PET and SET of a run that predicted. */
 int pas2p_pipeline_run(const pas2p_pipeline_opts_t *opts, pas2p_pipeline_result_t *res,
                        char *err, size_t errlen);
 
