@@ -123,6 +123,30 @@ int pas2p_sweep_parse(const char *spec, pas2p_sweep_grid_t *g, char *err, size_t
 int pas2p_sweep_run(const pas2p_pipeline_opts_t *opts, const pas2p_sweep_grid_t *g, char *err,
                     size_t errlen);
 
+/* ------------------------------------------------------------------ calibration
+ * (calibrate.c): this machine measured by bin/pas2p-probe, written as a SimGrid cluster. */
+typedef struct {
+    const char *out;               /* the platform file; NULL: stdout */
+    const char *name;              /* the cluster's id and host prefix */
+    long hosts, slots;             /* hosts in the cluster, cores per host */
+    long cores;                    /* this machine's cores (the share of a core per slot) */
+    double cpu;                    /* share of a core each slot gets, (0, 1] */
+    double link_bw;                /* the links' nominal bytes/s; 0: the measured bandwidth */
+    double seconds;                /* time spent measuring the kernel */
+    char *const *launcher;         /* how to start 2 ranks (nlauncher 0: mpirun) */
+    int nlauncher;
+} pas2p_calibrate_opts_t;
+
+typedef struct {
+    double speed;                  /* the kernel's flop/s on one core */
+    double latency, bandwidth;     /* MPI one way, 1 byte (s); 4 MiB messages (B/s) */
+} pas2p_calibration_t;
+
+/* Measures and writes the platform.  0, or 1 with a one-line reason in err (empty when a
+ * launcher that could not be run said so itself). */
+int pas2p_calibrate(const pas2p_calibrate_opts_t *o, pas2p_calibration_t *res, char *err,
+                    size_t errlen);
+
 int pas2p_cmd_simulate(int argc, char **argv); /* cmd_simulate.c */
 int pas2p_cmd_replay(int argc, char **argv);   /* cmd_replay.c */
 int pas2p_cmd_calibrate(int argc, char **argv); /* cmd_calibrate.c */
