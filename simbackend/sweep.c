@@ -66,8 +66,9 @@ static double as_shown(double x)
 }
 
 /* sweep.csv, sweep.dat, sweep.gp, the plot and the table, for the first p points */
-static int report(const char *cmd, const char *dir, const char *absdir, const pas2p_sweep_grid_t *g,
-                  int p, const double *pet, const double *set, char *err, size_t errlen)
+static int report(FILE *out, const char *cmd, const char *dir, const char *absdir,
+                  const pas2p_sweep_grid_t *g, int p, const double *pet, const double *set,
+                  char *err, size_t errlen)
 {
     /* the reference for the ratios: the point with every factor 1, else the first */
     int ref = 0;
@@ -91,7 +92,7 @@ static int report(const char *cmd, const char *dir, const char *absdir, const pa
         return -1;
     }
     fprintf(fc, "point,speed,bw,lat,pet_s,set_s,pet_ratio\n");
-    printf("sweep = %s\npoints = %d\n  point    speed       bw      lat        PET_s  PET/ref\n", dir, p);
+    fprintf(out, "sweep = %s\npoints = %d\n  point    speed       bw      lat        PET_s  PET/ref\n", dir, p);
     for (int a = 0, q = 0; a < g->n[0]; a++)
         for (int b = 0; b < g->n[1]; b++)
             for (int l = 0; l < g->n[2]; l++, q++) {
@@ -100,12 +101,12 @@ static int report(const char *cmd, const char *dir, const char *absdir, const pa
                 double ratio = pet[q] / pet[ref];
                 if (isnan(pet[q])) { /* failed: said above, with its reason */
                     fprintf(fc, "%d,%g,%g,%g,fail,fail,fail\n", q + 1, g->v[0][a], g->v[1][b], g->v[2][l]);
-                    printf("  %5d %8g %8g %8g %12s\n", q + 1, g->v[0][a], g->v[1][b], g->v[2][l], "failed");
+                    fprintf(out, "  %5d %8g %8g %8g %12s\n", q + 1, g->v[0][a], g->v[1][b], g->v[2][l], "failed");
                     continue;
                 }
                 fprintf(fc, "%d,%g,%g,%g,%.9g,%.9g,%.6g\n", q + 1, g->v[0][a], g->v[1][b], g->v[2][l],
                         pet[q], set[q], ratio);
-                printf("  %5d %8g %8g %8g %12.6f %8.4f\n", q + 1, g->v[0][a], g->v[1][b], g->v[2][l],
+                fprintf(out, "  %5d %8g %8g %8g %12.6f %8.4f\n", q + 1, g->v[0][a], g->v[1][b], g->v[2][l],
                        pet[q], ratio);
             }
     fclose(fc);
@@ -145,13 +146,13 @@ static int report(const char *cmd, const char *dir, const char *absdir, const pa
     snprintf(gplog, sizeof gplog, "%s/gnuplot.log", absdir);
     snprintf(who, sizeof who, "pas2p %s", cmd);
     int gcode = fg && p > 0 ? pas2p_launch_logged(who, NULL, gpv, 2, NULL, 0, gplog) : 127;
-    printf("csv = %s/sweep.csv\n", dir);
+    fprintf(out, "csv = %s/sweep.csv\n", dir);
     if (!p)
-        printf("plot: not drawn (no point was simulated)\n");
+        fprintf(out, "plot: not drawn (no point was simulated)\n");
     else if (!gcode)
-        printf("plot = %s/sweep.png\n", dir);
+        fprintf(out, "plot = %s/sweep.png\n", dir);
     else
-        printf("plot: not drawn (%s; the gnuplot script is %s/sweep.gp)\n",
+        fprintf(out, "plot: not drawn (%s; the gnuplot script is %s/sweep.gp)\n",
                gcode == 127 ? "no gnuplot: scripts/setup.sh installs gnuplot-nox" : "gnuplot failed, see gnuplot.log", dir);
     return 0;
 }
@@ -226,7 +227,8 @@ int pas2p_sweep_run(const pas2p_pipeline_opts_t *opts, const pas2p_sweep_grid_t 
                 }
             }
 out:;
-    int rc = report(opts->cmd, dir, absdir, g, p, pet, set, err, errlen) ? 1 : failed ? 1 : 0;
+    int rc = report(opts->out ? opts->out : stdout, opts->cmd, dir, absdir, g, p, pet, set, err,
+                    errlen) ? 1 : failed ? 1 : 0;
     free(pet);
     free(set);
     return rc;
