@@ -5,16 +5,7 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
-
-static void spin(double s)
-{
-    struct timespec t0, t;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    do
-        clock_gettime(CLOCK_MONOTONIC, &t);
-    while ((double)(t.tv_sec - t0.tv_sec) + 1e-9 * (double)(t.tv_nsec - t0.tv_nsec) < s);
-}
+#include "spin_for.h"
 
 int main(int argc, char **argv)
 {
@@ -29,7 +20,7 @@ int main(int argc, char **argv)
     }
     for (int i = 0; i < n; i++) {
         if (r == 0) {
-            spin(2e-3);
+            spin_for(2e-3);
             MPI_Send(&i, 1, MPI_INT, 1, 1, MPI_COMM_WORLD);
             MPI_Recv(&x, 1, MPI_INT, 1, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         } else {
@@ -38,9 +29,9 @@ int main(int argc, char **argv)
             MPI_Irecv(&x, 1, MPI_INT, 0, 1, MPI_COMM_WORLD, &q);
             while (!f) {
                 MPI_Test(&q, &f, MPI_STATUS_IGNORE);
-                spin(1e-4);
+                spin_for(1e-4);
             }
-            spin(1e-3);
+            spin_for(1e-3);
             MPI_Send(&x, 1, MPI_INT, 0, 2, MPI_COMM_WORLD);
         }
     }

@@ -8,16 +8,7 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
-
-static void spin(double s)
-{
-    struct timespec t0, t;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    do
-        clock_gettime(CLOCK_MONOTONIC, &t);
-    while ((double)(t.tv_sec - t0.tv_sec) + 1e-9 * (double)(t.tv_nsec - t0.tv_nsec) < s);
-}
+#include "spin_for.h"
 
 int main(int argc, char **argv)
 {
@@ -35,7 +26,7 @@ int main(int argc, char **argv)
     int k = st ? atoi(st) : -1, x = 0;
     if (rank == 0) {
         for (int i = 0; i < n; i++) {
-            spin(ms * 1e-3);
+            spin_for(ms * 1e-3);
             MPI_Send(&i, 1, MPI_INT, 1, 1, MPI_COMM_WORLD);
         }
         MPI_Send(&x, 1, MPI_INT, 1, 99, MPI_COMM_WORLD);
