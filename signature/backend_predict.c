@@ -68,7 +68,7 @@ static int run_app(pas2p_run_t *run, char *err, size_t errlen)
     predict_state_t *s = run->state;
     static const char *const xs[] = {"PAS2P_SIGNATURE", "PAS2P_PREDICT_DIR", "PAS2P_OCCURRENCES",
                                       "PAS2P_ARGS_CHECK", "PAS2P_MEASURE_END", "PAS2P_QUIET",
-                                      "PAS2P_PREDICT_REPORTS", "PAS2P_TIME_BUDGET",
+                                      "PAS2P_PREDICT_REPORTS",
                                       "PAS2P_SIGRUN_LIB"};
     char who[64];
     pas2p_run_who(run, who, sizeof who);

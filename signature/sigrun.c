@@ -283,10 +283,6 @@ static void *sig_start(const pas2p_sink_host_t *host)
     s->iv = calloc(n ? n : 1, sizeof *s->iv);
     if (!s->iv)
         diverge(s, "out of memory");
-    double budget = 0.01; /* share of the rank's base time each phase's timing may cost */
-    const char *b_env = getenv("PAS2P_TIME_BUDGET");
-    if (b_env && *b_env)
-        budget = atof(b_env);
     const char *me_env = getenv("PAS2P_MEASURE_END");
     int measure_end = me_env && !strcmp(me_env, "1");
     /* a phase that occurs once, at MPI_Finalize, would forbid the early stop: by default
@@ -320,15 +316,6 @@ static void *sig_start(const pas2p_sink_host_t *host)
             continue;
         }
         minor |= late && !measure_end;
-        /* occurrences the stop waits for: --occurrences, or as many as a time budget of
-         * the rank's base run pays for (short phases are noisy; 31 at most: those the
-         * signature locates after the warm-up) */
-        uint32_t need = (uint32_t)occ;
-        if (budget > 0 && p->time_mean_s > 0) {
-            double want = ceil(budget * s->me->elapsed_s / p->time_mean_s);
-            if (want > need)
-                need = want < PAS2P_SIG_OCC - 1 ? (uint32_t)want : PAS2P_SIG_OCC - 1;
-        }
         for (uint32_t j = 0; j < p->nocc; j++) {
             interval_t *v = &s->iv[s->niv++];
             /* the first occurrence warms up when there are more; the stop waits for the next
@@ -336,7 +323,7 @@ static void *sig_start(const pas2p_sink_host_t *host)
              * occurrences are awaited): more samples for the median at no cost in SET */
             int timed = p->relevant && (!at_end || measure_end) && !minor &&
                         (p->nocc == 1 ? j == 0 : j >= 1);
-            int measured = timed && (p->nocc == 1 || j <= need);
+            int measured = timed && (p->nocc == 1 || j <= (uint32_t)occ);
             *v = (interval_t){.start = p->occ_start[j], .end = p->occ_end[j], .phase = k,
                               .measured = measured, .timed = timed, .t0 = -1, .t1 = -1};
             s->nmeasured += (uint32_t)measured;
