@@ -114,11 +114,14 @@ add_test(NAME predict_sink_load_failure COMMAND ${EXPECT} --fail --clean ${W}/pr
   -- env PAS2P_SIGRUN_LIB=${T}/README.md ${PAS2P} predict ${W}/cg-sig.xml -o ${W}/pred-noload
      -- ${MPIRUN} -np 2 $<TARGET_FILE:cg> 64 600)
 # without PAS2P_SIGRUN_LIB (libpas2p preloaded by hand, not by predict) the sink is found
-# beside libpas2p.so, and the run stops early on every rank
+# beside libpas2p.so, and the run stops early on every rank: cleanly at a collective (exit
+# 0), or by the guaranteed stop once rank 0 has every rank's times (exit 93, which predict
+# takes as success; whichever comes first)
 add_test(NAME predict_sink_default_path COMMAND bash -c [=[
-  set -u; W=$1 lib=$2 sig=$3; shift 3; rm -rf "$W"; mkdir -p "$W"
+  set -u; W=$1 lib=$2 sig=$3; shift 3; rm -rf "$W"; mkdir -p "$W"; rc=0
   env -u PAS2P_SIGRUN_LIB "$1" -x LD_PRELOAD="$lib" -x PAS2P_SIGNATURE="$sig" \
-    -x PAS2P_PREDICT_DIR="$W" "${@:2}" || { echo "the run failed: exit $?"; exit 1; }
+    -x PAS2P_PREDICT_DIR="$W" "${@:2}" 2>"$W.err" || rc=$?
+  ((rc == 0 || rc == 93)) || { cat "$W.err"; echo "the run failed: exit $rc"; exit 1; }
   n=$(grep -l '^status stopped' "$W"/rank-*.times | wc -l); echo "$n of 4 ranks stopped early"
   ((n == 4))]=] default ${W}/pred-default $<TARGET_FILE:pas2p_tracer> ${W}/cg-sig.xml
   ${MPIRUN} -np 4 $<TARGET_FILE:cg> 64 600)
