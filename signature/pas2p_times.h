@@ -14,6 +14,7 @@
  *   rank R / np N / pid P / status stopped|completed|diverged / events E / set_s S / checks C
  *   [reason TEXT] [done_at EVENT]
  *   phase ID T1 T2 ...        (each timed occurrence or repetition, seconds, in order)
+ *   variant ID T1 T2 ...      (predict: a minor time variant's occurrences; not read here)
  */
 #ifndef PAS2P_TIMES_H
 #define PAS2P_TIMES_H
@@ -116,12 +117,26 @@ static inline int pas2p_times_begin(pas2p_times_writer_t *w, const char *dir, in
     return 0;
 }
 
-static inline void pas2p_times_phase(pas2p_times_writer_t *w, unsigned id)
+static inline void pas2p_times_line_(pas2p_times_writer_t *w, const char *key, unsigned id)
 {
     if (w->in_phase)
         fputc('\n', w->f);
-    fprintf(w->f, "phase %u", id);
+    fprintf(w->f, "%s %u", key, id);
     w->in_phase = 1;
+}
+
+static inline void pas2p_times_phase(pas2p_times_writer_t *w, unsigned id)
+{
+    pas2p_times_line_(w, "phase", id);
+}
+
+/* A `variant ID T1 T2 ...` line: occurrences of a minor time variant (a phase with the
+ * skeleton of one with more occurrences) that completed before the stop.  The PET does not
+ * read them (it estimates such a phase from the rank's ratio); they are the data on which
+ * estimators that pool a phase's variants are compared (validation/bench/predict_estimators). */
+static inline void pas2p_times_variant(pas2p_times_writer_t *w, unsigned id)
+{
+    pas2p_times_line_(w, "variant", id);
 }
 
 static inline void pas2p_times_value(pas2p_times_writer_t *w, double seconds)

@@ -46,7 +46,9 @@ typedef struct {
     uint64_t start, end;     /* ordinals [start, end) */
     uint32_t phase;          /* index in the rank's table */
     int measured;            /* one of the occurrences the stop waits for */
-    int timed;               /* measured, or a later one timed if it completes before the stop */
+    int timed;               /* 1: measured, or a later one timed if it completes before the
+                                stop; 2: an occurrence of a minor variant, timed the same way
+                                (a `variant` line: for the estimator study, not the PET) */
     double t0, t1;           /* boundary values (ns, excluded time taken out); t1 < 0: open */
 } interval_t;
 
@@ -100,15 +102,15 @@ static char *format_times(const sigrun_t *s, int status, const char *why, double
     unsigned long long done_at = s->last < s->niv ? (unsigned long long)s->iv[s->last].end : 0;
     pas2p_times_format(&w, f, s->host->rank, s->host->np, status, (unsigned long long)s->nevents,
                        set_s, (unsigned long long)s->checks, why, s->last < s->niv ? &done_at : NULL);
-    if (s->me)
+    for (int kind = 1; s->me && kind <= 2; kind++)
         for (uint32_t k = 0; k < s->me->nphases; k++) {
             int any = 0;
             for (uint32_t i = 0; i < s->niv; i++) {
                 const interval_t *v = &s->iv[i];
-                if (v->phase != k || !v->timed || v->t1 < 0)
+                if (v->phase != k || v->timed != kind || v->t1 < 0)
                     continue;
                 if (!any)
-                    pas2p_times_phase(&w, s->me->phases[k].id);
+                    (kind == 1 ? pas2p_times_phase : pas2p_times_variant)(&w, s->me->phases[k].id);
                 pas2p_times_value(&w, (v->t1 - v->t0) * 1e-9);
                 any = 1;
             }
@@ -315,15 +317,17 @@ static void *sig_start(const pas2p_sink_host_t *host)
                 measure_end = 1;
             continue;
         }
-        minor |= late && !measure_end;
+        int skip = late && !measure_end && !minor; /* not timed at all */
         for (uint32_t j = 0; j < p->nocc; j++) {
             interval_t *v = &s->iv[s->niv++];
             /* the first occurrence warms up when there are more; the stop waits for the next
              * occ, and those after them are timed too while the run goes on (another phase's
              * occurrences are awaited): more samples for the median at no cost in SET */
-            int timed = p->relevant && (!at_end || measure_end) && !minor &&
+            int timed = p->relevant && (!at_end || measure_end) && !skip &&
                         (p->nocc == 1 ? j == 0 : j >= 1);
-            int measured = timed && (p->nocc == 1 || j <= (uint32_t)occ);
+            if (timed && minor)
+                timed = 2; /* not waited for; its line is for the estimator study */
+            int measured = timed == 1 && (p->nocc == 1 || j <= (uint32_t)occ);
             *v = (interval_t){.start = p->occ_start[j], .end = p->occ_end[j], .phase = k,
                               .measured = measured, .timed = timed, .t0 = -1, .t1 = -1};
             s->nmeasured += (uint32_t)measured;

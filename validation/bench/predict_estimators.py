@@ -11,6 +11,12 @@ deviation, and the first 8 occurrences' times b_0..b_7):
   2-SE switch    like-for-like when the base's b_1..b_n are off B (without b_0) by more
                  than 2 standard errors, else median(t): what pas2p predict did before
   median-scaled  B x median(t) / Bm: the target's median against the base's median
+  family         B x median(T) / median(Bf): a phase's family is the relevant phases with
+                 its skeleton (calls, peers, tags, communicators, sizes within 10 %: time
+                 variants, which the base run's noise may have split); T pools the timed
+                 values of every member (the `variant` lines of the minor ones too) and Bf
+                 the base times of the same occurrences; every member gets its B x that ratio
+  family-sum     the same with sum(T) / sum(Bf)
 
 The PET is the run's own (prediction.xml) scaled by the measured relevant phases' sum
 under the estimator against that sum as predict computed it (its per-phase table), so the
@@ -31,9 +37,14 @@ def signature(path):
         for p in re.finditer(r'<phase id="(\d+)" weight="(\d+)" relevant="(\w+)"([^>]*)>(.*?)</phase>',
                              m.group(2), re.S):
             a = dict(re.findall(r'(\w+)="([^"]*)"', p.group(4)))
+            ev = []
+            for e in re.finditer(r'<event ([^>]*)/>', p.group(5)):
+                x = dict(re.findall(r'(\w+)="([^"]*)"', e.group(1)))
+                ev.append((tuple(x.get(k) for k in ('call', 'peer', 'tag', 'peer2', 'tag2', 'comm')),
+                           float(x.get('bytes', 0)) + float(x.get('rbytes', 0))))
             phases[int(p.group(1))] = dict(
                 w=int(p.group(2)), rel=p.group(3) == 'yes', B=float(a['time_mean_s']),
-                Bm=float(a['time_median_s']), sd=float(a['time_sd_s']),
+                Bm=float(a['time_median_s']), sd=float(a['time_sd_s']), ev=ev,
                 occ=[float(x) for x in re.findall(r'time_s="([\d.eE+-]+)"', p.group(5))])
         ranks[int(m.group(1))] = phases
     return ranks
@@ -60,17 +71,51 @@ def estimate(name, ph, t):
     return med(t) if abs(sum(b) / n - mean) <= 2 * sd / n ** .5 else lfl
 
 
-def rank_times(d, r):
+def rank_times(d, r, key='phase'):
     out = {}
     for line in open(os.path.join(d, 'rank-%05d.times' % r)):
-        if line.startswith('phase '):
+        if line.startswith(key + ' '):
             f = line.split()
             out[int(f[1])] = [float(x) for x in f[2:]]
     return out
 
 
+def same_skeleton(a, b, tol=0.1):
+    if len(a['ev']) != len(b['ev']):
+        return False
+    for (ka, xa), (kb, xb) in zip(a['ev'], b['ev']):
+        if ka != kb or abs(xa - xb) > tol * max(xa, xb):
+            return False
+    return True
+
+
+def family_ratios(phases, values, how):
+    """{phase id: target/base ratio of its family} from the pooled paired occurrences"""
+    rel = {k: ph for k, ph in phases.items() if ph['rel']}
+    fam, out = {}, {}
+    for k in sorted(rel):
+        fam[k] = next((q for q in sorted(fam) if fam[q] == q and same_skeleton(rel[k], rel[q])), k)
+    for head in set(fam.values()):
+        t, b = [], []
+        for k in (q for q in fam if fam[q] == head):
+            occ = rel[k]['occ']
+            first = 0 if rel[k]['w'] == 1 else 1
+            for i, x in enumerate(values.get(k, [])):
+                j = first + i
+                if j < len(occ) and occ[j] > 0:
+                    t.append(x)
+                    b.append(occ[j])
+        if t:
+            r = (statistics.median(t) / statistics.median(b) if how == 'family'
+                 else sum(t) / sum(b))
+            for k in (q for q in fam if fam[q] == head):
+                out[k] = r
+    return out
+
+
 def main(root):
     names = ('median', 'like-for-like', '2-SE switch', 'median-scaled')
+    shown = names + ('family', 'family-sum')
     apps = sorted(a for a in os.listdir(root) if os.path.isfile(os.path.join(root, a, 'aet')))
     pete = {}
     for app in apps:
@@ -90,10 +135,23 @@ def main(root):
                 for e in names:
                     s = sum(ph['w'] * estimate(e, ph, times[k][:n]) for k, ph in rel.items())
                     pete.setdefault((n, e, app), []).append((pet * s / done - aet) / aet * 100)
+                # the family estimators: every relevant phase of a family with paired values,
+                # against its contribution in prediction.xml (measured or estimated)
+                contrib = {int(m.group(1)): float(m.group(2)) * float(m.group(3)) for m in re.finditer(
+                    r'<phase id="(\d+)" weight="(\d+)" base_s="[^"]*" target_s="([^"]*)"', x)}
+                vals = {k: v[:n] for k, v in times.items()}
+                vals.update({k: v[:n] for k, v in rank_times(p, r, 'variant').items()})
+                for e in ('family', 'family-sum'):
+                    ratio = family_ratios(sig[r], vals, e)
+                    ks = [k for k in ratio if k in contrib]
+                    s = sum(sig[r][k]['w'] * sig[r][k]['B'] * ratio[k] for k in ks)
+                    dn = sum(contrib[k] for k in ks)
+                    if dn > 0:
+                        pete.setdefault((n, e, app), []).append((pet * s / dn - aet) / aet * 100)
     print('| values | estimator | mean abs median PETE | ' + ' | '.join(apps) + ' |')
     print('|---|---|---|' + '---|' * len(apps))
     for n in (3, 7):
-        for e in names:
+        for e in shown:
             cells, meds = [], []
             for app in apps:
                 v = pete.get((n, e, app), [])

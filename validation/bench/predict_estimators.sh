@@ -10,16 +10,17 @@
 # the signatures in turn, and a traced run for the AET.  Each predict run's times are then
 # read by every estimator, with the first 3 values (the ones the default --occurrences 3
 # waits for) and the first 7, and its PETE taken against the median AET of all the
-# application's runs.
+# application's runs.  PAS2P_BENCH_KEEP=DIR keeps the runs there (predict_estimators.py DIR
+# reads them again).
 # Prints, per estimator and window, the mean over applications of |median PETE| and each
 # application's run PETEs.  Needs python3.  Timings are never asserted by the tests.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-build=build np=2 runs=6 apps="stencil2d cg wavefront cartsweep ftn_ring" traces=3
+build=build np=2 runs=6 apps="stencil2d cg wavefront cartsweep ftn_ring adi md" traces=3
 source validation/bench/common.sh
 bench_option() { case $1 in --traces) traces=$2 ;; *) return 1 ;; esac; }
 bench_parse predict_estimators.sh 15 "$@"
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+tmp=${PAS2P_BENCH_KEEP:-$(mktemp -d)}; mkdir -p "$tmp"; [[ -n ${PAS2P_BENCH_KEEP:-} ]] || trap 'rm -rf "$tmp"' EXIT
 
 echo "## Predict's estimator, compared on the same runs ($(date -u +%F), $(nproc) cores, commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'))"
 echo
