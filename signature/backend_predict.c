@@ -37,7 +37,7 @@ static int prepare(pas2p_run_t *run, char *err, size_t errlen)
 {
     const pas2p_predict_opts_t *o = run->bopts;
     const predict_state_t *s = run->state;
-    char abssig[PATH_MAX], occs[16], sigrun[PATH_MAX + 32];
+    char abssig[PATH_MAX], occs[16], rare[32], sigrun[PATH_MAX + 32];
     if (!realpath(run->opts->sig_path, abssig)) {
         snprintf(err, errlen, "%s: cannot resolve its path", run->opts->sig_path);
         return 2;
@@ -51,6 +51,8 @@ static int prepare(pas2p_run_t *run, char *err, size_t errlen)
     else
         unsetenv("PAS2P_ARGS_CHECK");
     setenv("PAS2P_MEASURE_END", o->measure_end ? "1" : "0", 1);
+    snprintf(rare, sizeof rare, "%.6g", o->rare_after);
+    setenv("PAS2P_RARE_AFTER", rare, 1);
     setenv("PAS2P_PREDICT_REPORTS", "1", 1); /* a divergence is said once, by predict */
     const char *sr = getenv("PAS2P_SIGRUN_LIB"); /* the sink: beside libpas2p unless set */
     if (!sr || !*sr) {
@@ -68,6 +70,7 @@ static int run_app(pas2p_run_t *run, char *err, size_t errlen)
     predict_state_t *s = run->state;
     static const char *const xs[] = {"PAS2P_SIGNATURE", "PAS2P_PREDICT_DIR", "PAS2P_OCCURRENCES",
                                       "PAS2P_ARGS_CHECK", "PAS2P_MEASURE_END", "PAS2P_QUIET",
+                                      "PAS2P_RARE_AFTER",
                                       "PAS2P_PREDICT_REPORTS",
                                       "PAS2P_SIGRUN_LIB"};
     char who[64];

@@ -125,6 +125,8 @@ typedef struct {
     long occurrences;              /* timed occurrences the stop waits for (1..PAS2P_SIG_OCC-1) */
     int ignore_args;               /* run even if the program or its arguments differ */
     int measure_end;               /* also time a relevant phase at MPI_Finalize */
+    double rare_after;             /* share of the run after which a phase's occurrences are
+                                      not waited for (rare phases; sigrun.c) */
 } pas2p_predict_opts_t;
 
 extern const pas2p_backend_t pas2p_backend_predict;

@@ -303,6 +303,21 @@ static void *sig_start(const pas2p_sink_host_t *host)
                 if (s->me->phases[k].occ_end[j] > me_end)
                     me_end = s->me->phases[k].occ_end[j];
     }
+    /* Rare phases.  A phase's natural stop is the end of the occurrence the stop waits for
+     * (the occ-th after the warm-up).  The stop point T is the earliest natural stop of a
+     * phase that repeats (a one-off phase is not a loop to wait for), or
+     * PAS2P_RARE_AFTER (predict --rare-after; default 1: none is rare) of the rank's run if that is
+     * later.  A relevant phase whose natural stop comes after T is rare (stencil2d's
+     * Allreduce every 10 iterations, md's every 50 steps): it is measured by its occurrences
+     * that end by T, the first included (a phase that comes rarely is cold every time: its
+     * first occurrence is as typical as any), and one with none by then is estimated as
+     * base time x the rank's ratio; its later occurrences are still timed if they complete
+     * before the stop. */
+    double rare_after = 1; /* off unless predict says (--rare-after) */
+    const char *ra = getenv("PAS2P_RARE_AFTER");
+    if (ra && *ra)
+        rare_after = atof(ra);
+    uint64_t first_stop = UINT64_MAX;
     int others = 0;
     for (uint32_t pass = 0; pass < 2; pass++)
     for (uint32_t k = 0; k < s->me->nphases; k++) {
@@ -311,12 +326,20 @@ static void *sig_start(const pas2p_sink_host_t *host)
         int minor = minor_variant(s->me, p, s->sig.size_tolerance);
         int late = p->nocc && p->occ_start[0] > me_end / 2 &&
                    (double)p->weight * p->time_mean_s < 0.25 * s->me->elapsed_s;
+        uint64_t natural = p->nocc ? p->occ_end[p->nocc == 1 ? 0 : (occ < (long)p->nocc - 1 ? (uint32_t)occ : p->nocc - 1)] : 0;
         if (pass == 0) {
-            others += p->relevant && p->nocc && !at_end && !minor && !late;
+            int candidate = p->relevant && p->nocc && !at_end && !minor && !late;
+            others += candidate;
+            if (candidate && p->nocc > 1 && natural < first_stop)
+                first_stop = natural; /* the first repeating phase's: never rare itself */
             if (k + 1 == s->me->nphases && !others)
                 measure_end = 1;
             continue;
         }
+        uint64_t stop_at = rare_after > 0 && rare_after < 1 ? (uint64_t)(rare_after * (double)me_end) : me_end;
+        if (first_stop != UINT64_MAX && first_stop > stop_at)
+            stop_at = first_stop;
+        int rare = p->relevant && p->nocc > 1 && !at_end && !minor && !late && natural > stop_at;
         int skip = late && !measure_end && !minor; /* not timed at all */
         for (uint32_t j = 0; j < p->nocc; j++) {
             interval_t *v = &s->iv[s->niv++];
@@ -324,10 +347,11 @@ static void *sig_start(const pas2p_sink_host_t *host)
              * occ, and those after them are timed too while the run goes on (another phase's
              * occurrences are awaited): more samples for the median at no cost in SET */
             int timed = p->relevant && (!at_end || measure_end) && !skip &&
-                        (p->nocc == 1 ? j == 0 : j >= 1);
+                        (p->nocc == 1 || rare ? 1 : j >= 1);
             if (timed && minor)
                 timed = 2; /* not waited for; its line is for the estimator study */
-            int measured = timed == 1 && (p->nocc == 1 || j <= (uint32_t)occ);
+            int measured = timed == 1 && (rare ? p->occ_end[j] <= stop_at
+                                               : p->nocc == 1 || j <= (uint32_t)occ);
             *v = (interval_t){.start = p->occ_start[j], .end = p->occ_end[j], .phase = k,
                               .measured = measured, .timed = timed, .t0 = -1, .t1 = -1};
             s->nmeasured += (uint32_t)measured;

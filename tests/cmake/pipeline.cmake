@@ -52,6 +52,7 @@ add_test(NAME pipeline_exit_codes COMMAND bash -c [=[
   check 2 "$p" show
   check 2 "$p" predict "$d/no-such.xml" -- true
   check 2 "$p" predict "$d/closed-form.sig.xml" --occurrences 99 -- true
+  check 2 "$p" predict "$d/closed-form.sig.xml" --rare-after 2 -- true
   check 2 "$p" replay "$d/closed-form.sig.xml" --compute fast -- mpirun -np 2
   check 2 "$p" replay "$d/closed-form.sig.xml" extra -- mpirun -np 2
   check 2 "$p" simulate "$d/closed-form.sig.xml" --platform "$d/one-link.xml" --map diagonal

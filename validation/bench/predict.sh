@@ -4,7 +4,8 @@
 # time of the predict run <= 10 % of AET plus the launch time).
 #
 #   bash validation/bench/predict.sh [--build DIR] [--np N] [--runs R] [--apps "a b"]
-#                                    [--occurrences K] [--args "app=ARGS;app=ARGS"]
+#                                    [--occurrences K] [--rare-after F]
+#                                    [--args "app=ARGS;app=ARGS"]
 #
 # --args replaces an application's validation-size arguments (e.g. "stencil2d=2048 1500":
 # more iterations for the same AET, to see SET/AET where a phase recurs every 10 of them).
@@ -20,10 +21,10 @@
 # never asserted by the tests.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-build=build np=2 runs=3 apps="stencil2d cg wavefront cartsweep ftn_ring" occ="" args=""
+build=build np=2 runs=3 apps="stencil2d cg wavefront cartsweep ftn_ring" occ="" rare="" args=""
 source validation/bench/common.sh
 bench_option() {
-  case $1 in --occurrences) occ=$2 ;; --args) args=$2 ;; *) return 1 ;; esac
+  case $1 in --occurrences) occ=$2 ;; --rare-after) rare=$2 ;; --args) args=$2 ;; *) return 1 ;; esac
 }
 bench_parse predict.sh 20 "$@"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -32,7 +33,7 @@ launch_true=$(launch_time "$np" /bin/true)
 
 echo "## Real-target prediction on the base machine ($(date -u +%F), $(nproc) cores, commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'))"
 echo
-echo "np $np, $runs interleaved AET/predict pairs per application, --occurrences ${occ:-default};" \
+echo "np $np, $runs interleaved AET/predict pairs per application, --occurrences ${occ:-default}, --rare-after ${rare:-default};" \
      "launch time (mpirun -np $np of an empty MPI program: MPI_Init, MPI_Finalize) $(printf '%.3f' "$launch") s" \
      "(mpirun -np $np /bin/true: $(printf '%.3f' "$launch_true") s)."
 echo
@@ -53,7 +54,7 @@ while IFS="|" read -r -u 3 app _np _targs vargs; do
     rm -rf "$tmp/a" "$tmp/p"
     "$pas2p" trace -o "$tmp/a" -- "${launchcmd[@]}" >/dev/null
     aet=$("$pas2p" dump "$tmp/a" | field AET)
-    "$pas2p" predict "$tmp/sig.xml" ${occ:+--occurrences "$occ"} -o "$tmp/p" -- "${launchcmd[@]}" >"$tmp/out" 2>&1 ||
+    "$pas2p" predict "$tmp/sig.xml" ${occ:+--occurrences "$occ"} ${rare:+--rare-after "$rare"} -o "$tmp/p" -- "${launchcmd[@]}" >"$tmp/out" 2>&1 ||
       { echo "| $app | predict failed: $(grep -m1 'pas2p predict:' "$tmp/out") |"; continue 2; }
     pet=$(field PET <"$tmp/out")
     echo "$aet" >>"$tmp/aet"; echo "$pet" >>"$tmp/pet"
