@@ -17,17 +17,65 @@
 typedef struct {
     pas2p_platform_t plat;
     int *map;                      /* rank -> host index */
-    double base_speed;             /* resolved: the option, or rank 0's host's */
+    int kernel;                    /* resolved: each rank's kernel calibration as base speed */
+    char why[400];                 /* why that base speed (printed) */
+    double base_speed;             /* resolved, when not kernel: the option, or rank 0's host's */
     char replayer[PATH_MAX];
     char hostfile[PATH_MAX + 64], scaled[PATH_MAX + 64], actdir[PATH_MAX + 64];
     char log[PATH_MAX + 64];
     const char *simplat;           /* the platform SimGrid gets: the given or the scaled */
 } sim_state_t;
 
+/* The base speed: 1 each rank's kernel calibration, 0 a speed.  Never silently the target
+ * CPU: why says what was assumed and why.  kernel_unit: the platform says its speeds are
+ * kernel flop/s; calibrated: the signature (or trace) has every rank's kernel speed. */
+static int decide(const pas2p_simulate_opts_t *o, int kernel_unit, int calibrated, char *why,
+                  size_t len)
+{
+    if (o->kernel_speed) {
+        snprintf(why, len, "--base-speed kernel");
+        return 1;
+    }
+    if (o->base_speed > 0) {
+        snprintf(why, len, "--base-speed");
+        return 0;
+    }
+    if (o->host_speed) {
+        snprintf(why, len, "--base-speed host: the target CPU is taken as the base CPU");
+        return 0;
+    }
+    if (kernel_unit && calibrated) {
+        snprintf(why, len, "the platform's speeds are pas2p kernel flop/s (pas2p calibrate), "
+                 "and the trace measured the kernel on every rank");
+        return 1;
+    }
+    if (kernel_unit)
+        snprintf(why, len, "rank 0's host: the platform's speeds are pas2p kernel flop/s, but "
+                 "the trace has no kernel calibration (--base-speed F gives the base speed)");
+    else
+        snprintf(why, len, "rank 0's host: the platform does not say its speeds are pas2p "
+                 "kernel flop/s, so the target CPU is taken as the base CPU (--base-speed F "
+                 "or kernel to predict a CPU change)");
+    return 0;
+}
+
 static void mode(const pas2p_run_t *run, char *out, size_t len)
 {
     const pas2p_simulate_opts_t *o = run->bopts;
-    if (o->kernel_speed)
+    const sim_state_t *s = run->state;
+    int kernel;
+    char why[400];
+    if (s) {
+        kernel = s->kernel;
+    } else { /* before check (--relative's comparison): the same decision, made here */
+        pas2p_platform_t plat;
+        char e[512];
+        int ok = !pas2p_platform_read(o->platform, &plat, e, sizeof e), unit = ok && plat.kernel_unit;
+        if (ok)
+            pas2p_platform_free(&plat);
+        kernel = decide(o, unit, run->sig && !pas2p_signature_uncalibrated(run->sig), why, sizeof why);
+    }
+    if (kernel)
         snprintf(out, len, "base speed: kernel calibration");
     else if (o->base_speed > 0)
         snprintf(out, len, "base speed: %.6g flop/s", o->base_speed);
@@ -44,13 +92,11 @@ static int check(pas2p_run_t *run, char *err, size_t errlen)
         return 1;
     }
     run->state = s;
+    char uncal_what[300] = ""; /* the first rank without a kernel calibration, named */
     if (run->sig) {
-        const pas2p_sig_rank_t *uncal = o->kernel_speed ? pas2p_signature_uncalibrated(run->sig) : NULL;
-        if (uncal) {
-            snprintf(err, errlen, "%s: rank %u has no kernel calibration: give --base-speed a speed",
-                     run->opts->sig_path, uncal->rank);
-            return 2;
-        }
+        const pas2p_sig_rank_t *uncal = pas2p_signature_uncalibrated(run->sig);
+        if (uncal)
+            snprintf(uncal_what, sizeof uncal_what, "%.200s: rank %u", run->opts->sig_path, uncal->rank);
     } else {
         pas2p_manifest_t m;
         if (!o->trace) {
@@ -60,19 +106,18 @@ static int check(pas2p_run_t *run, char *err, size_t errlen)
         if (pas2p_manifest_read(o->trace, &m, err, errlen))
             return 2;
         run->np = (uint32_t)m.np;
-        int uncal = -1;
-        for (uint32_t r = 0; o->kernel_speed && uncal < 0 && r < run->np; r++)
+        for (uint32_t r = 0; !uncal_what[0] && r < run->np; r++)
             if (!(m.kernel_rate && m.kernel_rate[r] > 0))
-                uncal = (int)r;
+                snprintf(uncal_what, sizeof uncal_what, "%.200s: rank %u", o->trace, r);
         pas2p_manifest_free(&m);
-        if (uncal >= 0) {
-            snprintf(err, errlen, "%s: rank %d has no kernel calibration: give --base-speed a speed",
-                     o->trace, uncal);
-            return 2;
-        }
+    }
+    if (o->kernel_speed && uncal_what[0]) {
+        snprintf(err, errlen, "%s has no kernel calibration: give --base-speed a speed", uncal_what);
+        return 2;
     }
     if (pas2p_platform_read(o->platform, &s->plat, err, errlen))
         return 2;
+    s->kernel = decide(o, s->plat.kernel_unit, !uncal_what[0], s->why, sizeof s->why);
     if (pas2p_find_beside("PAS2P_SIMREPLAY", "pas2p-simreplay", s->replayer, sizeof s->replayer) ||
         access(s->replayer, X_OK)) {
         snprintf(err, errlen, "the replayer %s is missing (build with SimGrid installed: "
@@ -190,7 +235,7 @@ static int run_simgrid(pas2p_run_t *run, char *err, size_t errlen)
     char nps[16], repss[16], speeds[32], cfgbuf[32][512];
     snprintf(nps, sizeof nps, "%u", run->np);
     snprintf(repss, sizeof repss, "%ld", run->sig ? o->reps : 1);
-    if (o->kernel_speed)
+    if (s->kernel)
         snprintf(speeds, sizeof speeds, "kernel");
     else
         snprintf(speeds, sizeof speeds, "%.17g", s->base_speed);
@@ -271,10 +316,12 @@ static void print(const pas2p_run_t *run, FILE *out)
 {
     const pas2p_simulate_opts_t *o = run->bopts;
     const sim_state_t *s = run->state;
-    if (o->kernel_speed)
-        fprintf(out, "platform = %s\nbase speed = kernel calibration of each rank\n", o->platform);
+    if (s->kernel)
+        fprintf(out, "platform = %s\nbase speed = kernel calibration of each rank (%s)\n",
+                o->platform, s->why);
     else
-        fprintf(out, "platform = %s\nbase speed = %.6g flop/s\n", o->platform, s->base_speed);
+        fprintf(out, "platform = %s\nbase speed = %.6g flop/s (%s)\n", o->platform,
+                s->base_speed, s->why);
     if (s->simplat != o->platform)
         fprintf(out, "what-if = speed x%g, bandwidth x%g, latency x%g\n", o->whatif[0],
                 o->whatif[1], o->whatif[2]);

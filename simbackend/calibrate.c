@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "pas2p_launch.h"
+#include "pas2p_platform.h"
 #include "pas2p_sim.h"
 
 /* "key = value" lines of a probe's output file: the value of key, or -1 */
@@ -127,7 +128,9 @@ static int write_platform(FILE *f, const char *name, long hosts, long slots, dou
         "  </config>\n"
         "  <cluster id=\"%s\" prefix=\"%s-n\" radical=\"0-%ld\" suffix=\"\" speed=\"%.6gf\" core=\"%ld\"\n"
         "           bw=\"%.6gBps\" lat=\"%.6gs\" bb_bw=\"%.6gBps\" bb_lat=\"0s\" sharing_policy=\"SPLITDUPLEX\"\n"
-        "           loopback_bw=\"2GBps\" loopback_lat=\"10us\"/>\n"
+        "           loopback_bw=\"2GBps\" loopback_lat=\"10us\">\n"
+        "    <prop id=\"" PAS2P_SPEED_UNIT_PROP "\" value=\"kernel\"/> <!-- speeds in kernel flop/s -->\n"
+        "  </cluster>\n"
         "</platform>\n",
         bf, lf, name, name, hosts - 1, speed * share, slots, nominal, lat / 2,
         nominal * (double)hosts) < 0 ? -1 : 0;

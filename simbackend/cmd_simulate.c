@@ -24,11 +24,15 @@ static const char usage[] =
     "  --platform P.xml     SimGrid 4.1 platform (platforms/*.xml, or `pas2p calibrate`)\n"
     "  --hostfile H         host of each rank, one per line (default: --map over the platform)\n"
     "  --map block|round-robin   ranks over the platform's host cores (default block)\n"
-    "  --base-speed F       flop/s of the base machine's cores (e.g. 2.5Gf; default: the speed\n"
-    "                       of rank 0's host, i.e. the target CPU is the base CPU).  `kernel`:\n"
-    "                       each rank's own speed on the base, measured by the trace's kernel\n"
+    "  --base-speed F       flop/s of the base machine's cores (e.g. 2.5Gf).  `kernel`: each\n"
+    "                       rank's own speed on the base, measured by the trace's kernel\n"
     "                       calibration (tracer/pas2p_kernel.h), for platforms whose host\n"
-    "                       speeds are kernel flop/s (validation/vcluster platform)\n"
+    "                       speeds are kernel flop/s.  `host`: rank 0's host's speed (the\n"
+    "                       target CPU is the base CPU: only the network changes).  Default:\n"
+    "                       `kernel` when the platform says its speeds are kernel flop/s\n"
+    "                       (`pas2p calibrate`, `vcluster platform` write <prop\n"
+    "                       id=\"pas2p_speed_unit\" value=\"kernel\"/>) and the trace has a\n"
+    "                       calibration, else `host`; the output says which, and why\n"
     "  --reps N             replays of each phase (default 2), the first a warm-up of its\n"
     "                       messages without its computation; a phase of weight 1 once\n"
     "  --aet T              the measured time on the target (s): prints PETE\n"
@@ -132,9 +136,10 @@ int pas2p_cmd_simulate(int argc, char **argv)
     pas2p_sweep_grid_t grid;
     if (speed) {
         so.kernel_speed = !strcmp(speed, "kernel");
-        so.base_speed = so.kernel_speed ? 0 : pas2p_parse_speed(speed);
-        if (!so.kernel_speed && !(so.base_speed > 0)) {
-            pas2p_err("simulate", "--base-speed needs a speed such as 2.5Gf or 'kernel', not '%s'", speed);
+        so.host_speed = !strcmp(speed, "host");
+        so.base_speed = so.kernel_speed || so.host_speed ? 0 : pas2p_parse_speed(speed);
+        if (!so.kernel_speed && !so.host_speed && !(so.base_speed > 0)) {
+            pas2p_err("simulate", "--base-speed needs a speed such as 2.5Gf, 'kernel' or 'host', not '%s'", speed);
             return PAS2P_EXIT_USAGE;
         }
     }

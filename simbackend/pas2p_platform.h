@@ -19,7 +19,14 @@ typedef struct {
 typedef struct {
     pas2p_host_t *hosts;     /* <host> elements and <cluster> expansions, in file order */
     size_t nhosts;
+    int kernel_unit;         /* a host or cluster says <prop id="pas2p_speed_unit"
+                                value="kernel"/>: its speeds are pas2p's replay kernel's
+                                flop/s (pas2p calibrate, vcluster platform), so the trace's
+                                kernel calibration is the base speed in the same unit */
 } pas2p_platform_t;
+
+/* The property that marks a platform's host speeds as kernel flop/s. */
+#define PAS2P_SPEED_UNIT_PROP "pas2p_speed_unit"
 
 /* "1Gf", "2.5Mf", "1e9": flop/s; -1 if not a speed. */
 double pas2p_parse_speed(const char *s);

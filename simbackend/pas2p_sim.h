@@ -96,8 +96,12 @@ typedef struct {
     const char *hostfile;          /* host of each rank, or NULL: --map */
     int block;                     /* --map: 1 block, 0 round-robin */
     long reps;                     /* replays of each phase (1..16) */
-    double base_speed;             /* flop/s of a base core; 0: rank 0's host's */
-    int kernel_speed;              /* each rank's kernel calibration instead */
+    double base_speed;             /* flop/s of a base core; 0: see below */
+    int kernel_speed;              /* each rank's kernel calibration (--base-speed kernel) */
+    int host_speed;                /* rank 0's host's speed (--base-speed host).  Neither
+                                      given: the kernel calibration when the platform says
+                                      its speeds are kernel flop/s (pas2p_platform.h) and the
+                                      trace has one, else rank 0's host's */
     double whatif[3];              /* factors of host speed, link bandwidth, latency */
     const char *const *cfgs;       /* --cfg=OPT for SimGrid */
     int ncfg;

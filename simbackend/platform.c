@@ -76,11 +76,26 @@ static int add_cluster(pas2p_platform_t *p, xmlNodePtr n, char *err, size_t errl
     return 0;
 }
 
+/* <prop id="pas2p_speed_unit" value="kernel"/> among a host's or cluster's children */
+static int says_kernel(xmlNodePtr n)
+{
+    for (n = n->children; n; n = n->next) {
+        if (n->type != XML_ELEMENT_NODE || strcmp((const char *)n->name, "prop"))
+            continue;
+        const char *id = pas2p_xml_attr(n, "id"), *v = pas2p_xml_attr(n, "value");
+        if (id && v && !strcmp(id, PAS2P_SPEED_UNIT_PROP) && !strcmp(v, "kernel"))
+            return 1;
+    }
+    return 0;
+}
+
 static int walk(pas2p_platform_t *p, xmlNodePtr n, char *err, size_t errlen, const char *path)
 {
     for (; n; n = n->next) {
         if (n->type != XML_ELEMENT_NODE)
             continue;
+        if (!strcmp((const char *)n->name, "host") || !strcmp((const char *)n->name, "cluster"))
+            p->kernel_unit |= says_kernel(n);
         if (!strcmp((const char *)n->name, "host")) {
             const char *id = pas2p_xml_attr(n, "id"), *sp = pas2p_xml_attr(n, "speed"), *co = pas2p_xml_attr(n, "core");
             double speed = sp ? pas2p_parse_speed(sp) : -1;

@@ -125,6 +125,22 @@ add_test(NAME simulate_kernel_speed COMMAND ${EXPECT} --clean ${W}/sim-kern --ou
   --out "^base speed = kernel calibration"
   -- ${PAS2P} simulate ${D}/closed-form-kernel.sig.xml --platform ${D}/one-link.xml ${EXACT}
   --base-speed kernel -o ${W}/sim-kern)
+# platform units: a platform whose speeds are marked as kernel flop/s (as pas2p calibrate
+# marks them) takes the trace's kernel calibration by default, and says so; an unmarked one
+# keeps the base CPU, and says that too; --base-speed host overrides the mark
+add_test(NAME simulate_platform_unit_kernel COMMAND ${EXPECT} --clean ${W}/sim-unit
+  --out "^PET = 5\\.0101000? s"
+  --out "^base speed = kernel calibration of each rank \\(the platform's speeds are pas2p kernel flop/s"
+  -- ${PAS2P} simulate ${D}/closed-form-kernel.sig.xml --platform ${D}/one-link-kernel.xml ${EXACT}
+  -o ${W}/sim-unit)
+add_test(NAME simulate_platform_unit_none COMMAND ${EXPECT} --clean ${W}/sim-nounit
+  --out "^base speed = 1e\\+09 flop/s \\(rank 0's host: the platform does not say its speeds"
+  -- ${PAS2P} simulate ${D}/closed-form-kernel.sig.xml --platform ${D}/one-link.xml ${EXACT}
+  -o ${W}/sim-nounit)
+add_test(NAME simulate_platform_unit_host COMMAND ${EXPECT} --clean ${W}/sim-unithost
+  --out "^base speed = 1e\\+09 flop/s \\(--base-speed host"
+  -- ${PAS2P} simulate ${D}/closed-form-kernel.sig.xml --platform ${D}/one-link-kernel.xml ${EXACT}
+  --base-speed host -o ${W}/sim-unithost)
 add_test(NAME bad_simulate_no_kernel COMMAND ${EXPECT} --fail --one-line
   --out "closed-form.sig.xml: rank 0 has no kernel calibration" --clean ${W}/sim-nokern
   -- ${PAS2P} simulate ${D}/closed-form.sig.xml --platform ${D}/one-link.xml --base-speed kernel
@@ -138,6 +154,10 @@ add_test(NAME calibrate_this_machine COMMAND ${EXPECT} --out "^speed = [0-9.e+]+
   --out "^latency = [0-9.e+-]+$" --out "^bandwidth = [0-9.e+]+$" --out "^platform = ${W}/calib.xml"
   -- ${PAS2P} calibrate --hosts 2 --seconds 0.2 -o ${W}/calib.xml -- ${MPIRUN})
 set_tests_properties(calibrate_this_machine PROPERTIES FIXTURES_SETUP calibrated)
+# its host speeds are marked as kernel flop/s, so simulate takes the kernel calibration
+add_test(NAME calibrate_speed_unit COMMAND grep -q "<prop id=\"pas2p_speed_unit\" value=\"kernel\"/>"
+  ${W}/calib.xml)
+set_tests_properties(calibrate_speed_unit PROPERTIES FIXTURES_REQUIRED calibrated)
 # its network model against closed forms, with a probe of known results (tests/fake_probe.sh)
 add_test(NAME calibrate_model COMMAND bash ${T}/calibrate_model.sh ${PAS2P} ${D} ${W} ${MPIRUN})
 add_test(NAME simulate_calibrated COMMAND ${EXPECT} --clean ${W}/sim-cal --out "^PET = [0-9.]+ s"

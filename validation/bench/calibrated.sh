@@ -49,7 +49,7 @@ while IFS="|" read -r -u 3 app _np _targs vargs; do
          n = split($2, v, ","); for (i = 1; i <= n; i++) t += v[i]; printf "%.2f", t / n * 1024 / s }' "$tmp/tr/manifest")
   rm -rf "$tmp/s2"
   if ! "$pas2p" simulate "$tmp/sig.xml" --platform "$tmp/base.xml" --base-speed kernel -o "$tmp/s" >"$tmp/so" 2>&1 ||
-     ! "$pas2p" simulate "$tmp/sig.xml" --platform "$tmp/base.xml" -o "$tmp/s2" >"$tmp/so2" 2>&1; then
+     ! "$pas2p" simulate "$tmp/sig.xml" --platform "$tmp/base.xml" --base-speed host -o "$tmp/s2" >"$tmp/so2" 2>&1; then
     echo "| $app $vargs | $(field AET <"$tmp/to") | $aet ($(rng "$tmp/aet")) | ${kr:--} | refused: $(cat "$tmp/so" "$tmp/so2" | grep -m1 'pas2p simulate:' | sed 's/^pas2p simulate: //') | | | | |"
     continue
   fi
