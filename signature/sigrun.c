@@ -631,7 +631,8 @@ stop_points:
             _exit(PAS2P_STOP_CODE);
         }
     }
-    if (klass == PAS2P_CLASS_COLLECTIVE && pas2p_call_name(e->call)[4] != 'I' && /* blocking: MPI_Ibcast & co. are not a point */
+    /* a blocking collective of all ranks (MPI_Ibcast & co. are not a point to stop at) */
+    if (klass == PAS2P_CLASS_COLLECTIVE && pas2p_call_name(e->call)[4] != 'I' &&
         world_wide(s, e->comm))
         maybe_stop(s);
 }
