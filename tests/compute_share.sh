@@ -19,9 +19,11 @@ echo "compute_share: spin $spin, sleep $sleep; kernel_rate: spin $krs, sleep $kr
 awk -v s="$spin" -v z="$sleep" -v ks="$krs" -v kz="$krz" 'BEGIN {
   n = split(s, a, ","); split(z, b, ","); split(ks, c, ","); split(kz, d, ",")
   for (i = 1; i <= n; i++) {
-    # spinning ranks may share the cores with other tests: a generous floor
-    if (a[i] < 0.3 || a[i] > 1) { print "FAIL: spin share " a[i]; exit 1 }
+    # spinning ranks may share the 2 cores with 2 other tests under ctest -j2 (CI saw 0.29):
+    # a generous floor, and the spinner far above the sleeper measured in the same minute
+    if (a[i] < 0.15 || a[i] > 1) { print "FAIL: spin share " a[i]; exit 1 }
     if (b[i] > 0.1) { print "FAIL: sleep share " b[i]; exit 1 }
+    if (!(a[i] > 5 * b[i])) { print "FAIL: spin share " a[i] " not far above sleep " b[i]; exit 1 }
     # the rate is the core speed times the share: a sleeper is credited far less
     if (!(d[i] * 3 < c[i])) { print "FAIL: kernel_rate sleep " d[i] " vs spin " c[i]; exit 1 }
   } }' >&2 || exit 1
