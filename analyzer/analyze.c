@@ -301,40 +301,73 @@ int pas2p_ranks_spmd(const pas2p_rank_phases_t *res, int np, int rep)
 }
 
 /* ------------------------------------------------------------------ more passes */
-/* length of the logical trace: one more pass over every rank file */
-static int logical_time(const char *dir, int np, int global, int strict, uint64_t *ticks,
-                        char *err, size_t errlen)
+/* Every rank file of DIR as an event source, all open at once: the passes that read all
+ * ranks together (the logical clock, the global phases). */
+typedef struct {
+    int np;
+    pas2p_rank_reader_t **rd;
+    src_t *ss;
+    pas2p_event_source_t *src;
+} sources_t;
+
+static void sources_close(sources_t *S)
 {
-    pas2p_rank_reader_t **rd = calloc((size_t)np, sizeof *rd);
-    src_t *ss = calloc((size_t)np, sizeof *ss);
-    pas2p_event_source_t *src = calloc((size_t)np, sizeof *src);
-    int rc = -1;
-    if (!rd || !ss || !src) {
+    for (int r = 0; S->rd && r < S->np; r++)
+        pas2p_rank_reader_close(S->rd[r]);
+    free(S->rd);
+    free(S->ss);
+    free(S->src);
+}
+
+/* 0, or -1 with err (out of memory, a rank file that cannot be opened); close it either way */
+static int sources_open(sources_t *S, const char *dir, int np, int strict, char *err, size_t errlen)
+{
+    S->np = np;
+    S->rd = calloc((size_t)np, sizeof *S->rd);
+    S->ss = calloc((size_t)np, sizeof *S->ss);
+    S->src = calloc((size_t)np, sizeof *S->src);
+    if (!S->rd || !S->ss || !S->src) {
         snprintf(err, errlen, "out of memory");
-        goto out;
+        return -1;
     }
     for (int r = 0; r < np; r++) {
         char path[PATH_MAX];
         pas2p_rank_path(dir, r, path, sizeof path);
-        rd[r] = pas2p_rank_reader_open(path, err, errlen);
-        if (!rd[r])
-            goto out;
-        if (global && pas2p_rank_reader_header(rd[r])->thread_level == 3) {
-            snprintf(err, errlen, "rank-%05d.p2t: traced under MPI_THREAD_MULTIPLE; the global "
-                     "logical trace needs each thread's own order, which this version does not "
-                     "build (use --logical local)", r);
-            goto out;
-        }
-        ss[r] = (src_t){rd[r], strict, 0, 0, 0};
-        src[r] = (pas2p_event_source_t){src_next, src_error, &ss[r], NULL, NULL};
+        S->rd[r] = pas2p_rank_reader_open(path, err, errlen);
+        if (!S->rd[r])
+            return -1;
+        S->ss[r] = (src_t){S->rd[r], strict, 0, 0, 0};
+        S->src[r] = (pas2p_event_source_t){src_next, src_error, &S->ss[r], NULL, NULL};
     }
-    rc = pas2p_logical_clock(src, np, global, NULL, NULL, ticks, err, errlen);
+    return 0;
+}
+
+/* the first rank traced under MPI_THREAD_MULTIPLE, or -1 */
+static int sources_multithreaded(const sources_t *S)
+{
+    for (int r = 0; r < S->np; r++)
+        if (pas2p_rank_reader_header(S->rd[r])->thread_level == 3)
+            return r;
+    return -1;
+}
+
+/* length of the logical trace: one more pass over every rank file */
+static int logical_time(const char *dir, int np, int global, int strict, uint64_t *ticks,
+                        char *err, size_t errlen)
+{
+    sources_t S = {0};
+    int rc = -1, mt;
+    if (sources_open(&S, dir, np, strict, err, errlen))
+        goto out;
+    if (global && (mt = sources_multithreaded(&S)) >= 0) {
+        snprintf(err, errlen, "rank-%05d.p2t: traced under MPI_THREAD_MULTIPLE; the global "
+                 "logical trace needs each thread's own order, which this version does not "
+                 "build (use --logical local)", mt);
+        goto out;
+    }
+    rc = pas2p_logical_clock(S.src, np, global, NULL, NULL, ticks, err, errlen);
 out:
-    for (int r = 0; rd && r < np; r++)
-        pas2p_rank_reader_close(rd[r]);
-    free(rd);
-    free(ss);
-    free(src);
+    sources_close(&S);
     return rc;
 }
 
@@ -344,39 +377,21 @@ static int global_pass(const char *dir, int np, int strict, int cut, const pas2p
                        pas2p_rank_phases_t *res, pas2p_global_info_t *info, char *err,
                        size_t errlen)
 {
-    pas2p_rank_reader_t **rd = calloc((size_t)np, sizeof *rd);
-    src_t *ss = calloc((size_t)np, sizeof *ss);
-    pas2p_event_source_t *src = calloc((size_t)np, sizeof *src);
-    int rc = -1, instr = 0;
-    if (!rd || !ss || !src) {
-        snprintf(err, errlen, "out of memory");
+    sources_t S = {0};
+    int rc = -1, mt;
+    if (sources_open(&S, dir, np, strict, err, errlen))
+        goto out;
+    if ((mt = sources_multithreaded(&S)) >= 0) { /* not an error: per-rank phases instead */
+        snprintf(err, errlen, "rank-%05d.p2t: traced under MPI_THREAD_MULTIPLE, whose threads' "
+                 "events interleave: phases per rank (local), not global", mt);
+        rc = 1;
         goto out;
     }
-    for (int r = 0; r < np; r++) {
-        char path[PATH_MAX];
-        pas2p_rank_path(dir, r, path, sizeof path);
-        rd[r] = pas2p_rank_reader_open(path, err, errlen);
-        if (!rd[r])
-            goto out;
-        const pas2p_file_header_t *h = pas2p_rank_reader_header(rd[r]);
-        if (h->thread_level == 3) { /* not an error: the caller keeps per-rank phases */
-            snprintf(err, errlen, "rank-%05d.p2t: traced under MPI_THREAD_MULTIPLE, whose threads' "
-                     "events interleave: phases per rank (local), not global", r);
-            rc = 1;
-            goto out;
-        }
-        if (!r)
-            instr = h->ncounters && !strcmp(h->counters[0], "PAPI_TOT_INS");
-        ss[r] = (src_t){rd[r], strict, 0, 0, 0};
-        src[r] = (pas2p_event_source_t){src_next, src_error, &ss[r], NULL, NULL};
-    }
-    rc = pas2p_global_phases(src, np, o, instr, cut, res, info, err, errlen);
+    const pas2p_file_header_t *h = pas2p_rank_reader_header(S.rd[0]);
+    int instr = h->ncounters && !strcmp(h->counters[0], "PAPI_TOT_INS");
+    rc = pas2p_global_phases(S.src, np, o, instr, cut, res, info, err, errlen);
 out:
-    for (int r = 0; rd && r < np; r++)
-        pas2p_rank_reader_close(rd[r]);
-    free(rd);
-    free(ss);
-    free(src);
+    sources_close(&S);
     return rc;
 }
 

@@ -9,20 +9,10 @@
 # "relevant/phases coverage" per np as Markdown.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-build=build nps="2 4 8" apps="stencil2d cg md adi fftlike wavefront cartsweep"
-while [[ $# -gt 0 ]]; do
-  case $1 in
-    --build) build=$2; shift ;;
-    --nps) nps=$2; shift ;;
-    --apps) apps=$2; shift ;;
-    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
-    *) echo "phase_counts.sh: unknown option $1" >&2; exit 2 ;;
-  esac
-  shift
-done
+build=build np=2 runs=1 nps="2 4 8" apps="stencil2d cg md adi fftlike wavefront cartsweep"
 source validation/bench/common.sh
-need_build "$build"
-pas2p=$build/bin/pas2p
+bench_option() { case $1 in --nps) nps=$2 ;; *) return 1 ;; esac; }
+bench_parse phase_counts.sh 9 "$@"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 echo "## Relevant phases by np ($(date -u +%F), $(nproc) cores, commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'))"
 echo
