@@ -147,12 +147,18 @@ typedef struct {
     uint32_t nfirst;
     uint64_t fs[PAS2P_PHASE_SAMPLE_OCC], fe[PAS2P_PHASE_SAMPLE_OCC];
     double ft[PAS2P_PHASE_SAMPLE_OCC];
+    double *segsum;           /* nseg (of its phase): computation in each segment */
 } gpr_t;
 
 typedef struct {
     uint64_t key, weight, first; /* first: index of its first occurrence */
     double ref;                  /* mean compute measure (all ranks) */
     gpr_t *r;                    /* np */
+    uint32_t nseg;               /* segments (see phase_segments), the same on every rank */
+    int segby;                   /* what cuts them: SEG_WAITS, SEG_COLLECTIVES, SEG_WHOLE */
+    double *segmax;              /* nseg: sums over occurrences of the largest rank's
+                                    computation in the segment */
+    uint8_t *segwait;            /* nseg: its ranks all wait for each other (segment_waits) */
     uint32_t id;
 } gphase_t;
 
@@ -178,6 +184,8 @@ typedef struct {
     uint32_t nph, capph;
     table_t phidx;            /* (key, variant #) -> phase + 1 */
     uint32_t last_phase;
+    double *segc;                /* scratch: one occurrence's computation per rank and segment */
+    size_t capsegc;
     uint64_t occ;
     uint64_t largest;
     int cut, unclosed;        /* a truncated trace: the end may stay unclosed */
@@ -380,6 +388,20 @@ static int is_poll(unsigned call)
 {
     return call == PAS2P_CALL_Test || call == PAS2P_CALL_Testany || call == PAS2P_CALL_Testall ||
            call == PAS2P_CALL_Testsome || call == PAS2P_CALL_Iprobe;
+}
+
+/* a call that may wait for another rank: a blocking receive or probe, a Sendrecv, a Wait,
+ * a blocking collective (MPI-3 names every non-blocking call MPI_I...) */
+static int may_wait(unsigned call)
+{
+    const char *n = pas2p_call_name(call);
+    switch (pas2p_call_class(call)) {
+    case PAS2P_CLASS_SENDRECV: return 1;
+    case PAS2P_CLASS_RECV:
+    case PAS2P_CLASS_COLLECTIVE: return n && n[4] != 'I';
+    case PAS2P_CLASS_COMPLETION: return n && !strncmp(n, "MPI_Wait", 8);
+    default: return 0;
+    }
 }
 
 static int wildcard_source(const pas2p_event_t *e)
@@ -618,16 +640,274 @@ static int same_slices(const gstate_t *g, const gphase_t *p)
 
 static void gphase_free(gphase_t *p, int np)
 {
+    free(p->segmax);
+    free(p->segwait);
+    p->segmax = NULL;
+    p->segwait = NULL;
     if (!p->r)
         return;
     for (int r = 0; r < np; r++) {
         free(p->r[r].syms);
         free(p->r[r].pos);
         free(p->r[r].range);
+        free(p->r[r].segsum);
     }
     free(p->r);
     p->r = NULL;
 }
+
+/* Segments.  Calls at which the ranks wait for each other cut each rank's slice into
+ * segments (each such call ends the segment it is in; one more, after the last, holds the
+ * rest).  When segment s is the same stretch of the program on every rank of a phase and
+ * its ranks wait for each other in it (segment_waits), each occurrence of it lasts as long
+ * as its slowest rank.  The cuts, by what the ranks have in common:
+ *  - SEG_WAITS: every rank makes the same calls in the same order (SPMD: only peers, tags
+ *    and sizes differ; a blocking send and receive in either order count as one exchange,
+ *    the way a ring's rank 0 sends then receives and the others receive then send): every
+ *    call that may wait cuts;
+ *  - SEG_COLLECTIVES: the same blocking collectives in the same order (on the same
+ *    communicators), whatever else differs (a non-periodic stencil's end ranks exchange
+ *    with one neighbour, the others with two): the collectives cut;
+ *  - SEG_WHOLE: otherwise the whole occurrence is one segment, taken to wait for its
+ *    slowest rank only when no rank waits more than once in it: a pipeline's ranks (rank 0
+ *    sends a sweep and receives the way back, rank 1 the reverse) are not held back
+ *    together at every step. */
+enum { SEG_WAITS, SEG_COLLECTIVES, SEG_WHOLE };
+
+static int blocking_collective(unsigned call)
+{
+    const char *n = pas2p_call_name(call);
+    return pas2p_call_class(call) == PAS2P_CLASS_COLLECTIVE && n && n[4] != 'I';
+}
+
+static int cuts_segment(int by, unsigned call)
+{
+    return by == SEG_WAITS ? may_wait(call) : by == SEG_COLLECTIVES ? blocking_collective(call) : 0;
+}
+
+static int blocking_send(unsigned call)
+{
+    return call == PAS2P_CALL_Send || call == PAS2P_CALL_Ssend || call == PAS2P_CALL_Bsend ||
+           call == PAS2P_CALL_Rsend;
+}
+
+/* the call at *i of R's slice, a blocking send+receive pair (either order) as MPI_Sendrecv;
+ * *i moves past what it read.  by SEG_COLLECTIVES: the next blocking collective's call and
+ * communicator (call 0 at the end) */
+static unsigned next_call(const grank_t *R, uint32_t *i, int by, uint32_t *comm)
+{
+    *comm = 0;
+    if (by == SEG_COLLECTIVES) {
+        while (*i < R->nsl && !blocking_collective(R->syms.v[R->sl[*i].sym].call))
+            ++*i;
+        if (*i == R->nsl)
+            return 0;
+        const pas2p_symbol_t *y = &R->syms.v[R->sl[(*i)++].sym];
+        *comm = y->comm;
+        return y->call;
+    }
+    unsigned a = R->syms.v[R->sl[*i].sym].call;
+    if (*i + 1 < R->nsl) {
+        unsigned b = R->syms.v[R->sl[*i + 1].sym].call;
+        if ((blocking_send(a) && b == PAS2P_CALL_Recv) || (a == PAS2P_CALL_Recv && blocking_send(b))) {
+            *i += 2;
+            return PAS2P_CALL_Sendrecv;
+        }
+    }
+    ++*i;
+    return a;
+}
+
+/* every rank of the slice in the phase has the same calls as the first one, as `by` sees
+ * them (by SEG_COLLECTIVES, at least one) */
+static int slices_alike(const gstate_t *g, int by)
+{
+    const grank_t *A = NULL;
+    int some = by != SEG_COLLECTIVES;
+    for (int r = 0; r < g->np; r++) {
+        const grank_t *R = &g->r[r];
+        if (!R->nsl)
+            continue; /* not in the phase */
+        if (!A) {
+            A = R;
+            continue;
+        }
+        uint32_t i = 0, j = 0;
+        for (;;) {
+            uint32_t ca, cb;
+            unsigned a = i < R->nsl ? next_call(R, &i, by, &ca) : 0;
+            unsigned b = j < A->nsl ? next_call(A, &j, by, &cb) : 0;
+            if (a != b || (a && ca != cb))
+                return 0;
+            if (!a)
+                break;
+            some = 1;
+        }
+    }
+    return A != NULL && some;
+}
+
+/* p->segby and p->nseg for the slice being made phase p */
+static void phase_segments(const gstate_t *g, gphase_t *p)
+{
+    p->segby = slices_alike(g, SEG_WAITS) ? SEG_WAITS
+             : slices_alike(g, SEG_COLLECTIVES) ? SEG_COLLECTIVES : SEG_WHOLE;
+    p->nseg = 1;
+    const grank_t *A = g->r;
+    while (A < g->r + g->np - 1 && !A->nsl)
+        A++;
+    for (uint32_t i = 0; i < A->nsl; i++)
+        p->nseg += (uint32_t)cuts_segment(p->segby, A->syms.v[A->sl[i].sym].call);
+}
+
+/* A dependence graph: rank a's segment waits for rank b's (b sent what a receives, or both
+ * are members of a collective, through a node of its own).  Grown as edges come. */
+typedef struct {
+    uint32_t nodes, n, cap;
+    uint32_t (*e)[2];            /* (from, to): `to` waits for `from` */
+} dgraph_t;
+
+static int dg_edge(dgraph_t *d, uint32_t from, uint32_t to)
+{
+    if (d->n == d->cap) {
+        uint32_t cap = d->cap ? 2 * d->cap : 64;
+        void *v = realloc(d->e, cap * sizeof *d->e);
+        if (!v)
+            return -1;
+        d->e = v;
+        d->cap = cap;
+    }
+    d->e[d->n][0] = from;
+    d->e[d->n][1] = to;
+    d->n++;
+    return 0;
+}
+
+/* every node with in[] set reaches every other one with in[] set, following the edges
+ * (dir 0) and against them (dir 1): a breadth-first search each way from the first */
+static int dg_strong(const dgraph_t *d, const uint8_t *in, uint32_t nin)
+{
+    uint32_t start = 0;
+    while (start < nin && !in[start])
+        start++;
+    if (start == nin)
+        return 0;
+    uint8_t *seen = malloc(d->nodes);
+    uint32_t *queue = malloc(sizeof *queue * d->nodes);
+    int ok = seen && queue;
+    for (int dir = 0; ok && dir < 2; dir++) {
+        memset(seen, 0, d->nodes);
+        uint32_t h = 0, t = 0;
+        queue[t++] = start;
+        seen[start] = 1;
+        while (h < t) { /* (quadratic in the edges of one segment; segments are small) */
+            uint32_t x = queue[h++];
+            for (uint32_t k = 0; k < d->n; k++)
+                if (d->e[k][dir] == x && !seen[d->e[k][!dir]]) {
+                    seen[d->e[k][!dir]] = 1;
+                    queue[t++] = d->e[k][!dir];
+                }
+        }
+        for (uint32_t r = 0; r < nin; r++)
+            ok &= !in[r] || seen[r];
+    }
+    free(seen);
+    free(queue);
+    return ok;
+}
+
+/* every rank-to-rank edge (a message) has its reverse: exchanges, not a pipeline (the
+ * collectives' edges, through their own nodes, always do) */
+static int dg_mutual(const dgraph_t *d, uint32_t np)
+{
+    for (uint32_t k = 0; k < d->n; k++) {
+        if (d->e[k][0] >= np || d->e[k][1] >= np)
+            continue;
+        uint32_t j = 0;
+        while (j < d->n && (d->e[j][0] != d->e[k][1] || d->e[j][1] != d->e[k][0]))
+            j++;
+        if (j == d->n)
+            return 0;
+    }
+    return 1;
+}
+
+/* p->segwait for the slice being made phase p: segment s's ranks all wait for each other
+ * (the ranks of the phase are strongly connected by its receives and collectives) -- a
+ * halo exchange, a ring, a collective.  Then each occurrence of the segment lasts as long
+ * as its slowest rank.  A pipeline's segment (rank r waits for r - 1 only) does not: its
+ * ranks are not held back by the slowest one of the same segment. */
+static int segment_waits(const gstate_t *g, gphase_t *p)
+{
+    uint8_t *in = calloc((size_t)g->np, 1);
+    uint32_t *seg = calloc((size_t)g->np, sizeof *seg), *at = calloc((size_t)g->np, sizeof *at);
+    uint32_t *hubs = NULL;
+    dgraph_t d = {0};
+    int rc = in && seg && at ? 0 : -1;
+    for (int r = 0; r < g->np && !rc; r++)
+        in[r] = g->r[r].nsl > 0;
+    for (uint32_t s = 0; s < p->nseg && !rc; s++) {
+        uint32_t nhub = 0;
+        d.n = 0;
+        d.nodes = (uint32_t)g->np;
+        for (int r = 0; r < g->np && !rc; r++) {
+            const grank_t *R = &g->r[r];
+            for (; at[r] < R->nsl && !rc; at[r]++) {
+                const pas2p_symbol_t *y = &R->syms.v[R->sl[at[r]].sym];
+                int klass = pas2p_call_class(y->call);
+                int32_t from = klass == PAS2P_CLASS_RECV ? y->peer
+                             : klass == PAS2P_CLASS_SENDRECV ? y->peer2 : PAS2P_PEER_NONE;
+                if (from >= 0 && from < g->np) {
+                    rc = dg_edge(&d, (uint32_t)from, (uint32_t)r);
+                } else if (from == PAS2P_PEER_ANY) {
+                    for (int x = 0; x < g->np && !rc; x++)
+                        rc = x == r ? 0 : dg_edge(&d, (uint32_t)x, (uint32_t)r);
+                } else if (klass == PAS2P_CLASS_COLLECTIVE) { /* one node per communicator */
+                    uint32_t h = 0;
+                    while (h < nhub && hubs[2 * h] != y->comm)
+                        h++;
+                    if (h == nhub) {
+                        uint32_t *v = realloc(hubs, 2 * sizeof *v * (nhub + 1));
+                        if (!v) {
+                            rc = -1;
+                            break;
+                        }
+                        hubs = v;
+                        hubs[2 * h] = y->comm;
+                        hubs[2 * h + 1] = d.nodes++;
+                        nhub++;
+                    }
+                    uint32_t node = hubs[2 * h + 1];
+                    rc = dg_edge(&d, (uint32_t)r, node) || dg_edge(&d, node, (uint32_t)r) ? -1 : 0;
+                }
+                if (cuts_segment(p->segby, y->call) && seg[r] + 1 < p->nseg) {
+                    seg[r]++;
+                    at[r]++;
+                    break;
+                }
+            }
+        }
+        int once = 1; /* (one segment: no rank waits more than once) */
+        for (int r = 0; p->segby == SEG_WHOLE && r < g->np; r++) {
+            uint32_t waits = 0;
+            for (uint32_t i = 0; i < g->r[r].nsl; i++)
+                waits += (uint32_t)may_wait(g->r[r].syms.v[g->r[r].sl[i].sym].call);
+            once &= waits <= 1;
+        }
+        /* cut by the collectives or not at all, a segment may hold a pipeline between
+         * them (adi's sweeps): only exchanges are taken to hold every rank back */
+        int mutual = p->segby == SEG_WAITS || dg_mutual(&d, (uint32_t)g->np);
+        if (!rc)
+            p->segwait[s] = once && mutual && dg_strong(&d, in, (uint32_t)g->np);
+    }
+    free(in);
+    free(seg);
+    free(at);
+    free(hubs);
+    free(d.e);
+    return rc;
+}
+
 
 static int phase_new(gstate_t *g, uint64_t key, uint32_t *id)
 {
@@ -641,9 +921,14 @@ static int phase_new(gstate_t *g, uint64_t key, uint32_t *id)
     }
     gphase_t *p = &g->ph[g->nph];
     *p = (gphase_t){.key = key, .first = g->occ};
+    phase_segments(g, p);
     p->r = calloc((size_t)g->np, sizeof *p->r);
-    if (!p->r)
+    p->segmax = calloc(p->nseg, sizeof *p->segmax);
+    p->segwait = calloc(p->nseg, 1);
+    if (!p->r || !p->segmax || !p->segwait || segment_waits(g, p)) {
+        gphase_free(p, g->np);
         return -1;
+    }
     for (int r = 0; r < g->np; r++) {
         const grank_t *R = &g->r[r];
         gpr_t *q = &p->r[r];
@@ -653,7 +938,8 @@ static int phase_new(gstate_t *g, uint64_t key, uint32_t *id)
         q->syms = malloc(sizeof *q->syms * (R->nsl ? R->nsl : 1));
         q->pos = calloc(4 * (size_t)(R->nsl ? R->nsl : 1), sizeof *q->pos);
         q->range = malloc(2 * sizeof *q->range * (R->nsl ? R->nsl : 1));
-        if (!q->syms || !q->pos || !q->range) {
+        q->segsum = calloc(p->nseg, sizeof *q->segsum);
+        if (!q->syms || !q->pos || !q->range || !q->segsum) {
             gphase_free(p, g->np);
             return -1;
         }
@@ -719,12 +1005,25 @@ static int occurrence_end(gstate_t *g)
     g->last_phase = id;
     p->weight++;
     p->ref += (measure - p->ref) / (double)p->weight;
+    size_t nsc = (size_t)g->np * p->nseg;
+    if (nsc > g->capsegc) {
+        double *v = realloc(g->segc, nsc * sizeof *v);
+        if (!v)
+            return -1;
+        g->segc = v;
+        g->capsegc = nsc;
+    }
+    memset(g->segc, 0, nsc * sizeof *g->segc);
     for (int r = 0; r < g->np; r++) {
         grank_t *R = &g->r[r];
         gpr_t *q = &p->r[r];
-        double t = 0, c = 0, in = 0;
+        double t = 0, c = 0, in = 0, *sc = g->segc + (size_t)r * p->nseg;
+        uint32_t seg = 0;
         for (uint32_t i = 0; i < R->nsl; i++) {
             const gev_t *x = &R->sl[i];
+            sc[seg] += (double)x->compute_ns * 1e-9;
+            if (cuts_segment(p->segby, R->syms.v[x->sym].call) && seg + 1 < p->nseg)
+                seg++;
             t += (double)x->time_ns;
             c += (double)x->compute_ns;
             in += (double)x->instr;
@@ -748,6 +1047,9 @@ static int occurrence_end(gstate_t *g)
         /* failed polls at the end of the slice (no call after them in it) are its time too */
         t += (double)R->absorbed_ns;
         c += (double)R->absorbed_ns;
+        sc[p->nseg - 1] += (double)R->absorbed_ns * 1e-9;
+        for (uint32_t k = 0; k < p->nseg; k++)
+            q->segsum[k] += sc[k];
         t *= 1e-9;
         c *= 1e-9;
         q->tsum += t;
@@ -775,6 +1077,12 @@ static int occurrence_end(gstate_t *g)
         R->nsl = 0;
         R->slice_start = R->pos;
         R->slice_lstart = R->lpos;
+    }
+    for (uint32_t k = 0; k < p->nseg; k++) {
+        double mx = 0;
+        for (int r = 0; r < g->np; r++)
+            mx = fmax(mx, g->segc[(size_t)r * p->nseg + k]);
+        p->segmax[k] += mx;
     }
     g->occ++;
     return 0;
@@ -920,8 +1228,13 @@ static void merge_rare(gstate_t *g, double share)
         b->weight += a->weight;
         if (a->first < b->first)
             b->first = a->first;
+        int segs = a->nseg == b->nseg; /* (the same calls: always, but not assumed) */
+        for (uint32_t k = 0; segs && k < a->nseg; k++)
+            b->segmax[k] += a->segmax[k];
         for (int r = 0; r < g->np; r++) {
             gpr_t *x = &a->r[r], *y = &b->r[r];
+            for (uint32_t k = 0; segs && k < a->nseg; k++)
+                y->segsum[k] += x->segsum[k];
             for (uint32_t k = 0; k < 4 * x->nsym; k++)
                 y->pos[k] += x->pos[k];
             for (uint32_t k = 0; k < x->nsym; k++) {
@@ -987,6 +1300,37 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* p->pos_wait_s of rank r's share p of phase G (its pos_compute_s set): in each segment,
+ * how much longer than the slowest rank's mean computation the slowest rank of each
+ * occurrence computed, on average: E[max] - max E >= 0, the time a replay of the mean
+ * computation would not wait.  Spread over the rank's calls of the segment as its
+ * computation is (onto the call that ends it when it has none). */
+static void wait_for_slowest(const gstate_t *g, const gphase_t *G, int r, pas2p_phase_t *p)
+{
+    const grank_t *R = &g->r[r];
+    double w = (double)G->weight;
+    uint32_t first = 0, seg = 0;
+    for (uint32_t i = 0; i < p->nsym; i++) {
+        int ends = i + 1 == p->nsym;
+        if (cuts_segment(G->segby, R->syms.v[p->syms[i]].call) && seg + 1 < G->nseg)
+            ends = 1;
+        if (!ends)
+            continue;
+        double mx = 0, c = 0;
+        for (int x = 0; x < g->np; x++)
+            mx = fmax(mx, G->r[x].segsum[seg] / w);
+        double gap = G->segwait[seg] ? G->segmax[seg] / w - mx : 0;
+        for (uint32_t k = first; k <= i; k++)
+            c += p->pos_compute_s[k];
+        if (gap > 0) {
+            for (uint32_t k = first; k <= i; k++)
+                p->pos_wait_s[k] = c > 0 ? gap * p->pos_compute_s[k] / c : k == i ? gap : 0;
+        }
+        first = i + 1;
+        seg++;
+    }
+}
+
 /* rank r's share of every global phase, into out (its phases and symbols replaced) */
 static int results(gstate_t *g, int r, pas2p_rank_phases_t *out)
 {
@@ -1033,8 +1377,9 @@ static int results(gstate_t *g, int r, pas2p_rank_phases_t *out)
         p->pos_rbytes = malloc(sizeof(double) * q->nsym);
         p->pos_size_min = malloc(sizeof(uint64_t) * q->nsym);
         p->pos_size_max = malloc(sizeof(uint64_t) * q->nsym);
+        p->pos_wait_s = calloc(q->nsym, sizeof(double));
         if (!p->pos_compute_s || !p->pos_instructions || !p->pos_bytes || !p->pos_rbytes ||
-            !p->pos_size_min || !p->pos_size_max) {
+            !p->pos_size_min || !p->pos_size_max || !p->pos_wait_s) {
             pas2p_rank_phases_t tmp = {.phases = ph, .nphases = k};
             pas2p_rank_phases_free(&tmp);
             return -1;
@@ -1047,6 +1392,7 @@ static int results(gstate_t *g, int r, pas2p_rank_phases_t *out)
             p->pos_size_min[x] = q->range[2 * x];
             p->pos_size_max[x] = q->range[2 * x + 1];
         }
+        wait_for_slowest(g, G, r, p);
         p->min_bytes = q->bmin == UINT64_MAX ? 0 : q->bmin;
         p->max_bytes = q->bmax;
         p->nfirst = q->nfirst;
@@ -1134,6 +1480,7 @@ out:
     for (uint32_t i = 0; i < g.nph; i++)
         gphase_free(&g.ph[i], np);
     free(g.ph);
+    free(g.segc);
     free(g.phidx.s);
     free(g.chans.s);
     free(g.cv);

@@ -39,6 +39,9 @@ typedef struct {
     uint64_t bytes, rbytes;             /* global phases: the mean over the occurrences */
     uint64_t size_min, size_max;        /* bytes + rbytes: the range seen (0, 0: not recorded) */
     double compute_s, instructions;     /* mean, before the call */
+    double wait_s;                      /* global phases: how much longer the slowest rank of
+                                           an occurrence computed than the means say (see
+                                           FORMAT.md); simulate adds it, replay does not */
 } pas2p_sig_event_t;
 
 typedef struct {

@@ -135,6 +135,8 @@ int pas2p_signature_write(const pas2p_signature_t *s, const char *path, char *er
                 }
                 ATTR("compute_s", "%.9g", e->compute_s);
                 ATTR("instructions", "%.9g", e->instructions);
+                if (e->wait_s > 0)
+                    ATTR("wait_s", "%.9g", e->wait_s);
                 if (e->peer2 != -1 || e->tag2 != -1) {
                     ATTR("peer2", "%d", e->peer2);
                     ATTR("tag2", "%d", e->tag2);
@@ -277,6 +279,7 @@ static int fill(xmlNodePtr root, pas2p_signature_t *s)
                         x->size_max = pas2p_xml_attr_u(e, "size_max");
                         x->compute_s = pas2p_xml_attr_d(e, "compute_s");
                         x->instructions = pas2p_xml_attr_d(e, "instructions");
+                        x->wait_s = pas2p_xml_attr_d(e, "wait_s");
                         if (!x->call)
                             return -2; /* an MPI call this pas2p does not know */
                     }

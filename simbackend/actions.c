@@ -26,6 +26,7 @@ enum { NO_ACTION = -1, SILENT = -2, REFUSED = -3 /* - k: the k-th refusal */ };
 #define CALLMAP_SIZE 256
 typedef struct {
     int16_t row[CALLMAP_SIZE];
+    int simulated;            /* for a simulation: each call's computation includes its wait_s */
 } callmap_t;
 
 #define WHY_(calls, why) why,
@@ -105,8 +106,9 @@ static int write_event(FILE *f, const callmap_t *m, const pas2p_sig_event_t *e, 
     int row = row_of(m, e, err, errlen);
     if (row == -1)
         return -1;
-    if (e->compute_s > 0)
-        fprintf(f, "compute %.9g\n", e->compute_s);
+    double c = e->compute_s + (m->simulated ? e->wait_s : 0);
+    if (c > 0)
+        fprintf(f, "compute %.9g\n", c);
     if (row == SILENT)
         return 0;
     const pas2p_action_row_t *A = &pas2p_action_rows[row];
@@ -752,6 +754,7 @@ static int merge_variants(const pas2p_signature_t *s, pas2p_signature_t *m, alia
                 memcpy(G->events, p->events, p->nevents * sizeof *G->events);
                 for (uint32_t j = 0; j < p->nevents; j++) {
                     G->events[j].compute_s *= w;
+                    G->events[j].wait_s *= w;
                     G->events[j].instructions *= w;
                 }
                 G->weight = 0;
@@ -760,6 +763,7 @@ static int merge_variants(const pas2p_signature_t *s, pas2p_signature_t *m, alia
             } else {
                 for (uint32_t j = 0; j < p->nevents; j++) {
                     G->events[j].compute_s += w * p->events[j].compute_s;
+                    G->events[j].wait_s += w * p->events[j].wait_s;
                     G->events[j].instructions += w * p->events[j].instructions;
                 }
             }
@@ -782,6 +786,7 @@ static int merge_variants(const pas2p_signature_t *s, pas2p_signature_t *m, alia
             double w = (double)G->weight;
             for (uint32_t j = 0; j < G->nevents; j++) {
                 G->events[j].compute_s /= w;
+                G->events[j].wait_s /= w;
                 G->events[j].instructions /= w;
             }
             G->time_mean_s /= w;
@@ -799,13 +804,14 @@ static int merge_variants(const pas2p_signature_t *s, pas2p_signature_t *m, alia
     return 0;
 }
 
-int pas2p_actions_from_signature(const pas2p_signature_t *s, const char *dir, char *err,
-                                 size_t errlen)
+int pas2p_actions_from_signature(const pas2p_signature_t *s, enum pas2p_actions_for use,
+                                 const char *dir, char *err, size_t errlen)
 {
     if (errlen)
         err[0] = 0;
     callmap_t map;
     callmap_init(&map);
+    map.simulated = use == PAS2P_ACTIONS_FOR_SIMULATION;
     int rc = write_actions(s, &map, dir, NULL, err, errlen);
     if (!rc || !strstr(err, "cannot be replayed alone"))
         return rc;
@@ -1060,8 +1066,9 @@ int pas2p_actions_from_trace(const char *trace_dir, const char *dir, uint64_t *e
     return rc;
 }
 
-int pas2p_actions_dir(const pas2p_signature_t *sig, const char *trace_dir, const char *out_dir,
-                      char *actdir, size_t actlen, uint64_t *events, char *err, size_t errlen)
+int pas2p_actions_dir(const pas2p_signature_t *sig, enum pas2p_actions_for use,
+                      const char *trace_dir, const char *out_dir, char *actdir, size_t actlen,
+                      uint64_t *events, char *err, size_t errlen)
 {
     err[0] = 0;
     snprintf(actdir, actlen, "%s/actions", out_dir);
@@ -1070,6 +1077,6 @@ int pas2p_actions_dir(const pas2p_signature_t *sig, const char *trace_dir, const
         return -1;
     }
     if (sig)
-        return pas2p_actions_from_signature(sig, actdir, err, errlen);
+        return pas2p_actions_from_signature(sig, use, actdir, err, errlen);
     return pas2p_actions_from_trace(trace_dir, actdir, events, err, errlen);
 }

@@ -76,7 +76,7 @@ static int check(pas2p_run_t *run, char *err, size_t errlen)
 static int prepare(pas2p_run_t *run, char *err, size_t errlen)
 {
     replay_state_t *s = run->state;
-    if (pas2p_actions_dir(run->sig, NULL, run->dir, s->actdir, sizeof s->actdir, NULL, err, errlen))
+    if (pas2p_actions_dir(run->sig, PAS2P_ACTIONS_FOR_REPLAY, NULL, run->dir, s->actdir, sizeof s->actdir, NULL, err, errlen))
         return 2;
     if (err[0]) { /* the phases were aligned to the representative's */
         pas2p_run_say(run, "note: %s", err);

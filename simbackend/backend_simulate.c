@@ -198,7 +198,7 @@ static int prepare(pas2p_run_t *run, char *err, size_t errlen)
             return 2;
         s->simplat = s->scaled;
     }
-    if (pas2p_actions_dir(run->sig, o->trace, run->dir, s->actdir, sizeof s->actdir, &run->events,
+    if (pas2p_actions_dir(run->sig, PAS2P_ACTIONS_FOR_SIMULATION, o->trace, run->dir, s->actdir, sizeof s->actdir, &run->events,
                           err, errlen))
         return 2;
     if (err[0]) { /* the phases were aligned to the representative's */

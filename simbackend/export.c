@@ -489,7 +489,7 @@ int pas2p_actions_export_ti(const pas2p_signature_t *sig, const char *dir, doubl
         snprintf(err, errlen, "%.3000s: %s", path, strerror(errno));
         return -1;
     }
-    if (pas2p_actions_from_signature(sig, path, err, errlen))
+    if (pas2p_actions_from_signature(sig, PAS2P_ACTIONS_FOR_SIMULATION, path, err, errlen))
         return -1;
     conv_t C;
     memset(&C, 0, sizeof C);

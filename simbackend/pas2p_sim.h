@@ -42,8 +42,14 @@ extern "C" {
  * their first occurrence; each merged block reports its times under every id it stands for
  * (`phase K BURST as ID,ID`).  In both cases 0 is returned with a one-line note in err
  * (err[0] is 0 otherwise). */
-int pas2p_actions_from_signature(const pas2p_signature_t *sig, const char *dir, char *err,
-                                 size_t errlen);
+enum pas2p_actions_for {
+    PAS2P_ACTIONS_FOR_REPLAY,     /* real MPI: each call's mean computation */
+    PAS2P_ACTIONS_FOR_SIMULATION  /* SimGrid: plus its wait_s, the slowest rank's excess over
+                                     the means (signature/FORMAT.md), which a real machine's
+                                     own variation supplies and a simulation does not */
+};
+int pas2p_actions_from_signature(const pas2p_signature_t *sig, enum pas2p_actions_for use,
+                                 const char *dir, char *err, size_t errlen);
 
 /* Writes DIR/rank-NNNNN.act with every event of every rank of the trace in TRACE_DIR, in
  * order (no phase blocks): the full-trace reference.  *events receives the number of
@@ -71,8 +77,9 @@ int pas2p_actions_export_file(const char *sig_path, const char *dir, double base
  * (pas2p_actions_from_signature; err may then hold a note with 0 returned) or, sig NULL,
  * every event of the trace in trace_dir (pas2p_actions_from_trace).  0, or -1 with a
  * one-line reason. */
-int pas2p_actions_dir(const pas2p_signature_t *sig, const char *trace_dir, const char *out_dir,
-                      char *actdir, size_t actlen, uint64_t *events, char *err, size_t errlen);
+int pas2p_actions_dir(const pas2p_signature_t *sig, enum pas2p_actions_for use,
+                      const char *trace_dir, const char *out_dir, char *actdir, size_t actlen,
+                      uint64_t *events, char *err, size_t errlen);
 
 /* ------------------------------------------------------------------ the pipeline's backends
  * (signature/pas2p_pipeline.h): the same actions measured two ways. */

@@ -106,7 +106,7 @@ static void test_every_call_kind(void **state)
     fix_t f;
     make(&f);
     char err[512] = "";
-    int rc = pas2p_actions_from_signature(&f.s, f.dir, err, sizeof err);
+    int rc = pas2p_actions_from_signature(&f.s, PAS2P_ACTIONS_FOR_REPLAY, f.dir, err, sizeof err);
     if (rc)
         fail_msg("%s", err);
     char *a0 = slurp(f.dir, 0), *a1 = slurp(f.dir, 1);
@@ -138,7 +138,7 @@ static void test_burst(void **state)
         f.p[0].weight = cases[c].weight;
         f.p[1].time_mean_s = 1; /* not the representative (rank 0): ignored */
         char err[512] = "";
-        if (pas2p_actions_from_signature(&f.s, f.dir, err, sizeof err))
+        if (pas2p_actions_from_signature(&f.s, PAS2P_ACTIONS_FOR_REPLAY, f.dir, err, sizeof err))
             fail_msg("%s", err);
         for (int r = 0; r < 2; r++) {
             char *a = slurp(f.dir, r);
@@ -172,7 +172,7 @@ static void test_aligned_to_representative(void **state)
     f.r[1].phases = r1;
     f.r[1].nphases = 2;
     char err[512] = "";
-    if (pas2p_actions_from_signature(&f.s, f.dir, err, sizeof err))
+    if (pas2p_actions_from_signature(&f.s, PAS2P_ACTIONS_FOR_REPLAY, f.dir, err, sizeof err))
         fail_msg("%s", err);
     assert_non_null(strstr(err, "number their phases differently"));
     char *x0 = slurp(f.dir, 0), *x1 = slurp(f.dir, 1);
@@ -184,7 +184,7 @@ static void test_aligned_to_representative(void **state)
     free(x1);
     /* not SPMD: the phases as numbered, refused */
     f.s.spmd = 0;
-    assert_int_equal(pas2p_actions_from_signature(&f.s, f.dir, err, sizeof err), -1);
+    assert_int_equal(pas2p_actions_from_signature(&f.s, PAS2P_ACTIONS_FOR_REPLAY, f.dir, err, sizeof err), -1);
     assert_non_null(strstr(err, "cannot be replayed alone"));
     cleanup(&f);
 }
@@ -217,7 +217,7 @@ static void test_variants_merged(void **state)
     f.r[1].phases = p1;
     f.r[1].nphases = 2;
     char err[512] = "";
-    if (pas2p_actions_from_signature(&f.s, f.dir, err, sizeof err))
+    if (pas2p_actions_from_signature(&f.s, PAS2P_ACTIONS_FOR_REPLAY, f.dir, err, sizeof err))
         fail_msg("%s", err);
     assert_non_null(strstr(err, "with the same calls as one"));
     char *x0 = slurp(f.dir, 0), *x1 = slurp(f.dir, 1);
@@ -229,7 +229,7 @@ static void test_variants_merged(void **state)
     free(x1);
     /* variants that differ in their calls are not merged: refused as before */
     s3[0].tag = 6;
-    assert_int_equal(pas2p_actions_from_signature(&f.s, f.dir, err, sizeof err), -1);
+    assert_int_equal(pas2p_actions_from_signature(&f.s, PAS2P_ACTIONS_FOR_REPLAY, f.dir, err, sizeof err), -1);
     s3[0].tag = 5;
     assert_non_null(strstr(err, "cannot be replayed alone"));
     cleanup(&f);
@@ -242,7 +242,7 @@ static void test_unbalanced_phase_is_refused(void **state)
     make(&f);
     ev1[0].tag = 9; /* rank 1 now receives tag 9, which rank 0 never sends */
     char err[512] = "";
-    assert_int_equal(pas2p_actions_from_signature(&f.s, f.dir, err, sizeof err), -1);
+    assert_int_equal(pas2p_actions_from_signature(&f.s, PAS2P_ACTIONS_FOR_REPLAY, f.dir, err, sizeof err), -1);
     ev1[0].tag = 5;
     assert_non_null(strstr(err, "phase 3 cannot be replayed alone"));
     assert_non_null(strstr(err, "tag 9"));
@@ -256,7 +256,7 @@ static void test_mismatched_collective_is_refused(void **state)
     make(&f);
     ev1[6].peer = 1; /* rank 1 thinks the Bcast's root is 1 */
     char err[512] = "";
-    assert_int_equal(pas2p_actions_from_signature(&f.s, f.dir, err, sizeof err), -1);
+    assert_int_equal(pas2p_actions_from_signature(&f.s, PAS2P_ACTIONS_FOR_REPLAY, f.dir, err, sizeof err), -1);
     ev1[6].peer = 0;
     assert_non_null(strstr(err, "MPI_Bcast"));
     cleanup(&f);
@@ -270,7 +270,7 @@ static void test_inexpressible_call_is_named(void **state)
     uint32_t keep = ev0[11].call;
     ev0[11].call = PAS2P_CALL_Alltoallw;
     char err[512] = "";
-    assert_int_equal(pas2p_actions_from_signature(&f.s, f.dir, err, sizeof err), -1);
+    assert_int_equal(pas2p_actions_from_signature(&f.s, PAS2P_ACTIONS_FOR_REPLAY, f.dir, err, sizeof err), -1);
     ev0[11].call = keep;
     assert_non_null(strstr(err, "phase 3, rank 0: MPI_Alltoallw cannot be replayed"));
     cleanup(&f);
@@ -363,7 +363,7 @@ static void test_new_actions(void **state)
     fix_t f;
     make_new(&f, sizeof nv0 / sizeof *nv0);
     char err[512] = "";
-    if (pas2p_actions_from_signature(&f.s, f.dir, err, sizeof err))
+    if (pas2p_actions_from_signature(&f.s, PAS2P_ACTIONS_FOR_REPLAY, f.dir, err, sizeof err))
         fail_msg("%s", err);
     char *a0 = slurp(f.dir, 0), *a1 = slurp(f.dir, 1);
     assert_string_equal(a0, nv_want0);
@@ -481,7 +481,7 @@ static void test_refused_calls_are_named(void **state)
         uint32_t keep = ev0[11].call;
         ev0[11].call = cases[i].call;
         char err[512] = "";
-        assert_int_equal(pas2p_actions_from_signature(&f.s, f.dir, err, sizeof err), -1);
+        assert_int_equal(pas2p_actions_from_signature(&f.s, PAS2P_ACTIONS_FOR_REPLAY, f.dir, err, sizeof err), -1);
         ev0[11].call = keep;
         if (!strstr(err, cases[i].msg))
             fail_msg("expected \"%s\" in: %s", cases[i].msg, err);

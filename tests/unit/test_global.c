@@ -214,6 +214,66 @@ static void test_rotated_bodies(void **state)
     free_all(s, res, 2);
 }
 
+/* the heaviest phase of rank r */
+static const pas2p_phase_t *heaviest(const pas2p_rank_phases_t *R)
+{
+    const pas2p_phase_t *best = NULL;
+    for (uint32_t i = 0; i < R->nphases; i++)
+        if (!best || R->phases[i].weight > best->weight)
+            best = &R->phases[i];
+    return best;
+}
+
+static double wait_sum(const pas2p_phase_t *p)
+{
+    double w = 0;
+    for (uint32_t i = 0; p->pos_wait_s && i < p->nsym; i++)
+        w += p->pos_wait_s[i];
+    return w;
+}
+
+/* Two ranks exchange every step (a ring at np 2: rank 0 sends then receives, rank 1 the
+ * reverse), and take turns being slow: 3 ms and 1 ms of computation, then 1 ms and 3 ms.
+ * Each rank's mean is 2 ms, but every step lasts as long as its slower rank, 3 ms: the
+ * phase's wait is 1 ms on both ranks.  The same computation in a one-way pipeline (rank 1
+ * only receives) holds nobody back: no wait. */
+static void test_wait_for_slowest(void **state)
+{
+    (void)state;
+    for (int pipeline = 0; pipeline < 2; pipeline++) {
+        stream_t s[2] = {{0}};
+        const int n = 40;
+        add(&s[0], PAS2P_CALL_Init, -1, -1, 0, 0);
+        add(&s[1], PAS2P_CALL_Init, -1, -1, 0, 0);
+        for (int i = 0; i < n; i++) {
+            uint64_t c0 = i % 2 ? 1000000 : 3000000, c1 = i % 2 ? 3000000 : 1000000;
+            add(&s[0], PAS2P_CALL_Send, 1, 1, 4096, c0);
+            if (!pipeline)
+                add(&s[0], PAS2P_CALL_Recv, 1, 2, 4096, 1000);
+            add(&s[1], PAS2P_CALL_Recv, 0, 1, 4096, c1);
+            if (!pipeline)
+                add(&s[1], PAS2P_CALL_Send, 0, 2, 4096, 1000);
+        }
+        add(&s[0], PAS2P_CALL_Finalize, -1, -1, 0, 0);
+        add(&s[1], PAS2P_CALL_Finalize, -1, -1, 0, 0);
+        pas2p_rank_phases_t res[2];
+        char err[512];
+        assert_int_equal(analyze(s, 2, res, err, sizeof err), 0);
+        check_closed(s, 2, res);
+        for (int r = 0; r < 2; r++) {
+            const pas2p_phase_t *p = heaviest(&res[r]);
+            assert_non_null(p);
+            assert_true(p->weight >= (uint64_t)n / 4);
+            double per_step = wait_sum(p) / ((double)p->nsym / (pipeline ? 1 : 2));
+            if (pipeline)
+                assert_true(wait_sum(p) == 0);
+            else
+                assert_true(per_step > 0.95e-3 && per_step < 1.05e-3);
+        }
+        free_all(s, res, 2);
+    }
+}
+
 /* a software-pipelined receive: posted in iteration i, completed in i + 2.  No iteration
  * boundary is closed; the occurrence widens until the requests complete (handled, not
  * refused), and the result is still closed and conserves time. */
@@ -381,6 +441,7 @@ int main(void)
         cmocka_unit_test(test_rotated_bodies),   cmocka_unit_test(test_lag2_pipeline),
         cmocka_unit_test(test_farm_any_source),  cmocka_unit_test(test_drifting_sizes),
         cmocka_unit_test(test_deterministic),    cmocka_unit_test(test_unmatched_receive),
+        cmocka_unit_test(test_wait_for_slowest),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
