@@ -19,7 +19,7 @@
 #   base    this machine itself, mpirun over shared memory (platform: pas2p calibrate)
 #   vc1g    2 nodes x 1 CPU, 1 Gbit/s links          (validation/vcluster, as e<name>;
 #   vc200   2 nodes x 0.5 CPU, 200 Mbit/s links       platform: vcluster platform)
-# --quick: cg at its test size, targets base and vc200, 3 rounds: the CI subset (~1 min).
+# --quick: cg at its test size, targets base and vc200, 3 rounds: the CI subset (~30 s).
 # --rounds R (or --runs R): rounds (default 5; at least 2).
 # Writes in DIR (default validation/results): experiment-rounds.csv (every run),
 # experiment.csv (per app, target and path: medians, PETE and its bootstrap 90 % interval),
