@@ -18,7 +18,11 @@ typedef struct {
     const char *const *predictions; /* PREDICTION.xml files (may be 0 of them) */
     size_t npredictions;
     const char *out;               /* the HTML file to write */
-    const char *title;             /* NULL: from the application's command */
+    const char *title;             /* NULL: from the application's command (a fragment: none) */
+    int fragment;                  /* 1: not a page but its sections, to go into another page's
+                                    * body: one <section class=pas2p-report> that starts with the
+                                    * <style> its parts need, the title (if any) as its <h2>, the
+                                    * sections under <h3> headings */
 } pas2p_report_opts_t;
 
 /* Writes the page.  0; -2 when an input cannot be read (err names it: a bad input);

@@ -56,11 +56,15 @@ static uint32_t max_id(const pas2p_signature_t *s)
     return m;
 }
 
-static const char style[] =
+/* the page's own look (a fragment leaves it to the page it goes into) */
+static const char page_style[] =
     "body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;margin:24px auto;"
     "max-width:1100px;color:#222;padding:0 16px}"
     "h1{font-size:22px;margin-bottom:4px}h2{font-size:17px;margin-top:28px;border-bottom:1px "
-    "solid #ddd;padding-bottom:4px}code{background:#f4f4f4;padding:1px 4px;border-radius:3px}"
+    "solid #ddd;padding-bottom:4px}";
+/* what the sections need to render (the page's and a fragment's) */
+static const char style[] =
+    "code{background:#f4f4f4;padding:1px 4px;border-radius:3px}"
     "table{border-collapse:collapse;margin:8px 0}td,th{padding:3px 9px;border-bottom:1px solid "
     "#eee;text-align:right;white-space:nowrap}th{background:#fafafa}td.l,th.l{text-align:left;"
     "white-space:normal;word-break:break-word}"
@@ -100,10 +104,11 @@ static void summary(FILE *f, const pas2p_signature_t *s, const char *path)
             s->compute_similarity_time, s->size_tolerance);
 }
 
-static void phase_table(FILE *f, const pas2p_signature_t *s)
+static void phase_table(FILE *f, const pas2p_signature_t *s, int h)
 {
     uint32_t maxid = max_id(s);
-    fputs("<h2>Phases</h2>\n<p class=note>PhaseET: one occurrence on the slowest rank; share: "
+    fprintf(f, "<h%d>Phases</h%d>\n", h, h);
+    fputs("<p class=note>PhaseET: one occurrence on the slowest rank; share: "
           "each rank's W &times; PhaseET over the slowest rank's.</p>\n<table>\n<tr><th>phase</th>"
           "<th>weight</th><th>PhaseET s</th><th>W &times; PhaseET s</th><th>% AET</th>"
           "<th>relevant</th><th class=l>calls (representative rank)</th><th class=l>share per "
@@ -154,7 +159,7 @@ static void phase_table(FILE *f, const pas2p_signature_t *s)
 }
 
 /* one horizontal bar per rank: its time split by phase (W x PhaseET), in phase order */
-static void time_bars(FILE *f, const pas2p_signature_t *s)
+static void time_bars(FILE *f, const pas2p_signature_t *s, int h)
 {
     const double W = 900, left = 70, bh = 16, gap = 6;
     double longest = 0;
@@ -164,9 +169,9 @@ static void time_bars(FILE *f, const pas2p_signature_t *s)
     if (!(longest > 0))
         return;
     double H = 30 + s->nranks * (bh + gap);
-    fprintf(f, "<h2>Where each rank's time goes</h2>\n<svg role=img aria-label=\"time per rank "
-            "and phase\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\">\n", W + left + 20,
-            H, W + left + 20, H);
+    fprintf(f, "<h%d>Where each rank's time goes</h%d>\n<svg role=img aria-label=\"time per rank "
+            "and phase\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\">\n", h, h,
+            W + left + 20, H, W + left + 20, H);
     for (uint32_t r = 0; r < s->nranks; r++) {
         const pas2p_sig_rank_t *R = &s->ranks[r];
         double y = 10 + r * (bh + gap), x = left;
@@ -203,7 +208,7 @@ static int cmp_occ(const void *a, const void *b)
 
 /* the run's first occurrences, per rank, in order and to scale: as far as the signature
  * locates every occurrence (it keeps the first 32 of each phase) */
-static void timeline(FILE *f, const pas2p_signature_t *s)
+static void timeline(FILE *f, const pas2p_signature_t *s, int h)
 {
     const double W = 900, left = 70, bh = 16, gap = 6;
     occ_t **per = calloc(s->nranks ? s->nranks : 1, sizeof *per);
@@ -232,7 +237,7 @@ static void timeline(FILE *f, const pas2p_signature_t *s)
         if (t > longest)
             longest = t;
     }
-    fputs("<h2>Timeline of the first phase occurrences</h2>\n", f);
+    fprintf(f, "<h%d>Timeline of the first phase occurrences</h%d>\n", h, h);
     if (!(longest > 0))
         fputs("<p class=note>The signature records no occurrence times (it was written by an "
               "older pas2p, or by hand): no timeline.</p>\n", f);
@@ -267,7 +272,8 @@ static void timeline(FILE *f, const pas2p_signature_t *s)
     free(n);
 }
 
-static void predictions(FILE *f, const pas2p_prediction_t *p, size_t np, const char *const *paths)
+static void predictions(FILE *f, const pas2p_prediction_t *p, size_t np, const char *const *paths,
+                        int h)
 {
     if (!np)
         return;
@@ -278,7 +284,8 @@ static void predictions(FILE *f, const pas2p_prediction_t *p, size_t np, const c
         if (p[i].pet.aet_s > top)
             top = p[i].pet.aet_s;
     }
-    fputs("<h2>Predictions</h2>\n<table>\n<tr><th class=l>file</th><th class=l>method</th>"
+    fprintf(f, "<h%d>Predictions</h%d>\n", h, h);
+    fputs("<table>\n<tr><th class=l>file</th><th class=l>method</th>"
           "<th class=l>target</th><th>PET s</th><th>SET s</th><th>AET s</th><th>PETE</th>"
           "<th class=l>stop</th></tr>\n", f);
     for (size_t i = 0; i < np; i++) {
@@ -323,11 +330,11 @@ static void predictions(FILE *f, const pas2p_prediction_t *p, size_t np, const c
     }
     for (size_t i = 0; i < np; i++) {
         const pas2p_pet_t *t = &p[i].pet;
-        fprintf(f, "<h3>%zu: ", i + 1);
+        fprintf(f, "<h%d>%zu: ", h + 1, i + 1);
         esc(f, p[i].method);
-        fprintf(f, " &mdash; rank %u, target/base ratio %.4f</h3>\n<table>\n<tr><th>phase</th>"
+        fprintf(f, " &mdash; rank %u, target/base ratio %.4f</h%d>\n<table>\n<tr><th>phase</th>"
                 "<th>weight</th><th>base s</th><th>target s</th><th>ratio</th><th>W &times; "
-                "target s</th><th class=l></th></tr>\n", t->rank, t->ratio);
+                "target s</th><th class=l></th></tr>\n", t->rank, t->ratio, h + 1);
         for (uint32_t k = 0; k < t->nphases; k++) {
             const pas2p_pet_phase_t *q = &t->phases[k];
             fprintf(f, "<tr><td>%u</td><td>%" PRIu64 "</td><td>%.6f</td><td>%.6f</td><td>%.4f"
@@ -370,19 +377,32 @@ int pas2p_report_write(const pas2p_report_opts_t *o, char *err, size_t errlen)
         rc = -1;
         goto out;
     }
-    fputs("<!DOCTYPE html>\n<html lang=en>\n<head>\n<meta charset=utf-8>\n<meta name=viewport "
-          "content=\"width=device-width\">\n<title>pas2p report: ", f);
-    esc(f, o->title ? o->title : s.command);
-    fprintf(f, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>pas2p report</h1>\n"
-            "<p class=note>Signature-based performance prediction: PET = &Sigma; PhaseET<sub>i"
-            "</sub> &times; W<sub>i</sub> over the relevant phases, plus the remainder.</p>\n",
-            style);
+    int h = 2; /* the sections' heading level */
+    if (o->fragment) {
+        h = 3;
+        fprintf(f, "<section class=pas2p-report>\n<style>%s</style>\n", style);
+        if (o->title) {
+            fputs("<h2>", f);
+            esc(f, o->title);
+            fputs("</h2>\n", f);
+        }
+    } else {
+        fputs("<!DOCTYPE html>\n<html lang=en>\n<head>\n<meta charset=utf-8>\n<meta name=viewport "
+              "content=\"width=device-width\">\n<title>pas2p report: ", f);
+        esc(f, o->title ? o->title : s.command);
+        fprintf(f, "</title>\n<style>%s%s</style>\n</head>\n<body>\n<h1>pas2p report</h1>\n"
+                "<p class=note>Signature-based performance prediction: PET = &Sigma; PhaseET<sub>i"
+                "</sub> &times; W<sub>i</sub> over the relevant phases, plus the remainder.</p>\n",
+                page_style, style);
+    }
     summary(f, &s, o->signature);
-    phase_table(f, &s);
-    time_bars(f, &s);
-    timeline(f, &s);
-    predictions(f, p, np, o->predictions);
-    fputs("<p class=note>Made by <code>pas2p report</code>.</p>\n</body>\n</html>\n", f);
+    phase_table(f, &s, h);
+    time_bars(f, &s, h);
+    timeline(f, &s, h);
+    predictions(f, p, np, o->predictions, h);
+    fputs(o->fragment ? "</section>\n"
+                      : "<p class=note>Made by <code>pas2p report</code>.</p>\n</body>\n</html>\n",
+          f);
     if (ferror(f) | fclose(f)) {
         snprintf(err, errlen, "%.1500s: cannot write: %s", o->out, strerror(errno));
         rc = -1;

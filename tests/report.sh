@@ -3,7 +3,8 @@
 # SIGNATURE on PLATFORM (a prediction file), writes the report of the signature and that
 # prediction, and checks that it is one self-contained page (no src=/href= resource, no
 # URL) that headless Chromium renders: the DOM it builds has the report's title, its
-# sections and SVG boxes, and a screenshot of it is a real picture.  Then the bad inputs:
+# sections and SVG boxes, and a screenshot of it is a real picture; --fragment gives the
+# same sections for another page, which renders them.  Then the bad inputs:
 # a missing signature, a prediction given as the signature, an unwritable output.
 set -u
 pas2p=$1 sig=$2 plat=$3 w=$4
@@ -31,6 +32,22 @@ pet=$(sed -n 's/^PET = \([0-9.]*\) s$/\1/p' "$w/sim.out")
 timeout 90 "$chrome" "${flags[@]}" --screenshot="$w/r.png" "file://$html" >/dev/null 2>&1 || fail "no screenshot"
 size=$(stat -c %s "$w/r.png" 2>/dev/null || echo 0)
 (( size > 10000 )) || fail "the screenshot is $size bytes: nothing rendered"
+# --fragment: the same sections as one <section> for another page's body (no document of its
+# own), the title as its <h2>, the sections under <h3>; a page holding it renders them
+"$pas2p" report "$sig" "$w/sim/prediction.xml" --fragment --title "frag <t>" -o "$w/f.html" >"$w/fout" 2>&1 ||
+  { cat "$w/fout"; fail "report --fragment failed"; }
+[[ $(head -1 "$w/f.html") == "<section class=pas2p-report>" ]] || fail "the fragment does not start with its <section>"
+grep -Eqi '<(!DOCTYPE|html|head|body|h1)' "$w/f.html" && fail "the fragment has a document's own elements"
+for want in "<h2>frag &lt;t&gt;</h2>" "<h3>Phases</h3>" "<h3>Predictions</h3>" "<h4>1: simulate" "<style>"; do
+  grep -qF "$want" "$w/f.html" || fail "the fragment has no '$want'"
+done
+{ echo "<!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>host</title></head><body><h1>host</h1>"
+  cat "$w/f.html"; echo "</body></html>"; } >"$w/host.html"
+timeout 90 "$chrome" "${flags[@]}" --dump-dom "file://$w/host.html" >"$w/hdom.html" 2>"$w/chrome.err" ||
+  { tail -5 "$w/chrome.err"; fail "chromium could not load the page holding the fragment"; }
+for want in '<section class="pas2p-report">' "<h3>Where each rank" "<svg" "<rect"; do
+  grep -qF "$want" "$w/hdom.html" || fail "the page holding the fragment has no '$want'"
+done
 # bad inputs: one line, exit 2 for what is read, 1 for what cannot be written
 "$pas2p" report "$w/none.xml" -o "$w/x.html" >/dev/null 2>"$w/e1"; rc=$?
 (( rc == 2 )) && [[ $(grep -c '' "$w/e1") == 1 ]] || { cat "$w/e1"; fail "missing signature: exit $rc"; }
@@ -38,4 +55,4 @@ size=$(stat -c %s "$w/r.png" 2>/dev/null || echo 0)
 (( rc == 2 )) && [[ $(grep -c '' "$w/e2") == 1 ]] || { cat "$w/e2"; fail "a prediction as the signature: exit $rc"; }
 "$pas2p" report "$sig" -o "$w/no/such/dir/x.html" >/dev/null 2>"$w/e3"; rc=$?
 (( rc == 1 )) && [[ $(grep -c '' "$w/e3") == 1 ]] || { cat "$w/e3"; fail "unwritable output: exit $rc"; }
-echo "ok: report rendered ($size-byte screenshot), bad inputs refused"
+echo "ok: report rendered ($size-byte screenshot), fragment rendered in a page, bad inputs refused"

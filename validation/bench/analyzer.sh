@@ -66,7 +66,7 @@ echo "### TFAT against AET, bundled applications at validation size (np $np)"
 echo
 echo "| app | events | AET s | TFAT s | TFAT / AET | phases | relevant | coverage | PETE |"
 echo "|---|---|---|---|---|---|---|---|---|"
-while IFS="|" read -r -u 3 app _np targs vargs; do
+while IFS="|" read -r -u 3 app _np targs vargs _eargs; do
   app=$(echo "$app" | xargs); vargs=$(echo "$vargs" | xargs)
   [[ -z $app || $app == \#* ]] && continue
   [[ -n $apps && " $apps " != *" $app "* ]] && continue

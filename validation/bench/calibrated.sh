@@ -32,7 +32,7 @@ echo "and with the platform's speed as base speed (computation as traced)."
 echo
 echo "| app | AET of the trace s | AET s (range) | trace kernel / platform | PET kernel s | PETE kernel | PET as traced s | PETE as traced | as traced vs the trace's AET |"
 echo "|---|---|---|---|---|---|---|---|---|"
-while IFS="|" read -r -u 3 app _np _targs vargs; do
+while IFS="|" read -r -u 3 app _np _targs vargs _eargs; do
   app=$(echo "$app" | xargs); vargs=$(echo "$vargs" | xargs)
   [[ -z $app || $app == \#* ]] && continue
   [[ " $apps " != *" $app "* ]] && continue

@@ -18,7 +18,7 @@ echo "## Relevant phases by np ($(date -u +%F), $(nproc) cores, commit $(git rev
 echo
 printf '| app (test size) |'; for np in $nps; do printf ' np %s: relevant/phases, coverage |' "$np"; done; echo
 printf '|---|'; for _ in $nps; do printf -- '---|'; done; echo
-while IFS="|" read -r -u 3 app _np targs _vargs; do
+while IFS="|" read -r -u 3 app _np targs _vargs _eargs; do
   app=$(echo "$app" | xargs); targs=$(echo "$targs" | xargs)
   [[ -z $app || $app == \#* ]] && continue
   [[ " $apps " != *" $app "* ]] && continue

@@ -39,7 +39,7 @@ echo "np $np, $runs interleaved AET/predict pairs per application, --occurrences
 echo
 echo "| app | AET s median (range) | PET s median (range) | PETE | pair PETEs | SET/AET | wall s | (wall - launch)/AET | stop |"
 echo "|---|---|---|---|---|---|---|---|---|"
-while IFS="|" read -r -u 3 app _np _targs vargs; do
+while IFS="|" read -r -u 3 app _np _targs vargs _eargs; do
   app=$(echo "$app" | xargs); vargs=$(echo "$vargs" | xargs)
   [[ -z $app || $app == \#* ]] && continue
   [[ " $apps " != *" $app "* ]] && continue

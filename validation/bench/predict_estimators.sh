@@ -26,7 +26,7 @@ echo "## Predict's estimator, compared on the same runs ($(date -u +%F), $(nproc
 echo
 echo "np $np, $traces traces and $runs predict (--occurrences 7) / AET rounds per application."
 echo
-while IFS="|" read -r -u 3 app _np _targs vargs; do
+while IFS="|" read -r -u 3 app _np _targs vargs _eargs; do
   app=$(echo "$app" | xargs); vargs=$(echo "$vargs" | xargs)
   [[ -z $app || $app == \#* ]] && continue
   [[ " $apps " != *" $app "* ]] && continue

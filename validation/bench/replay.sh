@@ -36,7 +36,7 @@ echo "np $np, $runs interleaved AET / replay (kernel) / replay (sleep) runs per 
 echo
 echo "| app | AET s median (range) | PET kernel s | PETE kernel | run PETEs | PET sleep s | PETE sleep | replay wall s | (wall - launch)/AET | core speed at AET runs / at trace |"
 echo "|---|---|---|---|---|---|---|---|---|---|"
-while IFS="|" read -r -u 3 app _np _targs vargs; do
+while IFS="|" read -r -u 3 app _np _targs vargs _eargs; do
   app=$(echo "$app" | xargs); vargs=$(echo "$vargs" | xargs)
   [[ -z $app || $app == \#* ]] && continue
   [[ " $apps " != *" $app "* ]] && continue

@@ -34,7 +34,7 @@ echo "Platform $plat, np $np, ranks round-robin over its nodes."
 echo
 echo "| app | events | AET base s | full-trace PET s | signature PET s | difference | full-trace wall s | signature wall s | speed-up |"
 echo "|---|---|---|---|---|---|---|---|---|"
-while IFS="|" read -r -u 3 app _np _targs vargs; do
+while IFS="|" read -r -u 3 app _np _targs vargs _eargs; do
   app=$(echo "$app" | xargs); vargs=$(echo "$vargs" | xargs)
   [[ -z $app || $app == \#* ]] && continue
   [[ " $apps " != *" $app "* ]] && continue

@@ -56,7 +56,7 @@ echo "tracer can cost at most: events per rank x ${added} ns (ping-pong cost per
 echo
 echo "| app | args | untraced median s | traced median s | overhead (median of pairs) | pairs min..max | events/rank | bound |"
 echo "|---|---|---|---|---|---|---|---|"
-while IFS="|" read -r -u 3 app _np targs vargs; do
+while IFS="|" read -r -u 3 app _np targs vargs _eargs; do
   app=$(echo "$app" | xargs); vargs=$(echo "$vargs" | xargs)
   [[ -z $app || $app == \#* ]] && continue
   [[ -n $apps && " $apps " != *" $app "* ]] && continue
