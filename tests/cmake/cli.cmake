@@ -8,3 +8,7 @@ add_test(NAME bad_command COMMAND ${EXPECT} --fail --one-line --out "unknown com
 add_executable(test_cli unit/test_cli.c)
 target_link_libraries(test_cli PRIVATE pas2p_cli PkgConfig::CMOCKA)
 add_test(NAME unit_cli COMMAND test_cli)
+
+# ---- docs/CLI.md carries every command's --help verbatim (the contract's one copy)
+add_test(NAME cli_doc_help COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli_doc.sh $<TARGET_FILE:pas2p>
+         ${PROJECT_SOURCE_DIR}/docs/CLI.md)
