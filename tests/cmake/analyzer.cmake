@@ -91,3 +91,18 @@ set_tests_properties(analyze_auto_granularity analyze_fixed_granularity analyze_
 add_executable(test_analyze_engine unit/test_analyze_engine.c)
 target_link_libraries(test_analyze_engine PRIVATE pas2p_analyzer PkgConfig::CMOCKA m)
 add_test(NAME unit_analyze_engine COMMAND test_analyze_engine)
+
+# The thesis's per-process phases and K-means merge (validation/bench/thesis_kmeans.py, the
+# benchmark the global phases are compared with): its parts on data made in the test, and the
+# tool on cartsweep's test-size trace (its table; the signature's occurrences all closed).
+# Skipped without python3.
+find_program(PAS2P_PYTHON3 python3)
+if(PAS2P_PYTHON3)
+  add_test(NAME thesis_kmeans_selftest COMMAND ${EXPECT} --out "^self-test = ok$"
+    -- ${PAS2P_PYTHON3} ${PROJECT_SOURCE_DIR}/validation/bench/thesis_kmeans.py --self-test)
+else()
+  add_test(NAME thesis_kmeans_selftest COMMAND sh -c "echo 'python3 missing: skipped'; exit 77")
+endif()
+pas2p_check(app_cartsweep thesis_kmeans bash ${T}/thesis_kmeans.sh ${PAS2P} ${PROJECT_SOURCE_DIR}
+  ${W}/app_cartsweep ${W}/app_cartsweep-kmeans)
+set_tests_properties(thesis_kmeans_selftest app_cartsweep_thesis_kmeans PROPERTIES SKIP_RETURN_CODE 77)
