@@ -15,7 +15,9 @@
  * A phase block (`phase ID [BURST [once]]` ... `end`) is replayed REPS times (`once`:
  * one time), each after an MPI_Barrier on MPI_COMM_WORLD: BURST occurrences back to back
  * (default 1), timed from the barrier to the completion of the last one's calls and
- * requests, and reported per occurrence (the time / BURST); the first of several
+ * requests, and reported per occurrence (the time / BURST).  Inside SimGrid the
+ * repetition starts at one instant on every rank instead and its time is the slice's, to
+ * its last rank's completion (start_together, slice_time).  The first of several
  * repetitions warms up the network (its computation skipped) and is not reported.
  * Actions outside blocks (a full trace) run once, in order.  Each rank writes
  * OUT_DIR/rank-NNNNN.times in the signature-mode layout (tracer/FORMAT.md), with the one
@@ -37,6 +39,8 @@
 #include "pas2p_kernel.h"
 #include "pas2p_times.h"
 #ifdef PAS2P_SIMGRID
+#include <simgrid/actor.h>
+#include <simgrid/engine.h>
 #include <smpi/smpi.h>
 #define PROG "pas2p-simreplay"
 #else
@@ -630,6 +634,41 @@ static void buffers(replay_t *R)
         die(R, "out of memory for the message buffers (%lld bytes)", mx);
 }
 
+#ifdef PAS2P_SIMGRID
+/* A timed repetition in SimGrid is the time of the whole slice across the ranks: every
+ * rank starts it at the same simulated instant and it ends when its last rank is done (the
+ * same time on every rank).  A rank's own time from a barrier is not its share of the run
+ * when the ranks do different things in the slice: in a pipeline stage where one rank only
+ * sends, that rank is done in microseconds while the slice lasts a chain of messages and
+ * computations (wavefront at np 4: -43 % against the full trace, from the representative's
+ * own times).  And a barrier's exits are skewed by a latency or more across the ranks
+ * (md at np 8 on GbE: +100 us on rank 0 per repetition), which the slice's time must not
+ * count, nor credit to a rank that left early.  Simulated time is one clock for all ranks,
+ * so: two allreduces (the latest clock, then the latest clock after it and the longest
+ * allreduce), and every rank sleeps until the same instant past both. */
+static double start_together(void)
+{
+    double a = simgrid_get_clock(), v[2] = {a, 0}, m[2];
+    MPI_Allreduce(v, m, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    double b = simgrid_get_clock();
+    v[0] = b;
+    v[1] = b - a;
+    MPI_Allreduce(v, m, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    /* this rank is now at most one more allreduce (about m[1]) past m[0] */
+    sg_actor_sleep_until(m[0] + 4 * m[1] + 1e-6);
+    return simgrid_get_clock();
+}
+
+/* the slice's end: the latest rank's t1; its start: the latest t0 (all equal unless a rank
+ * came late to start_together) */
+static double slice_time(double t0, double t1)
+{
+    double v[2] = {t0, t1}, m[2];
+    MPI_Allreduce(v, m, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return m[1] - m[0];
+}
+#endif
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -714,17 +753,25 @@ int main(int argc, char **argv)
              * (what it warms is the network: connections, queues, buffers; the kernel and
              * the clock spin need no warming), at a fraction of a repetition's cost */
             int warm = nrep > 1 && r == 0;
+#ifdef PAS2P_SIMGRID
+            double t0 = start_together();
+#else
             MPI_Barrier(MPI_COMM_WORLD);
             double t0 = MPI_Wtime();
+#endif
             for (long long b = 0; b < burst; b++) {
                 for (size_t k = i + 1; k < j; k++)
                     if (!warm || R.a[k].act != PAS2P_ACT_COMPUTE)
                         run(&R, &R.a[k]);
                 complete(&R, R.nreq);
             }
-            double t1 = MPI_Wtime();
+#ifdef PAS2P_SIMGRID
+            double dt = slice_time(t0, simgrid_get_clock());
+#else
+            double dt = MPI_Wtime() - t0;
+#endif
             if (!warm && j > i + 1) /* an empty block: this rank lacks the phase */
-                p->t[p->n++] = (t1 - t0) / (double)burst;
+                p->t[p->n++] = dt / (double)burst;
         }
         i = j;
     }

@@ -100,6 +100,13 @@ set_tests_properties(replay_export_variants_weights PROPERTIES FIXTURES_REQUIRED
 add_test(NAME simulate_closed_form COMMAND ${EXPECT} --clean ${W}/sim-cf --out "^PET = 10\\.0101000? s"
   --out "^ +1 +10 +1\\.001010000 +1\\.001010" --out "^method = simulate"
   -- ${PAS2P} simulate ${D}/closed-form.sig.xml --platform ${D}/one-link.xml ${EXACT} -o ${W}/sim-cf)
+# a pipeline stage (tests/data/closed-form-pipeline.sig.xml): the representative only
+# sends, and is done in 1 s; the phase's time is the slice's, until rank 1 has received and
+# computed: 2.000011 s, PET = 20.00011 s (each rank's own time gave 10 s)
+add_test(NAME simulate_pipeline_closed_form COMMAND ${EXPECT} --clean ${W}/sim-cfp
+  --out "^PET = 20\\.000110? s" --out "^ +1 +10 +2\\.000011000 +2\\.00001"
+  -- ${PAS2P} simulate ${D}/closed-form-pipeline.sig.xml --platform ${D}/one-link.xml ${EXACT}
+     -o ${W}/sim-cfp)
 add_test(NAME simulate_whatif_speed COMMAND ${EXPECT} --clean ${W}/sim-speed --out "^PET = 5\\.0101000? s"
   -- ${PAS2P} simulate ${D}/closed-form.sig.xml --platform ${D}/one-link.xml ${EXACT}
   --what-if speed=2 -o ${W}/sim-speed)
