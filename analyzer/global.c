@@ -153,6 +153,7 @@ typedef struct {
 typedef struct {
     uint64_t key, weight, first; /* first: index of its first occurrence */
     double ref;                  /* mean compute measure (all ranks) */
+    double mmin, mmax;           /* the range of its occurrences' measures */
     gpr_t *r;                    /* np */
     uint32_t nseg;               /* segments (see phase_segments), the same on every rank */
     int segby;                   /* what cuts them: SEG_WAITS, SEG_COLLECTIVES, SEG_WHOLE */
@@ -920,7 +921,7 @@ static int phase_new(gstate_t *g, uint64_t key, uint32_t *id)
         g->capph = cap;
     }
     gphase_t *p = &g->ph[g->nph];
-    *p = (gphase_t){.key = key, .first = g->occ};
+    *p = (gphase_t){.key = key, .first = g->occ, .mmin = INFINITY, .mmax = -INFINITY};
     phase_segments(g, p);
     p->r = calloc((size_t)g->np, sizeof *p->r);
     p->segmax = calloc(p->nseg, sizeof *p->segmax);
@@ -1005,6 +1006,8 @@ static int occurrence_end(gstate_t *g)
     g->last_phase = id;
     p->weight++;
     p->ref += (measure - p->ref) / (double)p->weight;
+    p->mmin = fmin(p->mmin, measure);
+    p->mmax = fmax(p->mmax, measure);
     size_t nsc = (size_t)g->np * p->nseg;
     if (nsc > g->capsegc) {
         double *v = realloc(g->segc, nsc * sizeof *v);
@@ -1200,6 +1203,133 @@ static int sweep(gstate_t *g)
 }
 
 /* ------------------------------------------------------------------ results */
+/* phase b takes phase a's occurrences (the same calls); a is emptied (weight 0) */
+static void phase_absorb(gstate_t *g, gphase_t *b, gphase_t *a)
+{
+    double wa = (double)a->weight, wb = (double)b->weight;
+    b->ref = (b->ref * wb + a->ref * wa) / (wa + wb);
+    b->mmin = fmin(b->mmin, a->mmin);
+    b->mmax = fmax(b->mmax, a->mmax);
+    b->weight += a->weight;
+    if (a->first < b->first)
+        b->first = a->first;
+    int segs = a->nseg == b->nseg; /* (the same calls: always, but not assumed) */
+    for (uint32_t k = 0; segs && k < a->nseg; k++)
+        b->segmax[k] += a->segmax[k];
+    for (int r = 0; r < g->np; r++) {
+        gpr_t *x = &a->r[r], *y = &b->r[r];
+        for (uint32_t k = 0; segs && k < a->nseg; k++)
+            y->segsum[k] += x->segsum[k];
+        for (uint32_t k = 0; k < 4 * x->nsym; k++)
+            y->pos[k] += x->pos[k];
+        for (uint32_t k = 0; k < x->nsym; k++) {
+            if (x->range[2 * k] < y->range[2 * k])
+                y->range[2 * k] = x->range[2 * k];
+            if (x->range[2 * k + 1] > y->range[2 * k + 1])
+                y->range[2 * k + 1] = x->range[2 * k + 1];
+        }
+        y->tsum += x->tsum;
+        y->tsumsq += x->tsumsq;
+        y->csum += x->csum;
+        y->isum += x->isum;
+        y->tmin = fmin(y->tmin, x->tmin);
+        y->tmax = fmax(y->tmax, x->tmax);
+        if (x->bmin < y->bmin)
+            y->bmin = x->bmin;
+        if (x->bmax > y->bmax)
+            y->bmax = x->bmax;
+        for (uint32_t s = 0; s < x->ns && y->ns < RESERVOIR; s++)
+            y->samples[y->ns++] = x->samples[s];
+        for (uint32_t s = 0; s < x->nfirst; s++) { /* keep the earliest */
+            uint32_t at = y->nfirst;
+            if (at == PAS2P_PHASE_SAMPLE_OCC) {
+                if (x->fs[s] >= y->fs[at - 1])
+                    continue;
+                at--;
+            } else {
+                y->nfirst++;
+            }
+            while (at > 0 && y->fs[at - 1] > x->fs[s]) {
+                y->fs[at] = y->fs[at - 1];
+                y->fe[at] = y->fe[at - 1];
+                y->ft[at] = y->ft[at - 1];
+                at--;
+            }
+            y->fs[at] = x->fs[s];
+            y->fe[at] = x->fe[s];
+            y->ft[at] = x->ft[s];
+        }
+    }
+    gphase_free(a, g->np);
+    a->weight = 0;
+}
+
+/* the same calls on every rank (the same key can, rarely, hash other calls) */
+static int same_calls(const gstate_t *g, const gphase_t *a, const gphase_t *b)
+{
+    if (a->key != b->key)
+        return 0;
+    for (int r = 0; r < g->np; r++) {
+        if (a->r[r].nsym != b->r[r].nsym)
+            return 0;
+        for (uint32_t i = 0; i < a->r[r].nsym; i++)
+            if (a->r[r].syms[i] != b->r[r].syms[i])
+                return 0;
+    }
+    return 1;
+}
+
+static int by_mmin(const void *x, const void *y)
+{
+    const gphase_t *a = *(const gphase_t *const *)x, *b = *(const gphase_t *const *)y;
+    if (a->mmin != b->mmin)
+        return a->mmin < b->mmin ? -1 : 1;
+    return (a->first > b->first) - (a->first < b->first);
+}
+
+/* Time variants are groups of occurrences, not bands of one spread.  The pass assigns an
+ * occurrence to the first variant of its calls whose running mean is similar, so a
+ * computation that varies continuously (noise: a rank preempted on an oversubscribed
+ * machine, from 9 us to 90 us for one wavefront stage at np 4) comes out as a chain of
+ * variants a factor 2 apart, differently at every np.  Variants of the same calls whose
+ * ranges of measures overlap or come within the similarity of each other are one phase:
+ * what is left are groups of occurrences separated by a gap wider than the similarity (a
+ * step that computes 4x more every 10th time). */
+static int merge_linked(gstate_t *g)
+{
+    gphase_t **v = malloc(sizeof *v * (g->nph ? g->nph : 1));
+    uint8_t *done = calloc(g->nph ? g->nph : 1, 1);
+    if (!v || !done) {
+        free(v);
+        free(done);
+        return -1;
+    }
+    for (uint32_t i = 0; i < g->nph; i++) {
+        if (done[i] || !g->ph[i].weight)
+            continue;
+        uint32_t n = 0;
+        for (uint32_t k = i; k < g->nph; k++)
+            if (!done[k] && g->ph[k].weight && same_calls(g, &g->ph[i], &g->ph[k])) {
+                v[n++] = &g->ph[k];
+                done[k] = 1;
+            }
+        if (n < 2)
+            continue;
+        qsort(v, n, sizeof *v, by_mmin);
+        gphase_t *cur = v[0];
+        for (uint32_t k = 1; k < n; k++) {
+            gphase_t *x = v[k];
+            if (x->mmin <= cur->mmax || similar(g, cur->mmax, x->mmin))
+                phase_absorb(g, cur, x); /* (numbered by first occurrence later) */
+            else
+                cur = x;
+        }
+    }
+    free(v);
+    free(done);
+    return 0;
+}
+
 static void merge_rare(gstate_t *g, double share)
 {
     for (uint32_t i = 0; i < g->nph; i++) {
@@ -1222,62 +1352,13 @@ static void merge_rare(gstate_t *g, double share)
         }
         if (best == UINT32_MAX)
             continue;
-        gphase_t *b = &g->ph[best];
-        double wa = (double)a->weight, wb = (double)b->weight;
-        b->ref = (b->ref * wb + a->ref * wa) / (wa + wb);
-        b->weight += a->weight;
-        if (a->first < b->first)
-            b->first = a->first;
-        int segs = a->nseg == b->nseg; /* (the same calls: always, but not assumed) */
-        for (uint32_t k = 0; segs && k < a->nseg; k++)
-            b->segmax[k] += a->segmax[k];
-        for (int r = 0; r < g->np; r++) {
-            gpr_t *x = &a->r[r], *y = &b->r[r];
-            for (uint32_t k = 0; segs && k < a->nseg; k++)
-                y->segsum[k] += x->segsum[k];
-            for (uint32_t k = 0; k < 4 * x->nsym; k++)
-                y->pos[k] += x->pos[k];
-            for (uint32_t k = 0; k < x->nsym; k++) {
-                if (x->range[2 * k] < y->range[2 * k])
-                    y->range[2 * k] = x->range[2 * k];
-                if (x->range[2 * k + 1] > y->range[2 * k + 1])
-                    y->range[2 * k + 1] = x->range[2 * k + 1];
-            }
-            y->tsum += x->tsum;
-            y->tsumsq += x->tsumsq;
-            y->csum += x->csum;
-            y->isum += x->isum;
-            y->tmin = fmin(y->tmin, x->tmin);
-            y->tmax = fmax(y->tmax, x->tmax);
-            if (x->bmin < y->bmin)
-                y->bmin = x->bmin;
-            if (x->bmax > y->bmax)
-                y->bmax = x->bmax;
-            for (uint32_t s = 0; s < x->ns && y->ns < RESERVOIR; s++)
-                y->samples[y->ns++] = x->samples[s];
-            for (uint32_t s = 0; s < x->nfirst; s++) { /* keep the earliest */
-                uint32_t at = y->nfirst;
-                if (at == PAS2P_PHASE_SAMPLE_OCC) {
-                    if (x->fs[s] >= y->fs[at - 1])
-                        continue;
-                    at--;
-                } else {
-                    y->nfirst++;
-                }
-                while (at > 0 && y->fs[at - 1] > x->fs[s]) {
-                    y->fs[at] = y->fs[at - 1];
-                    y->fe[at] = y->fe[at - 1];
-                    y->ft[at] = y->ft[at - 1];
-                    at--;
-                }
-                y->fs[at] = x->fs[s];
-                y->fe[at] = x->fe[s];
-                y->ft[at] = x->ft[s];
-            }
-        }
-        gphase_free(a, g->np);
-        a->weight = 0;
+        phase_absorb(g, &g->ph[best], a);
     }
+}
+
+/* drops the emptied phases and numbers the rest by first occurrence */
+static void renumber(gstate_t *g)
+{
     uint32_t n = 0;
     for (uint32_t i = 0; i < g->nph; i++)
         if (g->ph[i].weight)
@@ -1440,8 +1521,11 @@ int pas2p_global_phases(pas2p_event_source_t *srcs, int np, const pas2p_analysis
                      " in the rank's analysis", r, g.r[r].pos, res[r].events);
             goto out;
         }
+    if (merge_linked(&g))
+        goto oom;
     if (o->variant_merge > 0)
         merge_rare(&g, o->variant_merge);
+    renumber(&g);
     if (info) {
         *info = (pas2p_global_info_t){.occurrences = g.occ, .phases = g.nph,
                                       .largest_occurrence = g.largest,

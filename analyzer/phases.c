@@ -405,6 +405,7 @@ typedef struct {
     pas2p_phase_t p;
     uint64_t key;            /* symbol-sequence hash */
     double sumsq, compute_sum, instr_sum, ref;  /* ref: mean compute measure */
+    double mmin, mmax;       /* the range of its occurrences' measures */
     double *pos_c, *pos_i;   /* per call: compute and instruction sums */
     double samples[RESERVOIR];
     uint32_t nsamples;
@@ -552,6 +553,8 @@ static int occurrence_end(walker_t *w)
             return -1;
         memcpy(a->p.syms, w->syms, w->nsyms * sizeof *w->syms);
         a->p.time_min_s = INFINITY;
+        a->mmin = INFINITY;
+        a->mmax = -INFINITY;
         w->nextv[id] = UINT32_MAX;
         if (last != UINT32_MAX)
             w->nextv[last] = id;
@@ -592,6 +595,8 @@ found:;
     if (w->instr_or) /* else adding +0.0 changes no sum */
         a->instr_sum += instr;
     a->ref += (measure - a->ref) / (double)p->weight; /* running mean of the measure */
+    a->mmin = fmin(a->mmin, measure);
+    a->mmax = fmax(a->mmax, measure);
     if (t < p->time_min_s)
         p->time_min_s = t;
     if (t > p->time_max_s)
@@ -768,11 +773,117 @@ static int walk(walker_t *w, const node_t *n)
     return 0;
 }
 
-/* Merges rare variants into the closest frequent variant of the same calls, then numbers
- * the phases by first occurrence.  Sums (weight x mean time) are unchanged. */
-static void merge_variants(walker_t *w, double share)
+/* phase b takes phase a's occurrences (the same calls); a is emptied (weight 0).  Sums
+ * (weight x mean time) are unchanged. */
+static void acc_absorb(phase_acc_t *b, phase_acc_t *a)
 {
+    double wa = (double)a->p.weight, wb = (double)b->p.weight;
+    b->ref = (b->ref * wb + a->ref * wa) / (wa + wb);
+    b->mmin = fmin(b->mmin, a->mmin);
+    b->mmax = fmax(b->mmax, a->mmax);
+    b->p.weight += a->p.weight;
+    b->p.time_sum_s += a->p.time_sum_s;
+    b->sumsq += a->sumsq;
+    b->compute_sum += a->compute_sum;
+    b->instr_sum += a->instr_sum;
+    for (uint32_t k = 0; k < a->p.nsym; k++) {
+        b->pos_c[k] += a->pos_c[k];
+        b->pos_i[k] += a->pos_i[k];
+    }
+    if (a->p.time_min_s < b->p.time_min_s)
+        b->p.time_min_s = a->p.time_min_s;
+    if (a->p.time_max_s > b->p.time_max_s)
+        b->p.time_max_s = a->p.time_max_s;
+    for (uint32_t s = 0; s < a->nsamples && b->nsamples < RESERVOIR; s++)
+        b->samples[b->nsamples++] = a->samples[s];
+    for (uint32_t s = 0; s < a->p.nfirst; s++) { /* keep the earliest occurrences */
+        uint32_t at = b->p.nfirst;
+        if (at == PAS2P_PHASE_SAMPLE_OCC) {
+            if (a->p.first_start[s] >= b->p.first_start[at - 1])
+                continue;
+            at--;
+        } else {
+            b->p.nfirst++;
+        }
+        while (at > 0 && b->p.first_start[at - 1] > a->p.first_start[s]) {
+            b->p.first_start[at] = b->p.first_start[at - 1];
+            b->p.first_end[at] = b->p.first_end[at - 1];
+            b->p.first_time_s[at] = b->p.first_time_s[at - 1];
+            at--;
+        }
+        b->p.first_start[at] = a->p.first_start[s];
+        b->p.first_end[at] = a->p.first_end[s];
+        b->p.first_time_s[at] = a->p.first_time_s[s];
+    }
+    free(a->p.syms);
+    free(a->pos_c);
+    free(a->pos_i);
+    a->p.syms = NULL;
+    a->pos_c = a->pos_i = NULL;
+    a->p.weight = 0; /* removed by merge_variants */
+}
+
+static int same_calls(const phase_acc_t *a, const phase_acc_t *b)
+{
+    return a->key == b->key && a->p.nsym == b->p.nsym &&
+           !memcmp(a->p.syms, b->p.syms, a->p.nsym * sizeof *a->p.syms);
+}
+
+static int by_mmin(const void *x, const void *y)
+{
+    const phase_acc_t *a = *(const phase_acc_t *const *)x, *b = *(const phase_acc_t *const *)y;
+    if (a->mmin != b->mmin)
+        return a->mmin < b->mmin ? -1 : 1;
+    return (a->p.first_start[0] > b->p.first_start[0]) - (a->p.first_start[0] < b->p.first_start[0]);
+}
+
+/* Variants of the same calls whose ranges of measures overlap or come within the
+ * similarity of each other are one phase (global.c, merge_linked, says why): time variants
+ * are groups of occurrences separated by more than the similarity, not bands of one
+ * spread.  0, or -1 out of memory. */
+static int merge_linked(walker_t *w)
+{
+    phase_acc_t **v = malloc(sizeof *v * (w->nph ? w->nph : 1));
+    uint8_t *done = calloc(w->nph ? w->nph : 1, 1);
+    if (!v || !done) {
+        free(v);
+        free(done);
+        return -1;
+    }
     for (uint32_t i = 0; i < w->nph; i++) {
+        if (done[i] || !w->ph[i].p.weight)
+            continue;
+        uint32_t n = 0;
+        for (uint32_t k = i; k < w->nph; k++)
+            if (!done[k] && w->ph[k].p.weight && same_calls(&w->ph[i], &w->ph[k])) {
+                v[n++] = &w->ph[k];
+                done[k] = 1;
+            }
+        if (n < 2)
+            continue;
+        qsort(v, n, sizeof *v, by_mmin);
+        phase_acc_t *cur = v[0];
+        for (uint32_t k = 1; k < n; k++) {
+            phase_acc_t *x = v[k];
+            if (x->mmin <= cur->mmax || similar_compute(w, cur->mmax, x->mmin))
+                acc_absorb(cur, x); /* (numbered by first occurrence below) */
+            else
+                cur = x;
+        }
+    }
+    free(v);
+    free(done);
+    return 0;
+}
+
+/* Merges linked variants (merge_linked), then rare variants (share > 0: fewer than that
+ * share of their calls' occurrences) into the closest frequent variant of the same calls,
+ * then numbers the phases by first occurrence.  0, or -1 out of memory. */
+static int merge_variants(walker_t *w, double share)
+{
+    if (merge_linked(w))
+        return -1;
+    for (uint32_t i = 0; share > 0 && i < w->nph; i++) {
         phase_acc_t *a = &w->ph[i];
         if (!a->p.weight)
             continue;
@@ -791,51 +902,8 @@ static void merge_variants(walker_t *w, double share)
             if (best == UINT32_MAX || fabs(b->ref - a->ref) < fabs(w->ph[best].ref - a->ref))
                 best = k;
         }
-        if (best == UINT32_MAX)
-            continue;
-        phase_acc_t *b = &w->ph[best];
-        double wa = (double)a->p.weight, wb = (double)b->p.weight;
-        b->ref = (b->ref * wb + a->ref * wa) / (wa + wb);
-        b->p.weight += a->p.weight;
-        b->p.time_sum_s += a->p.time_sum_s;
-        b->sumsq += a->sumsq;
-        b->compute_sum += a->compute_sum;
-        b->instr_sum += a->instr_sum;
-        for (uint32_t k = 0; k < a->p.nsym; k++) {
-            b->pos_c[k] += a->pos_c[k];
-            b->pos_i[k] += a->pos_i[k];
-        }
-        if (a->p.time_min_s < b->p.time_min_s)
-            b->p.time_min_s = a->p.time_min_s;
-        if (a->p.time_max_s > b->p.time_max_s)
-            b->p.time_max_s = a->p.time_max_s;
-        for (uint32_t s = 0; s < a->nsamples && b->nsamples < RESERVOIR; s++)
-            b->samples[b->nsamples++] = a->samples[s];
-        for (uint32_t s = 0; s < a->p.nfirst; s++) { /* keep the earliest occurrences */
-            uint32_t at = b->p.nfirst;
-            if (at == PAS2P_PHASE_SAMPLE_OCC) {
-                if (a->p.first_start[s] >= b->p.first_start[at - 1])
-                    continue;
-                at--;
-            } else {
-                b->p.nfirst++;
-            }
-            while (at > 0 && b->p.first_start[at - 1] > a->p.first_start[s]) {
-                b->p.first_start[at] = b->p.first_start[at - 1];
-                b->p.first_end[at] = b->p.first_end[at - 1];
-                b->p.first_time_s[at] = b->p.first_time_s[at - 1];
-                at--;
-            }
-            b->p.first_start[at] = a->p.first_start[s];
-            b->p.first_end[at] = a->p.first_end[s];
-            b->p.first_time_s[at] = a->p.first_time_s[s];
-        }
-        free(a->p.syms);
-        free(a->pos_c);
-        free(a->pos_i);
-        a->p.syms = NULL;
-        a->pos_c = a->pos_i = NULL;
-        a->p.weight = 0; /* removed below */
+        if (best != UINT32_MAX)
+            acc_absorb(&w->ph[best], a);
     }
     uint32_t n = 0;
     for (uint32_t i = 0; i < w->nph; i++)
@@ -852,6 +920,7 @@ static void merge_variants(walker_t *w, double share)
     }
     for (uint32_t i = 0; i < n; i++)
         w->ph[i].p.id = i + 1;
+    return 0;
 }
 
 /* ------------------------------------------------------------------ driver */
@@ -951,8 +1020,8 @@ int pas2p_find_phases(pas2p_event_source_t a, pas2p_event_source_t b,
         snprintf(out->error, sizeof out->error, "pass B has events left after the loop tree");
         goto fail;
     }
-    if (o->variant_merge > 0)
-        merge_variants(&w, o->variant_merge);
+    if (merge_variants(&w, o->variant_merge))
+        goto oom;
     /* results */
     out->events = w.events;
     out->elapsed_s = (double)w.elapsed_ns * 1e-9;

@@ -190,7 +190,8 @@ static void test_compute_similarity(void **state)
     assert_int_equal(r.phases[0].weight + r.phases[1].weight, 80);
     assert_true(r.phases[0].weight >= 39 && r.phases[1].weight >= 39);
     assert_true(r.phases[0].time_max_s / r.phases[0].time_min_s < 1.2);
-    /* a stricter threshold splits the noisy half further */
+    /* a stricter threshold does not split the noisy half: its occurrences are 1 us apart
+     * from 100 to 110 us, each within 99 % of the next (one group, not bands of it) */
     pas2p_analysis_opts_t o;
     pas2p_analysis_defaults(&o);
     o.compute_similarity_time = 0.99;
@@ -199,10 +200,55 @@ static void test_compute_similarity(void **state)
     pas2p_rank_phases_t strict;
     assert_int_equal(analyze(&s, &o, &strict), 0);
     check_partition(&s, &strict);
-    assert_true(strict.nphases > 2);
+    assert_int_equal(strict.nphases, 2);
     pas2p_rank_phases_free(&strict);
     pas2p_rank_phases_free(&r);
     free(s.ev);
+    /* but it separates levels 10 % apart with nothing between them: 100 and 110 us */
+    stream_t t = {0};
+    for (int i = 0; i < 40; i++)
+        add(&t, PAS2P_CALL_Allreduce, -1, -1, 8, i % 2 ? 100000 : 110000, 1000);
+    assert_int_equal(analyze(&t, &o, &strict), 0);
+    check_partition(&t, &strict);
+    assert_int_equal(strict.nphases, 2);
+    assert_int_equal(strict.phases[0].weight, 20);
+    pas2p_rank_phases_free(&strict);
+    assert_int_equal(analyze(&t, NULL, &r), 0); /* at 50 %: one */
+    assert_int_equal(r.nphases, 1);
+    pas2p_rank_phases_free(&r);
+    free(t.ev);
+}
+
+/* Time variants are groups, not bands of one spread.  Computation spread over 20-160 us
+ * in steps of 1.4x (a noisy machine) is cut by the running means into two bands, 20-56
+ * and 80-160 us; each band is within 50 % of the next, so they are one phase.  Steps of
+ * 20 us with one in five at 200 us, nothing in between, stay two. */
+static void test_time_variants_linked(void **state)
+{
+    (void)state;
+    static const uint64_t spread[] = {20000, 28000, 40000, 56000, 80000, 113000, 160000};
+    stream_t s = {0};
+    for (int i = 0; i < 70; i++)
+        add(&s, PAS2P_CALL_Allreduce, -1, -1, 8, spread[i % 7], 1000);
+    pas2p_rank_phases_t r;
+    assert_int_equal(analyze(&s, NULL, &r), 0);
+    check_partition(&s, &r);
+    assert_int_equal(r.nphases, 1);
+    assert_int_equal(r.phases[0].weight, 70);
+    pas2p_rank_phases_free(&r);
+    free(s.ev);
+
+    stream_t t = {0};
+    for (int i = 0; i < 50; i++)
+        add(&t, PAS2P_CALL_Allreduce, -1, -1, 8, i % 5 == 4 ? 200000 : 20000 + (uint64_t)(i % 3) * 1000,
+            1000);
+    assert_int_equal(analyze(&t, NULL, &r), 0);
+    check_partition(&t, &r);
+    assert_int_equal(r.nphases, 2);
+    assert_true((r.phases[0].weight == 40 && r.phases[1].weight == 10) ||
+                (r.phases[0].weight == 10 && r.phases[1].weight == 40));
+    pas2p_rank_phases_free(&r);
+    free(t.ev);
 }
 
 /* message sizes within the tolerance (here 5 %, the per-rank analysis's) are the same
@@ -351,6 +397,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_simple_loop),      cmocka_unit_test(test_nested_loops),
         cmocka_unit_test(test_multicall_body),   cmocka_unit_test(test_compute_similarity),
+        cmocka_unit_test(test_time_variants_linked),
         cmocka_unit_test(test_size_tolerance),   cmocka_unit_test(test_recurring_phase),
         cmocka_unit_test(test_long_stream),      cmocka_unit_test(test_no_repetition),
         cmocka_unit_test(test_early_loop_then_noise), cmocka_unit_test(test_short_loop_top_level),
