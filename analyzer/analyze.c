@@ -470,6 +470,9 @@ int pas2p_build_signature(const pas2p_rank_phases_t *res, const pas2p_manifest_t
             memcpy(q->occ_start, p->first_start, q->nocc * sizeof *q->occ_start);
             memcpy(q->occ_end, p->first_end, q->nocc * sizeof *q->occ_end);
             memcpy(q->occ_time_s, p->first_time_s, q->nocc * sizeof *q->occ_time_s);
+            memcpy(q->occ_astart, p->first_astart, q->nocc * sizeof *q->occ_astart);
+            memcpy(q->occ_aend, p->first_aend, q->nocc * sizeof *q->occ_aend);
+            q->variable = p->variable;
             q->nevents = p->nsym;
             q->events = calloc(p->nsym ? p->nsym : 1, sizeof *q->events);
             if (!q->events)
@@ -714,8 +717,10 @@ int pas2p_analyze(const pas2p_analyze_opts_t *opts, const pas2p_analyze_dist_t *
             snprintf(err, errlen, "out of memory");
             rc = PAS2P_ANALYZE_FAILED;
         } else {
-            if (o.global)
+            if (o.global) {
                 out->sig.characteristic_comm = out->ginfo.characteristic_comm;
+                out->sig.anchored = out->ginfo.anchored;
+            }
             out->done = 1;
             out->representative = rep;
             out->spmd = spmd;

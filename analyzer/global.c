@@ -126,6 +126,9 @@ typedef struct {
     uint64_t slice_start;
     uint64_t lpos, slice_lstart; /* the same, counting calls other than failed polls: the
                                     ordinals a global signature's occurrences are given in */
+    uint64_t apos, slice_astart; /* the same as anchor positions: all-rank blocking
+                                    collectives so far << 32 | such calls since the last */
+    uint32_t *set, nset, capset; /* anchored: the slice's symbols, sorted, each once */
     gev_t *sl;
     uint32_t nsl, capsl;
     uint64_t absorbed_ns, absorbed_instr; /* failed polls, carried to the next call */
@@ -146,7 +149,11 @@ typedef struct {
     uint32_t ns;
     uint32_t nfirst;
     uint64_t fs[PAS2P_PHASE_SAMPLE_OCC], fe[PAS2P_PHASE_SAMPLE_OCC];
+    uint64_t fas[PAS2P_PHASE_SAMPLE_OCC], fae[PAS2P_PHASE_SAMPLE_OCC];
     double ft[PAS2P_PHASE_SAMPLE_OCC];
+    uint64_t pw;              /* occurrences summed into pos and range (anchored: those whose
+                                 calls are the skeleton's, in order; else every one) */
+    uint32_t *set, nset;      /* anchored: the skeleton's symbols, sorted, each once */
     double *segsum;           /* nseg (of its phase): computation in each segment */
 } gpr_t;
 
@@ -160,6 +167,7 @@ typedef struct {
     double *segmax;              /* nseg: sums over occurrences of the largest rank's
                                     computation in the segment */
     uint8_t *segwait;            /* nseg: its ranks all wait for each other (segment_waits) */
+    int variable;                /* anchored: an occurrence with other calls than the first's */
     uint32_t id;
 } gphase_t;
 
@@ -190,6 +198,7 @@ typedef struct {
     uint64_t occ;
     uint64_t largest;
     int cut, unclosed;        /* a truncated trace: the end may stay unclosed */
+    int anchored;             /* pas2p_global_info_t.anchored */
     char *err;
     size_t errlen;
 } gstate_t;
@@ -369,6 +378,18 @@ static int collective(gstate_t *g, uint32_t comm, int rank)
     }
     comm_update(g, k);
     return 0;
+}
+
+/* an anchor: a blocking collective on a communicator of all the ranks (the world, or one
+ * the trace created with every rank in it) -- every rank makes the same k-th one, whatever
+ * the order of its other calls; `pas2p predict`'s runtime counts them the same way */
+static int is_anchor(gstate_t *g, const pas2p_event_t *e)
+{
+    const char *n = pas2p_call_name(e->call);
+    uint32_t k;
+    const gcomm_t *c;
+    return pas2p_call_class(e->call) == PAS2P_CLASS_COLLECTIVE && n && n[4] != 'I' &&
+           (c = comm_get(g, e->comm, &k)) && c->size == (uint32_t)g->np;
 }
 
 /* ------------------------------------------------------------------ reading a rank */
@@ -591,6 +612,7 @@ static int advance(gstate_t *g, int rank)
         return 1;
     }
     R->lpos++;
+    R->apos = is_anchor(g, e) ? ((R->apos >> 32) + 1) << 32 : R->apos + 1;
     pas2p_symbol_t s;
     identity(v, &s);
     uint32_t sym = gsym_of(&R->syms, &s);
@@ -617,6 +639,55 @@ static uint64_t slice_key(const grank_t *R)
     return h;
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* anchored: R->set, the symbols of R's slice sorted and each once (the order and the number
+ * of a farm's calls between two anchors depend on which worker answers first) */
+static int slice_set(grank_t *R)
+{
+    if (R->nsl > R->capset) {
+        uint32_t *v = realloc(R->set, sizeof *v * R->nsl);
+        if (!v)
+            return -1;
+        R->set = v;
+        R->capset = R->nsl;
+    }
+    for (uint32_t i = 0; i < R->nsl; i++)
+        R->set[i] = R->sl[i].sym;
+    qsort(R->set, R->nsl, sizeof *R->set, cmp_u32);
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < R->nsl; i++)
+        if (!m || R->set[m - 1] != R->set[i])
+            R->set[m++] = R->set[i];
+    R->nset = m;
+    return 0;
+}
+
+static uint64_t set_key(const grank_t *R)
+{
+    uint64_t h = 0x3c6ef372fe94f82bull ^ R->nset;
+    for (uint32_t i = 0; i < R->nset; i++)
+        h = mix64(h ^ R->set[i]) + 0x9e37;
+    return h;
+}
+
+/* anchored: every rank's slice has the symbols of p's skeleton, however many and in
+ * whatever order */
+static int same_sets(const gstate_t *g, const gphase_t *p)
+{
+    for (int r = 0; r < g->np; r++) {
+        const grank_t *R = &g->r[r];
+        const gpr_t *q = &p->r[r];
+        if (q->nset != R->nset || memcmp(q->set, R->set, sizeof *R->set * R->nset))
+            return 0;
+    }
+    return 1;
+}
+
 static int similar(const gstate_t *g, double a, double b)
 {
     double mx = a > b ? a : b, mn = a < b ? a : b;
@@ -639,6 +710,11 @@ static int same_slices(const gstate_t *g, const gphase_t *p)
     return 1;
 }
 
+static int slice_matches(const gstate_t *g, const gphase_t *p)
+{
+    return g->anchored ? same_sets(g, p) : same_slices(g, p);
+}
+
 static void gphase_free(gphase_t *p, int np)
 {
     free(p->segmax);
@@ -652,6 +728,7 @@ static void gphase_free(gphase_t *p, int np)
         free(p->r[r].pos);
         free(p->r[r].range);
         free(p->r[r].segsum);
+        free(p->r[r].set);
     }
     free(p->r);
     p->r = NULL;
@@ -930,6 +1007,8 @@ static int phase_new(gstate_t *g, uint64_t key, uint32_t *id)
         gphase_free(p, g->np);
         return -1;
     }
+    if (g->anchored) /* (its occurrences' calls vary: no per-segment figures) */
+        memset(p->segwait, 0, p->nseg);
     for (int r = 0; r < g->np; r++) {
         const grank_t *R = &g->r[r];
         gpr_t *q = &p->r[r];
@@ -940,7 +1019,8 @@ static int phase_new(gstate_t *g, uint64_t key, uint32_t *id)
         q->pos = calloc(4 * (size_t)(R->nsl ? R->nsl : 1), sizeof *q->pos);
         q->range = malloc(2 * sizeof *q->range * (R->nsl ? R->nsl : 1));
         q->segsum = calloc(p->nseg, sizeof *q->segsum);
-        if (!q->syms || !q->pos || !q->range || !q->segsum) {
+        q->set = g->anchored ? malloc(sizeof *q->set * (R->nset ? R->nset : 1)) : NULL;
+        if (!q->syms || !q->pos || !q->range || !q->segsum || (g->anchored && !q->set)) {
             gphase_free(p, g->np);
             return -1;
         }
@@ -948,6 +1028,18 @@ static int phase_new(gstate_t *g, uint64_t key, uint32_t *id)
             q->syms[i] = R->sl[i].sym;
             q->range[2 * i] = UINT64_MAX;
             q->range[2 * i + 1] = 0;
+        }
+        if (g->anchored) {
+            memcpy(q->set, R->set, sizeof *q->set * R->nset);
+            q->nset = R->nset;
+            /* a wildcard receive anywhere in it: its calls' order may change from run to
+             * run on every rank it touches */
+            for (uint32_t i = 0; i < R->nsl; i++) {
+                const pas2p_symbol_t *y = &R->syms.v[R->sl[i].sym];
+                int k = pas2p_call_class(y->call);
+                p->variable |= (k == PAS2P_CLASS_RECV && y->peer == PAS2P_PEER_ANY) ||
+                               (k == PAS2P_CLASS_SENDRECV && y->peer2 == PAS2P_PEER_ANY);
+            }
         }
     }
     *id = g->nph++;
@@ -965,8 +1057,10 @@ static int occurrence_end(gstate_t *g)
     uint64_t key = 0x6a09e667f3bcc909ull, events = 0;
     double measure = 0;
     for (int r = 0; r < g->np; r++) {
-        const grank_t *R = &g->r[r];
-        key = mix64(key ^ slice_key(R)) + (uint64_t)r;
+        grank_t *R = &g->r[r];
+        if (g->anchored && slice_set(R))
+            return -1;
+        key = mix64(key ^ (g->anchored ? set_key(R) : slice_key(R))) + (uint64_t)r;
         events += R->nsl;
         for (uint32_t i = 0; i < R->nsl; i++)
             measure += g->use_instr ? (double)R->sl[i].instr : (double)R->sl[i].compute_ns * 1e-9;
@@ -982,13 +1076,13 @@ static int occurrence_end(gstate_t *g)
         g->largest = events;
     uint32_t id = UINT32_MAX;
     if (g->last_phase < g->nph && g->ph[g->last_phase].key == key &&
-        similar(g, g->ph[g->last_phase].ref, measure) && same_slices(g, &g->ph[g->last_phase])) {
+        similar(g, g->ph[g->last_phase].ref, measure) && slice_matches(g, &g->ph[g->last_phase])) {
         id = g->last_phase;
     } else {
         uint64_t k = 0;
         for (slot_t *s; (s = tfind(&g->phidx, key, k)); k++) {
             gphase_t *p = &g->ph[s->v - 1];
-            if (similar(g, p->ref, measure) && same_slices(g, p)) {
+            if (similar(g, p->ref, measure) && slice_matches(g, p)) {
                 id = (uint32_t)(s->v - 1);
                 break;
             }
@@ -1017,19 +1111,26 @@ static int occurrence_end(gstate_t *g)
         g->capsegc = nsc;
     }
     memset(g->segc, 0, nsc * sizeof *g->segc);
+    /* anchored, an occurrence with the skeleton's symbols in another order or number adds
+     * to the phase's times, not to its skeleton's per-call figures */
+    int exact = !g->anchored || same_slices(g, p);
+    p->variable |= !exact;
     for (int r = 0; r < g->np; r++) {
         grank_t *R = &g->r[r];
         gpr_t *q = &p->r[r];
         double t = 0, c = 0, in = 0, *sc = g->segc + (size_t)r * p->nseg;
         uint32_t seg = 0;
+        q->pw += (uint64_t)exact;
         for (uint32_t i = 0; i < R->nsl; i++) {
             const gev_t *x = &R->sl[i];
             sc[seg] += (double)x->compute_ns * 1e-9;
-            if (cuts_segment(p->segby, R->syms.v[x->sym].call) && seg + 1 < p->nseg)
+            if (exact && cuts_segment(p->segby, R->syms.v[x->sym].call) && seg + 1 < p->nseg)
                 seg++;
             t += (double)x->time_ns;
             c += (double)x->compute_ns;
             in += (double)x->instr;
+            if (!exact)
+                continue;
             q->pos[4 * i] += (double)x->compute_ns * 1e-9;
             q->pos[4 * i + 1] += (double)x->instr;
             q->pos[4 * i + 2] += (double)x->bytes;
@@ -1051,7 +1152,7 @@ static int occurrence_end(gstate_t *g)
         t += (double)R->absorbed_ns;
         c += (double)R->absorbed_ns;
         sc[p->nseg - 1] += (double)R->absorbed_ns * 1e-9;
-        for (uint32_t k = 0; k < p->nseg; k++)
+        for (uint32_t k = 0; exact && k < p->nseg; k++)
             q->segsum[k] += sc[k];
         t *= 1e-9;
         c *= 1e-9;
@@ -1073,6 +1174,8 @@ static int occurrence_end(gstate_t *g)
         if (q->nfirst < PAS2P_PHASE_SAMPLE_OCC) {
             q->fs[q->nfirst] = R->slice_lstart;
             q->fe[q->nfirst] = R->lpos;
+            q->fas[q->nfirst] = R->slice_astart;
+            q->fae[q->nfirst] = R->apos;
             q->ft[q->nfirst] = t;
             q->nfirst++;
         }
@@ -1080,8 +1183,9 @@ static int occurrence_end(gstate_t *g)
         R->nsl = 0;
         R->slice_start = R->pos;
         R->slice_lstart = R->lpos;
+        R->slice_astart = R->apos;
     }
-    for (uint32_t k = 0; k < p->nseg; k++) {
+    for (uint32_t k = 0; exact && k < p->nseg; k++) {
         double mx = 0;
         for (int r = 0; r < g->np; r++)
             mx = fmax(mx, g->segc[(size_t)r * p->nseg + k]);
@@ -1156,8 +1260,35 @@ static int close_cut(gstate_t *g)
     }
 }
 
+/* Anchored (a rank receives from MPI_ANY_SOURCE, so the order and number of the calls
+ * between two all-rank collectives may change from run to run): every rank goes to the end
+ * of its next anchor, and the cut is closed from there.  The loops the per-rank analysis
+ * found are not proposed: in a farm they are slices of one interleaving of the workers,
+ * which the next run does not repeat; the rounds between anchors are what repeats. */
+static int sweep_anchored(gstate_t *g)
+{
+    for (;;) {
+        int left = 0;
+        for (int r = 0; r < g->np; r++) {
+            grank_t *R = &g->r[r];
+            int rc;
+            while ((rc = advance(g, r)) > 0 && !is_anchor(g, &R->cur.ev))
+                ;
+            if (rc < 0)
+                return -1;
+            left |= rc > 0;
+        }
+        if (close_cut(g) || occurrence_end(g))
+            return -1;
+        if (!left)
+            return 0;
+    }
+}
+
 static int sweep(gstate_t *g)
 {
+    if (g->anchored)
+        return sweep_anchored(g);
     for (;;) {
         int any = 0;
         for (int r = 0; r < g->np; r++) {
@@ -1211,6 +1342,7 @@ static void phase_absorb(gstate_t *g, gphase_t *b, gphase_t *a)
     b->mmin = fmin(b->mmin, a->mmin);
     b->mmax = fmax(b->mmax, a->mmax);
     b->weight += a->weight;
+    b->variable |= a->variable;
     if (a->first < b->first)
         b->first = a->first;
     int segs = a->nseg == b->nseg; /* (the same calls: always, but not assumed) */
@@ -1228,6 +1360,7 @@ static void phase_absorb(gstate_t *g, gphase_t *b, gphase_t *a)
             if (x->range[2 * k + 1] > y->range[2 * k + 1])
                 y->range[2 * k + 1] = x->range[2 * k + 1];
         }
+        y->pw += x->pw;
         y->tsum += x->tsum;
         y->tsumsq += x->tsumsq;
         y->csum += x->csum;
@@ -1252,11 +1385,15 @@ static void phase_absorb(gstate_t *g, gphase_t *b, gphase_t *a)
             while (at > 0 && y->fs[at - 1] > x->fs[s]) {
                 y->fs[at] = y->fs[at - 1];
                 y->fe[at] = y->fe[at - 1];
+                y->fas[at] = y->fas[at - 1];
+                y->fae[at] = y->fae[at - 1];
                 y->ft[at] = y->ft[at - 1];
                 at--;
             }
             y->fs[at] = x->fs[s];
             y->fe[at] = x->fe[s];
+            y->fas[at] = x->fas[s];
+            y->fae[at] = x->fae[s];
             y->ft[at] = x->ft[s];
         }
     }
@@ -1351,6 +1488,8 @@ static void merge_rare(gstate_t *g, double share)
                 best = k;
         }
         if (best == UINT32_MAX)
+            continue;
+        if (!same_calls(g, &g->ph[best], a)) /* (anchored, one key is one set of calls) */
             continue;
         phase_absorb(g, &g->ph[best], a);
     }
@@ -1465,11 +1604,13 @@ static int results(gstate_t *g, int r, pas2p_rank_phases_t *out)
             pas2p_rank_phases_free(&tmp);
             return -1;
         }
+        double pw = q->pw ? (double)q->pw : w, ctot = 0;
         for (uint32_t x = 0; x < q->nsym; x++) {
-            p->pos_compute_s[x] = q->pos[4 * x] / w;
-            p->pos_instructions[x] = q->pos[4 * x + 1] / w;
-            p->pos_bytes[x] = q->pos[4 * x + 2] / w;
-            p->pos_rbytes[x] = q->pos[4 * x + 3] / w;
+            p->pos_compute_s[x] = q->pos[4 * x] / pw;
+            ctot += p->pos_compute_s[x];
+            p->pos_instructions[x] = q->pos[4 * x + 1] / pw;
+            p->pos_bytes[x] = q->pos[4 * x + 2] / pw;
+            p->pos_rbytes[x] = q->pos[4 * x + 3] / pw;
             p->pos_size_min[x] = q->range[2 * x];
             p->pos_size_max[x] = q->range[2 * x + 1];
         }
@@ -1479,7 +1620,15 @@ static int results(gstate_t *g, int r, pas2p_rank_phases_t *out)
         p->nfirst = q->nfirst;
         memcpy(p->first_start, q->fs, sizeof q->fs);
         memcpy(p->first_end, q->fe, sizeof q->fe);
+        memcpy(p->first_astart, q->fas, sizeof q->fas);
+        memcpy(p->first_aend, q->fae, sizeof q->fae);
         memcpy(p->first_time_s, q->ft, sizeof q->ft);
+        /* a phase whose occurrences' calls vary: the skeleton is its first occurrence's
+         * calls, with the computation of the mean occurrence (the skeleton's split of it) */
+        p->variable = G->variable;
+        if (G->variable && ctot > 0)
+            for (uint32_t x = 0; x < q->nsym; x++)
+                p->pos_compute_s[x] *= p->compute_mean_s / ctot;
     }
     pas2p_rank_phases_t old = {.phases = out->phases, .nphases = out->nphases,
                                .symbols = out->symbols};
@@ -1512,6 +1661,9 @@ int pas2p_global_phases(pas2p_event_source_t *srcs, int np, const pas2p_analysis
         R->nbounds = res[r].nbounds;
         R->total = res[r].events;
         R->syms.tol = o->size_tolerance;
+        /* a farm: its wildcard receives are a good share of a rank's calls (the master's
+         * are half of them); a few in a set-up phase do not make the run's order vary */
+        g.anchored |= res[r].wildcard_recvs > 0 && 20 * res[r].wildcard_recvs >= res[r].events;
     }
     if (sweep(&g))
         goto out;
@@ -1530,7 +1682,7 @@ int pas2p_global_phases(pas2p_event_source_t *srcs, int np, const pas2p_analysis
         *info = (pas2p_global_info_t){.occurrences = g.occ, .phases = g.nph,
                                       .largest_occurrence = g.largest,
                                       .characteristic_comm = UINT32_MAX,
-                                      .unclosed_end = g.unclosed};
+                                      .unclosed_end = g.unclosed, .anchored = g.anchored};
         uint64_t best = 0;
         for (size_t k = 0; k < g.ngc; k++) {
             const gcomm_t *c = &g.gc[k];
@@ -1555,6 +1707,7 @@ oom:
 out:
     for (int r = 0; g.r && r < np; r++) {
         free(g.r[r].sl);
+        free(g.r[r].set);
         free(g.r[r].syms.v);
         free(g.r[r].syms.index.s);
         free(g.r[r].pending.s);

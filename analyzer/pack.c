@@ -10,7 +10,7 @@
 #include "pas2p_analyzer.h"
 
 #define PACK_MAGIC 0x48503250u /* "P2PH" in little-endian byte order */
-#define PACK_VERSION 2u /* 2: the occurrence bounds (global phases) */
+#define PACK_VERSION 3u /* 2: the occurrence bounds (global phases); 3: wildcard receives */
 
 typedef struct {
     unsigned char *p;
@@ -51,6 +51,7 @@ int pas2p_rank_phases_pack(const pas2p_rank_phases_t *r, unsigned char **out, si
     PUT(&b, r->events);
     PUT(&b, r->elapsed_s);
     PUT(&b, r->folded_elements);
+    PUT(&b, r->wildcard_recvs);
     put(&b, r->error, sizeof r->error);
     PUT(&b, r->nsymbols);
     put(&b, r->symbols, (size_t)r->nsymbols * sizeof *r->symbols);
@@ -165,6 +166,7 @@ int pas2p_rank_phases_unpack(const unsigned char *in, size_t len, pas2p_rank_pha
     GET(&b, r->events);
     GET(&b, r->elapsed_s);
     GET(&b, r->folded_elements);
+    GET(&b, r->wildcard_recvs);
     get(&b, r->error, sizeof r->error);
     r->error[sizeof r->error - 1] = 0;
     uint32_t n = 0;

@@ -98,7 +98,11 @@ typedef struct {
     uint64_t first_start[PAS2P_PHASE_SAMPLE_OCC]; /* ordinals of the first occurrences */
     uint64_t first_end[PAS2P_PHASE_SAMPLE_OCC];   /* (one past the last event) */
     double first_time_s[PAS2P_PHASE_SAMPLE_OCC];  /* and their times */
+    uint64_t first_astart[PAS2P_PHASE_SAMPLE_OCC]; /* global phases: the same as anchor */
+    uint64_t first_aend[PAS2P_PHASE_SAMPLE_OCC];   /* positions (anchors << 32 | calls since) */
     uint32_t nfirst;
+    int variable;                /* global phases: its occurrences' calls differ in order or
+                                    number (wildcard receives); the skeleton is the first's */
 } pas2p_phase_t;
 
 /* a symbol: the identity of an event for phase detection */
@@ -127,6 +131,8 @@ typedef struct {
     uint32_t nsymbols;
     pas2p_symbol_t *symbols;
     uint64_t folded_elements;    /* top-level elements of the loop tree (diagnostic) */
+    uint64_t wildcard_recvs;     /* receives and probes posted with MPI_ANY_SOURCE: the
+                                    order of this rank's calls may depend on timing */
     uint32_t ncomms;             /* communicators this rank created, in creation order */
     pas2p_comm_info_t *comms;
     uint64_t *bounds;            /* opts.global: ordinal of every occurrence's first event, */
@@ -184,6 +190,10 @@ typedef struct {
                                     occurrences, WORLD on a tie (thesis 7.4); UINT32_MAX:
                                     none (point-to-point only) */
     int unclosed_end;            /* cut: the last occurrence is not closed (truncated trace) */
+    int anchored;                /* a rank receives from MPI_ANY_SOURCE in >= 5 % of its calls
+                                    (a farm's master): occurrences are cut at
+                                    the all-rank blocking collectives (anchors) only, located
+                                    by anchor positions, and their calls may vary (global.c) */
 } pas2p_global_info_t;
 int pas2p_global_phases(pas2p_event_source_t *srcs, int np, const pas2p_analysis_opts_t *o,
                         int use_instr, int cut, pas2p_rank_phases_t *res,

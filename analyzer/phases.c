@@ -997,6 +997,11 @@ int pas2p_find_phases(pas2p_event_source_t a, pas2p_event_source_t b,
                 goto oom;
             if (v->payload && add_comm(&w, v))
                 goto oom;
+            int klass = pas2p_call_class(v->ev.call);
+            if ((klass == PAS2P_CLASS_RECV || klass == PAS2P_CLASS_SENDRECV) &&
+                ((v->ev.flags & PAS2P_EV_ANY_SOURCE) ||
+                 (klass == PAS2P_CLASS_RECV && v->ev.peer == PAS2P_PEER_ANY)))
+                out->wildcard_recvs++;
             int fr;
             while ((fr = fold_once(&f)) == 1)
                 ;

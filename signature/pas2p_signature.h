@@ -53,6 +53,10 @@ typedef struct {
     uint32_t nocc;
     uint64_t occ_start[PAS2P_SIG_OCC], occ_end[PAS2P_SIG_OCC];
     double occ_time_s[PAS2P_SIG_OCC]; /* their base times; 0 unknown (older signatures) */
+    uint64_t occ_astart[PAS2P_SIG_OCC], occ_aend[PAS2P_SIG_OCC]; /* anchored signatures: the
+                                      same as anchor positions, anchors << 32 | calls since */
+    int variable;                     /* its occurrences' calls vary in order and number (a
+                                         farm's round); the events are the first's */
     uint32_t nevents;
     pas2p_sig_event_t *events;
 } pas2p_sig_phase_t;
@@ -87,6 +91,8 @@ typedef struct {
                                     rank (analysis/phases="global"); 0: ids per rank */
     uint32_t characteristic_comm; /* global: the all-rank communicator with collectives in
                                     the most occurrences (UINT32_MAX: none) */
+    int anchored;                /* global: occurrences located by anchor positions (a rank
+                                    receives from MPI_ANY_SOURCE; signature/FORMAT.md) */
     uint32_t ncomms;
     pas2p_sig_comm_t *comms;
     uint32_t nranks;

@@ -76,6 +76,8 @@ int pas2p_signature_write(const pas2p_signature_t *s, const char *path, char *er
     ATTR("phases", "%s", s->global ? "global" : "local");
     if (s->global && s->characteristic_comm != UINT32_MAX)
         ATTR("characteristic_comm", "%u", s->characteristic_comm);
+    if (s->anchored)
+        ATTR("located", "%s", "anchors");
     W(xmlTextWriterEndElement(w));
 
     for (uint32_t i = 0; i < s->ncomms; i++) {
@@ -112,12 +114,20 @@ int pas2p_signature_write(const pas2p_signature_t *s, const char *path, char *er
             ATTR("time_sd_s", "%.9g", p->time_sd_s);
             ATTR("compute_mean_s", "%.9g", p->compute_mean_s);
             ATTR("instructions_mean", "%.9g", p->instructions_mean);
+            if (p->variable)
+                ATTR("variable", "%s", "yes");
             for (uint32_t k = 0; k < p->nocc; k++) {
                 W(xmlTextWriterStartElement(w, BAD_CAST "occurrence"));
                 ATTR("start", "%" PRIu64, p->occ_start[k]);
                 ATTR("end", "%" PRIu64, p->occ_end[k]);
                 if (p->occ_time_s[k] > 0)
                     ATTR("time_s", "%.9g", p->occ_time_s[k]);
+                if (s->anchored) {
+                    ATTR("anchor_start", "%" PRIu64 ":%" PRIu64, p->occ_astart[k] >> 32,
+                         p->occ_astart[k] & 0xffffffffu);
+                    ATTR("anchor_end", "%" PRIu64 ":%" PRIu64, p->occ_aend[k] >> 32,
+                         p->occ_aend[k] & 0xffffffffu);
+                }
                 W(xmlTextWriterEndElement(w));
             }
             for (uint32_t k = 0; k < p->nevents; k++) {
@@ -156,6 +166,16 @@ fail:
 }
 
 /* ------------------------------------------------------------------ reading */
+/* "A:O" (the schema checked its form) as A << 32 | O; 0 when absent */
+static uint64_t anchor_pos(const char *s)
+{
+    if (!s)
+        return 0;
+    char *end;
+    uint64_t a = strtoull(s, &end, 10), o = *end == ':' ? strtoull(end + 1, NULL, 10) : 0;
+    return a << 32 | (o & 0xffffffffu);
+}
+
 static int32_t *parse_ints(const char *s, uint32_t *n)
 {
     uint32_t cnt = s && *s ? 1 : 0;
@@ -212,6 +232,8 @@ static int fill(xmlNodePtr root, pas2p_signature_t *s)
             s->characteristic_comm = pas2p_xml_attr(n, "characteristic_comm")
                                          ? (uint32_t)pas2p_xml_attr_u(n, "characteristic_comm")
                                          : UINT32_MAX;
+            const char *lo = pas2p_xml_attr(n, "located");
+            s->anchored = lo && !strcmp(lo, "anchors");
         } else if (pas2p_xml_is(n, "communicator")) {
             pas2p_sig_comm_t *c = &s->comms[ci++];
             c->id = (uint32_t)pas2p_xml_attr_u(n, "id");
@@ -253,6 +275,7 @@ static int fill(xmlNodePtr root, pas2p_signature_t *s)
                 p->time_sd_s = pas2p_xml_attr_d(ph, "time_sd_s");
                 p->compute_mean_s = pas2p_xml_attr_d(ph, "compute_mean_s");
                 p->instructions_mean = pas2p_xml_attr_d(ph, "instructions_mean");
+                p->variable = pas2p_xml_attr(ph, "variable") != NULL;
                 p->nevents = pas2p_xml_count(ph, "event");
                 p->events = calloc(p->nevents ? p->nevents : 1, sizeof *p->events);
                 if (!p->events)
@@ -263,6 +286,8 @@ static int fill(xmlNodePtr root, pas2p_signature_t *s)
                         p->occ_start[p->nocc] = pas2p_xml_attr_u(e, "start");
                         p->occ_end[p->nocc] = pas2p_xml_attr_u(e, "end");
                         p->occ_time_s[p->nocc] = pas2p_xml_attr_d(e, "time_s");
+                        p->occ_astart[p->nocc] = anchor_pos(pas2p_xml_attr(e, "anchor_start"));
+                        p->occ_aend[p->nocc] = anchor_pos(pas2p_xml_attr(e, "anchor_end"));
                         p->nocc++;
                     } else if (pas2p_xml_is(e, "event")) {
                         pas2p_sig_event_t *x = &p->events[ei++];

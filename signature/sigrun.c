@@ -4,7 +4,10 @@
  * signature module and libxml2 come with it, never into a traced run.  Per rank:
  *
  *  - every intercepted call is one event, numbered as the tracer numbers them, so the
- *    signature's occurrence ordinals (<occurrence start end>) locate the phases;
+ *    signature's occurrence ordinals (<occurrence start end>) locate the phases; in an
+ *    anchored signature (a farm: signature/FORMAT.md), by anchor positions instead (the
+ *    all-rank blocking collectives so far, the calls since the last), and a `variable`
+ *    phase's calls are checked as members of its skeleton, in any order and number;
  *  - events inside the recorded first occurrences of every phase are checked against the
  *    phase's skeleton (call, peers, tag, communicator, bytes within the size tolerance;
  *    not the bytes of a completion call, which depend on timing):
@@ -43,7 +46,8 @@
 #include "pas2p_times.h"
 
 typedef struct {
-    uint64_t start, end;     /* ordinals [start, end) */
+    uint64_t start, end;     /* ordinals [start, end); anchored: anchor positions */
+    uint64_t seen;           /* its events seen so far */
     uint32_t phase;          /* index in the rank's table */
     int measured;            /* one of the occurrences the stop waits for */
     int timed;               /* 1: measured, or a later one timed if it completes before the
@@ -75,6 +79,8 @@ typedef struct {
     uint64_t checks_done, checks_inflight; /* checks after that; with messages in flight */
     uint64_t nevents;        /* events seen (in the signature's ordinals) */
     uint64_t lo;             /* global signatures: calls other than failed polls so far */
+    uint64_t apos;           /* anchored signatures: the next call's anchor position (all-rank
+                                blocking collectives so far << 32 | calls since the last) */
     uint64_t msg_sent, msg_recvd; /* point-to-point messages counted from events (the host
                                      counts those its request bookkeeping sees) */
     int predict_reports;     /* PAS2P_PREDICT_REPORTS=1: `pas2p predict` says divergences */
@@ -352,8 +358,10 @@ static void *sig_start(const pas2p_sink_host_t *host)
                 timed = 2; /* not waited for; its line is for the estimator study */
             int measured = timed == 1 && (rare ? p->occ_end[j] <= stop_at
                                                : p->nocc == 1 || j <= (uint32_t)occ);
-            *v = (interval_t){.start = p->occ_start[j], .end = p->occ_end[j], .phase = k,
-                              .measured = measured, .timed = timed, .t0 = -1, .t1 = -1};
+            *v = (interval_t){.start = s->sig.anchored ? p->occ_astart[j] : p->occ_start[j],
+                              .end = s->sig.anchored ? p->occ_aend[j] : p->occ_end[j],
+                              .phase = k, .measured = measured, .timed = timed, .t0 = -1,
+                              .t1 = -1};
             s->nmeasured += (uint32_t)measured;
         }
     }
@@ -372,18 +380,51 @@ static int size_ok(uint64_t a, uint64_t b, double tol)
     return (double)(mx - mn) <= tol * (double)mx;
 }
 
-static void check_event(sigrun_t *s, const interval_t *v, const pas2p_event_t *e, uint64_t i)
+/* A phase whose calls vary from occurrence to occurrence (a farm's round: which worker
+ * answers first decides the order and how many tasks each one gets): each call must be one
+ * the skeleton makes -- the same call, communicator and tag (or a wildcard tag), any peer,
+ * a size within the range seen -- in any order and number.  Another program or input
+ * still departs within a call or two. */
+static void check_member(sigrun_t *s, const interval_t *v, const pas2p_event_t *e, uint64_t i)
 {
     const pas2p_sig_phase_t *p = &s->me->phases[v->phase];
-    if (i - v->start >= p->nevents) { /* the occurrence is longer than its skeleton */
+    uint64_t got = e->bytes + e->rbytes;
+    int any_size = pas2p_call_class(e->call) == PAS2P_CLASS_COMPLETION;
+    for (uint32_t k = 0; k < p->nevents; k++) {
+        const pas2p_sig_event_t *x = &p->events[k];
+        if (x->call == e->call && x->comm == e->comm &&
+            (x->tag == e->tag || x->tag == PAS2P_TAG_ANY) &&
+            (any_size || !x->size_max ||
+             ((double)got >= 0.95 * (double)x->size_min && (double)got <= 1.05 * (double)x->size_max)))
+            return;
+    }
+    char why[600];
+    snprintf(why, sizeof why, "diverged from the signature at event %llu (phase %u, whose calls "
+             "vary, occurrence at %llu:%llu): it makes no %s on comm %u with tag %d and %llu "
+             "bytes", (unsigned long long)i, p->id, (unsigned long long)(v->start >> 32),
+             (unsigned long long)(v->start & 0xffffffffu), pas2p_call_name(e->call), e->comm,
+             e->tag, (unsigned long long)got);
+    diverge(s, why);
+}
+
+/* event i (ordinal) of the rank, the k-th of the occurrence v */
+static void check_event(sigrun_t *s, const interval_t *v, const pas2p_event_t *e, uint64_t i,
+                        uint64_t k)
+{
+    const pas2p_sig_phase_t *p = &s->me->phases[v->phase];
+    if (p->variable) {
+        check_member(s, v, e, i);
+        return;
+    }
+    if (k >= p->nevents) { /* the occurrence is longer than its skeleton */
         char why[400];
         snprintf(why, sizeof why, "diverged from the signature at event %llu (phase %u, call "
                  "%llu of its occurrence at %llu): the phase has %u calls, got %s",
-                 (unsigned long long)i, p->id, (unsigned long long)(i - v->start),
+                 (unsigned long long)i, p->id, (unsigned long long)k,
                  (unsigned long long)v->start, p->nevents, pas2p_call_name(e->call));
         diverge(s, why);
     }
-    const pas2p_sig_event_t *x = &p->events[i - v->start];
+    const pas2p_sig_event_t *x = &p->events[k];
     /* a completion's bytes are those of the requests it happened to complete (Waitsome,
      * Test*: timing; a request completed by an earlier call in one run and not in the
      * other): not part of the skeleton the application must follow */
@@ -402,7 +443,7 @@ static void check_event(sigrun_t *s, const interval_t *v, const pas2p_event_t *e
     snprintf(why, sizeof why, "diverged from the signature at event %llu (phase %u, call %llu "
              "of its occurrence at %llu): expected %s peer %d tag %d comm %u bytes %llu, got %s "
              "peer %d tag %d comm %u bytes %llu",
-             (unsigned long long)i, p->id, (unsigned long long)(i - v->start),
+             (unsigned long long)i, p->id, (unsigned long long)k,
              (unsigned long long)v->start, pas2p_call_name(x->call), x->peer, x->tag, x->comm,
              (unsigned long long)(x->bytes + x->rbytes), pas2p_call_name(e->call), e->peer,
              e->tag, e->comm, (unsigned long long)(e->bytes + e->rbytes));
@@ -598,14 +639,25 @@ static void sig_event(void *state, const pas2p_event_t *e, uint64_t i)
         goto stop_points;
     i = s->sig.global ? s->lo++ : i;
     s->nevents = i + 1;
-    while (s->cur < s->niv && s->iv[s->cur].end <= i)
+    /* where this call is in the signature's terms, and where the next one will be */
+    uint64_t at = i, next = i + 1;
+    if (s->sig.anchored) {
+        at = s->apos;
+        next = klass == PAS2P_CLASS_COLLECTIVE && pas2p_call_name(e->call)[4] != 'I' &&
+                       world_wide(s, e->comm)
+                   ? ((at >> 32) + 1) << 32
+                   : at + 1;
+        s->apos = next;
+    }
+    while (s->cur < s->niv && s->iv[s->cur].end <= at)
         s->cur++;
-    if (s->cur < s->niv && s->iv[s->cur].start <= i) {
+    if (s->cur < s->niv && s->iv[s->cur].start <= at) {
         interval_t *x = &s->iv[s->cur];
-        check_event(s, x, e, i);
-        if (i == x->start)
-            x->t0 = i == 0 ? v : s->prev_v;
-        if (i + 1 == x->end) {
+        check_event(s, x, e, i, s->sig.anchored ? x->seen : at - x->start);
+        x->seen++;
+        if (at == x->start)
+            x->t0 = at == 0 ? v : s->prev_v;
+        if (next == x->end) {
             x->t1 = v;
             s->nclosed += (uint32_t)x->measured;
             if (x->measured && s->nclosed == s->nmeasured)

@@ -12,6 +12,9 @@
 #            times in every run: three predictions in a row, none may diverge
 #   ep       LAUNCH is tests/mpi/ep: nothing repeats; predict times the one relevant phase,
 #            runs to MPI_Finalize, prints PET and says why
+#   farm     LAUNCH is the task farm (MPI_ANY_SOURCE: which worker gets which task changes
+#            from run to run): the signature is anchored, and five predictions in a row
+#            must none diverge
 set -u
 mode=$1 pas2p=$2 w=$3; shift 4
 fail() { echo "FAIL ($mode): $*"; echo "--- stdout"; cat "$w/out" 2>/dev/null; echo "--- stderr"; cat "$w/err" 2>/dev/null; exit 1; }
@@ -36,7 +39,11 @@ W
     n=0; for a in "$@"; do [[ $a == "$prog" ]] && break; n=$((n + 1)); done
     launch=("${@:1:n}" -x WRAP_DIR="$w/elsewhere" "$w/wrap.sh" "${@:n+1}") ;;
 esac
-runs=1; [[ $mode == poll ]] && runs=3
+runs=1; [[ $mode == poll ]] && runs=3; [[ $mode == farm ]] && runs=5
+if [[ $mode == farm ]]; then
+  grep -q 'located="anchors"' "$w/sig.xml" || fail "the farm's signature is not anchored"
+  grep -q 'variable="yes"' "$w/sig.xml" || fail "no variable phase in the farm's signature"
+fi
 for ((k = 1; k <= runs; k++)); do
   rm -rf "$w/pred"
   timeout 60 "$pas2p" predict "$w/sig.xml" -o "$w/pred" -- "${launch[@]}" >"$w/out" 2>"$w/err"
@@ -54,6 +61,7 @@ done
 grep -q "MPI_ABORT\|errorcode\|ORTE_ERROR" "$w/err" && fail "the launcher's abort banner reached the user"
 grep -q "^PET = " "$w/out" || fail "no PET"
 case $mode in
+  farm) grep -q "diverged" "$w/out" "$w/err" && fail "a prediction diverged" ;;
   p2p|blocked|nodir|poll)
     grep -q "^stop = early (guaranteed" "$w/out" || fail "not stopped by the guaranteed stop"
     [[ -s $w/err ]] && fail "stderr is not empty" ;;

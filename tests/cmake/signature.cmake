@@ -154,6 +154,8 @@ add_test(NAME predict_polling COMMAND bash ${T}/predict_stop.sh poll ${PAS2P} ${
   -- ${MPIRUN} -np 2 $<TARGET_FILE:poll> 100)
 add_test(NAME predict_ep_to_end COMMAND bash ${T}/predict_stop.sh ep ${PAS2P} ${W}/stop-ep
   -- ${MPIRUN} -np 2 $<TARGET_FILE:ep> 200)
+add_test(NAME predict_farm_any_source COMMAND bash ${T}/predict_stop.sh farm ${PAS2P} ${W}/stop-farm
+  -- ${MPIRUN} -np 3 $<TARGET_FILE:taskfarm> 100000 4)
 
 # pas2p report (one self-contained HTML page), rendered by headless Chromium
 add_test(NAME report_renders COMMAND bash ${T}/report.sh ${PAS2P} ${CMAKE_CURRENT_SOURCE_DIR}/data/closed-form.sig.xml
