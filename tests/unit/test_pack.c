@@ -20,6 +20,7 @@ static void make(pas2p_rank_phases_t *r)
     r->events = 123456;
     r->elapsed_s = 4.25;
     r->folded_elements = 17;
+    r->wildcard_recvs = 5;
     strcpy(r->error, "");
     r->nsymbols = 2;
     r->symbols = calloc(2, sizeof *r->symbols);
@@ -85,6 +86,7 @@ static void test_round_trip(void **state)
     assert_int_equal(b.events, 123456);
     assert_true(b.elapsed_s == 4.25);
     assert_int_equal(b.folded_elements, 17);
+    assert_int_equal(b.wildcard_recvs, 5);
     assert_string_equal(b.error, "kept too");
     assert_int_equal(b.nsymbols, 2);
     for (uint32_t i = 0; i < 2; i++) {
@@ -197,8 +199,9 @@ static void test_damaged(void **state)
     size_t len;
     unsigned char *buf = packed(&len);
     char err[256];
-    /* the symbol count sits after magic, version, rank, events, elapsed, folded, error */
-    size_t at = 4 + 4 + 4 + 8 + 8 + 8 + sizeof b.error;
+    /* the symbol count sits after magic, version, rank, events, elapsed, folded, wildcard
+     * receives, error */
+    size_t at = 4 + 4 + 4 + 8 + 8 + 8 + 8 + sizeof b.error;
     uint32_t huge = 0xfffffff0u, keep;
     memcpy(&keep, buf + at, 4);
     memcpy(buf + at, &huge, 4);
