@@ -155,6 +155,7 @@ typedef struct {
                                  calls are the skeleton's, in order; else every one) */
     uint32_t *set, nset;      /* anchored: the skeleton's symbols, sorted, each once */
     double *segsum;           /* nseg (of its phase): computation in each segment */
+    uint32_t *segof;          /* nsym: the segment of each call of the skeleton */
 } gpr_t;
 
 typedef struct {
@@ -385,11 +386,12 @@ static int collective(gstate_t *g, uint32_t comm, int rank)
  * the order of its other calls; `pas2p predict`'s runtime counts them the same way */
 static int is_anchor(gstate_t *g, const pas2p_event_t *e)
 {
+    if (pas2p_call_class(e->call) != PAS2P_CLASS_COLLECTIVE) /* (the cheap test first) */
+        return 0;
     const char *n = pas2p_call_name(e->call);
     uint32_t k;
     const gcomm_t *c;
-    return pas2p_call_class(e->call) == PAS2P_CLASS_COLLECTIVE && n && n[4] != 'I' &&
-           (c = comm_get(g, e->comm, &k)) && c->size == (uint32_t)g->np;
+    return n && n[4] != 'I' && (c = comm_get(g, e->comm, &k)) && c->size == (uint32_t)g->np;
 }
 
 /* ------------------------------------------------------------------ reading a rank */
@@ -728,6 +730,7 @@ static void gphase_free(gphase_t *p, int np)
         free(p->r[r].pos);
         free(p->r[r].range);
         free(p->r[r].segsum);
+        free(p->r[r].segof);
         free(p->r[r].set);
     }
     free(p->r);
@@ -1019,8 +1022,14 @@ static int phase_new(gstate_t *g, uint64_t key, uint32_t *id)
         q->pos = calloc(4 * (size_t)(R->nsl ? R->nsl : 1), sizeof *q->pos);
         q->range = malloc(2 * sizeof *q->range * (R->nsl ? R->nsl : 1));
         q->segsum = calloc(p->nseg, sizeof *q->segsum);
+        q->segof = malloc(sizeof *q->segof * (R->nsl ? R->nsl : 1));
+        for (uint32_t i = 0, seg = 0; q->segof && i < R->nsl; i++) {
+            q->segof[i] = seg;
+            if (cuts_segment(p->segby, R->syms.v[R->sl[i].sym].call) && seg + 1 < p->nseg)
+                seg++;
+        }
         q->set = g->anchored ? malloc(sizeof *q->set * (R->nset ? R->nset : 1)) : NULL;
-        if (!q->syms || !q->pos || !q->range || !q->segsum || (g->anchored && !q->set)) {
+        if (!q->syms || !q->pos || !q->range || !q->segsum || !q->segof || (g->anchored && !q->set)) {
             gphase_free(p, g->np);
             return -1;
         }
@@ -1119,13 +1128,10 @@ static int occurrence_end(gstate_t *g)
         grank_t *R = &g->r[r];
         gpr_t *q = &p->r[r];
         double t = 0, c = 0, in = 0, *sc = g->segc + (size_t)r * p->nseg;
-        uint32_t seg = 0;
         q->pw += (uint64_t)exact;
         for (uint32_t i = 0; i < R->nsl; i++) {
             const gev_t *x = &R->sl[i];
-            sc[seg] += (double)x->compute_ns * 1e-9;
-            if (exact && cuts_segment(p->segby, R->syms.v[x->sym].call) && seg + 1 < p->nseg)
-                seg++;
+            sc[exact ? q->segof[i] : 0] += (double)x->compute_ns * 1e-9;
             t += (double)x->time_ns;
             c += (double)x->compute_ns;
             in += (double)x->instr;
