@@ -17,6 +17,10 @@ deviation, and the first 8 occurrences' times b_0..b_7):
                  values of every member (the `variant` lines of the minor ones too) and Bf
                  the base times of the same occurrences; every member gets its B x that ratio
   family-sum     the same with sum(T) / sum(Bf)
+  trend switch   like-for-like when the base's own recorded occurrences (b_1..b_31) drift:
+                 their Spearman rank correlation with their position is >= 0.6 over >= 8
+                 of them (a step that gets slower as the run goes on: md, LAMMPS), else
+                 median(t)
 
 The PET is the run's own (prediction.xml) scaled by the measured relevant phases' sum
 under the estimator against that sum as predict computed it (its per-phase table), so the
@@ -50,6 +54,25 @@ def signature(path):
     return ranks
 
 
+def spearman(v):
+    """rank correlation of the values with their position (ties: average ranks)"""
+    n = len(v)
+    order = sorted(range(n), key=lambda i: v[i])
+    rank = [0.0] * n
+    i = 0
+    while i < n:
+        j = i
+        while j + 1 < n and v[order[j + 1]] == v[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            rank[order[k]] = (i + j) / 2
+        i = j + 1
+    mx = (n - 1) / 2
+    num = sum((k - mx) * (rank[k] - mx) for k in range(n))
+    den = (sum((k - mx) ** 2 for k in range(n)) * sum((r - mx) ** 2 for r in rank)) ** .5
+    return num / den if den > 0 else 0
+
+
 def estimate(name, ph, t):
     med = statistics.median
     w, B, occ = ph['w'], ph['B'], ph['occ']
@@ -62,6 +85,9 @@ def estimate(name, ph, t):
     lfl = B * med([x / y for x, y in zip(t, b)])
     if name == 'like-for-like':
         return lfl
+    if name == 'trend switch':
+        base = occ[1:]
+        return lfl if len(base) >= 8 and spearman(base) >= 0.6 else med(t)
     mean, sd = B, ph['sd']  # 2-SE switch, the base statistics without occurrence 0
     if w > 2 and occ[0] > 0:
         x0 = occ[0]
@@ -114,7 +140,7 @@ def family_ratios(phases, values, how):
 
 
 def main(root):
-    names = ('median', 'like-for-like', '2-SE switch', 'median-scaled')
+    names = ('median', 'like-for-like', '2-SE switch', 'median-scaled', 'trend switch')
     shown = names + ('family', 'family-sum')
     apps = sorted(a for a in os.listdir(root) if os.path.isfile(os.path.join(root, a, 'aet')))
     pete = {}
