@@ -384,14 +384,22 @@ static int collective(gstate_t *g, uint32_t comm, int rank)
 /* an anchor: a blocking collective on a communicator of all the ranks (the world, or one
  * the trace created with every rank in it) -- every rank makes the same k-th one, whatever
  * the order of its other calls; `pas2p predict`'s runtime counts them the same way */
+/* a collective that returns only when its part is done (MPI-3 names every non-blocking
+ * call MPI_I...) */
+static int blocking_collective(unsigned call)
+{
+    if (pas2p_call_class(call) != PAS2P_CLASS_COLLECTIVE) /* (the cheap test first) */
+        return 0;
+    const char *n = pas2p_call_name(call);
+    return n && n[4] != 'I';
+}
+
 static int is_anchor(gstate_t *g, const pas2p_event_t *e)
 {
-    if (pas2p_call_class(e->call) != PAS2P_CLASS_COLLECTIVE) /* (the cheap test first) */
-        return 0;
-    const char *n = pas2p_call_name(e->call);
     uint32_t k;
     const gcomm_t *c;
-    return n && n[4] != 'I' && (c = comm_get(g, e->comm, &k)) && c->size == (uint32_t)g->np;
+    return blocking_collective(e->call) && (c = comm_get(g, e->comm, &k)) &&
+           c->size == (uint32_t)g->np;
 }
 
 /* ------------------------------------------------------------------ reading a rank */
@@ -415,14 +423,14 @@ static int is_poll(unsigned call)
 }
 
 /* a call that may wait for another rank: a blocking receive or probe, a Sendrecv, a Wait,
- * a blocking collective (MPI-3 names every non-blocking call MPI_I...) */
+ * a blocking collective */
 static int may_wait(unsigned call)
 {
     const char *n = pas2p_call_name(call);
     switch (pas2p_call_class(call)) {
     case PAS2P_CLASS_SENDRECV: return 1;
-    case PAS2P_CLASS_RECV:
-    case PAS2P_CLASS_COLLECTIVE: return n && n[4] != 'I';
+    case PAS2P_CLASS_RECV: return n && n[4] != 'I'; /* (not Irecv, Iprobe, Improbe) */
+    case PAS2P_CLASS_COLLECTIVE: return blocking_collective(call);
     case PAS2P_CLASS_COMPLETION: return n && !strncmp(n, "MPI_Wait", 8);
     default: return 0;
     }
@@ -754,12 +762,6 @@ static void gphase_free(gphase_t *p, int np)
  *    sends a sweep and receives the way back, rank 1 the reverse) are not held back
  *    together at every step. */
 enum { SEG_WAITS, SEG_COLLECTIVES, SEG_WHOLE };
-
-static int blocking_collective(unsigned call)
-{
-    const char *n = pas2p_call_name(call);
-    return pas2p_call_class(call) == PAS2P_CLASS_COLLECTIVE && n && n[4] != 'I';
-}
 
 static int cuts_segment(int by, unsigned call)
 {

@@ -485,6 +485,14 @@ static int world_wide(const sigrun_t *s, uint32_t comm)
     return 0;
 }
 
+/* an anchor: a blocking collective every rank takes part in (MPI_Ibcast & co. are not):
+ * where the early stop is agreed, and what an anchored signature counts */
+static int anchor(const sigrun_t *s, const pas2p_event_t *e)
+{
+    return pas2p_call_class(e->call) == PAS2P_CLASS_COLLECTIVE &&
+           pas2p_call_name(e->call)[4] != 'I' && world_wide(s, e->comm);
+}
+
 /* ------------------------------------------------------------------ the guaranteed stop
  * Once a rank has measured what it must, it sends its times to rank 0 without blocking
  * (MPI_Igather of the lengths, MPI_Igatherv of the text, on its own duplicate of
@@ -635,7 +643,6 @@ static void sig_event(void *state, const pas2p_event_t *e, uint64_t i)
     /* a global signature numbers calls other than failed polls (an Iprobe or Test* that
      * found nothing: waiting, as the analyzer folds it into the computation before the next
      * call), so a run that polls more or less often than the base still follows it */
-    int klass = pas2p_call_class(e->call);
     if (s->sig.global && !(e->flags & PAS2P_EV_FLAG_TRUE) &&
         (e->call == PAS2P_CALL_Iprobe || e->call == PAS2P_CALL_Test ||
          e->call == PAS2P_CALL_Testany || e->call == PAS2P_CALL_Testall ||
@@ -647,10 +654,7 @@ static void sig_event(void *state, const pas2p_event_t *e, uint64_t i)
     uint64_t at = i, next = i + 1;
     if (s->sig.anchored) {
         at = s->apos;
-        next = klass == PAS2P_CLASS_COLLECTIVE && pas2p_call_name(e->call)[4] != 'I' &&
-                       world_wide(s, e->comm)
-                   ? ((at >> 32) + 1) << 32
-                   : at + 1;
+        next = anchor(s, e) ? ((at >> 32) + 1) << 32 : at + 1;
         s->apos = next;
     }
     while (s->cur < s->niv && s->iv[s->cur].end <= at)
@@ -687,9 +691,7 @@ stop_points:
             _exit(PAS2P_STOP_CODE);
         }
     }
-    /* a blocking collective of all ranks (MPI_Ibcast & co. are not a point to stop at) */
-    if (klass == PAS2P_CLASS_COLLECTIVE && pas2p_call_name(e->call)[4] != 'I' &&
-        world_wide(s, e->comm))
+    if (anchor(s, e))
         maybe_stop(s);
 }
 
