@@ -286,6 +286,9 @@ static int fill(xmlNodePtr root, pas2p_signature_t *s)
                         p->occ_start[p->nocc] = pas2p_xml_attr_u(e, "start");
                         p->occ_end[p->nocc] = pas2p_xml_attr_u(e, "end");
                         p->occ_time_s[p->nocc] = pas2p_xml_attr_d(e, "time_s");
+                        if (s->anchored && (!pas2p_xml_attr(e, "anchor_start") ||
+                                            !pas2p_xml_attr(e, "anchor_end")))
+                            return -3; /* located by anchors, but this one is not */
                         p->occ_astart[p->nocc] = anchor_pos(pas2p_xml_attr(e, "anchor_start"));
                         p->occ_aend[p->nocc] = anchor_pos(pas2p_xml_attr(e, "anchor_end"));
                         p->nocc++;
@@ -325,6 +328,9 @@ int pas2p_signature_read(const char *path, pas2p_signature_t *s, char *err, size
     int rc = -1, f = fill(xmlDocGetRootElement(doc), s);
     if (f == -2)
         pas2p_xml_err(err, errlen, "%s: names an MPI call this pas2p does not know", path);
+    else if (f == -3)
+        pas2p_xml_err(err, errlen, "%s: located by anchors, but an occurrence has no "
+                      "anchor_start/anchor_end", path);
     else if (f)
         pas2p_xml_err(err, errlen, "%s: out of memory", path);
     else if (s->nranks == 0 || s->representative >= s->nranks)

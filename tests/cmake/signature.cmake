@@ -24,6 +24,9 @@ add_test(NAME bad_show_not_xml COMMAND ${EXPECT} --fail --one-line --out "manife
   -- ${PAS2P} show ${W}/app_stencil2d/manifest)
 add_test(NAME bad_show_missing COMMAND ${EXPECT} --fail --one-line --out "no-such.xml: cannot open"
   -- ${PAS2P} show ${W}/no-such.xml)
+add_test(NAME bad_signature_anchors_missing COMMAND ${EXPECT} --fail --one-line
+  --out "located by anchors, but an occurrence has no anchor_start"
+  -- ${PAS2P} show ${CMAKE_CURRENT_SOURCE_DIR}/data/anchored-no-positions.sig.xml)
 add_test(NAME bad_analyze_unwritable_signature COMMAND ${EXPECT} --fail --one-line
   --out "/proc/nope/sig.xml: cannot write" -- ${PAS2P} analyze ${W}/app_stencil2d -o /proc/nope/sig.xml)
 set_tests_properties(signature_show signature_show_rank bad_show_rank PROPERTIES
