@@ -42,12 +42,27 @@ static uint64_t mix64(uint64_t x)
 }
 
 /* ------------------------------------------------------------------ symbols */
+#define MEMO 64 /* direct-mapped memos (symbols, channels): a loop's few distinct calls */
+
+typedef struct {
+    pas2p_symbol_t v;         /* an event's identity exactly as last looked up */
+    uint32_t sym;             /* its symbol + 1 (0: empty) */
+} symmemo_t;
+
 typedef struct {
     pas2p_symbol_t *v;
     uint32_t n, cap;
     table_t index;            /* (base hash, variant #) -> symbol id + 1 */
     double tol;
+    symmemo_t memo[MEMO];
 } gsyms_t;
+
+static int same_identity(const pas2p_symbol_t *a, const pas2p_symbol_t *b)
+{
+    return a->call == b->call && a->peer == b->peer && a->peer2 == b->peer2 && a->tag == b->tag &&
+           a->tag2 == b->tag2 && a->comm == b->comm && a->aux == b->aux && a->bytes == b->bytes &&
+           a->rbytes == b->rbytes;
+}
 
 static uint64_t base_hash(const pas2p_symbol_t *s)
 {
@@ -59,13 +74,15 @@ static uint64_t base_hash(const pas2p_symbol_t *s)
 
 static int size_alike(uint64_t a, uint64_t b, double tol)
 {
+    if (a == b)
+        return 1;
     uint64_t mx = a > b ? a : b, mn = a < b ? a : b;
     return (double)(mx - mn) <= tol * (double)mx;
 }
 
 /* the symbol of x: the first of its variants (same call, peers, tags, communicator, aux)
  * whose sizes are alike, else a new variant; UINT32_MAX when out of memory */
-static uint32_t gsym_of(gsyms_t *t, const pas2p_symbol_t *x)
+static uint32_t gsym_lookup(gsyms_t *t, const pas2p_symbol_t *x)
 {
     uint64_t h = base_hash(x), k = 0;
     for (slot_t *s; (s = tfind(&t->index, h, k)); k++) {
@@ -89,6 +106,21 @@ static uint32_t gsym_of(gsyms_t *t, const pas2p_symbol_t *x)
     n->v = t->n + 1;
     t->v[t->n] = *x;
     return t->n++;
+}
+
+/* gsym_lookup behind a memo of the identities last seen: the same identity always gets the
+ * same symbol (variants are only ever appended, so the first alike one stays the first) */
+static uint32_t gsym_of(gsyms_t *t, const pas2p_symbol_t *x)
+{
+    uint32_t slot = (uint32_t)(x->call * 0x9e3779b1u ^ (uint32_t)x->peer * 0x85ebca6bu ^
+                               (uint32_t)x->tag * 0xc2b2ae35u ^ (uint32_t)x->bytes) >> 26;
+    symmemo_t *m = &t->memo[slot % MEMO];
+    if (m->sym && same_identity(&m->v, x))
+        return m->sym - 1;
+    uint32_t id = gsym_lookup(t, x);
+    if (id != UINT32_MAX)
+        *m = (symmemo_t){.v = *x, .sym = id + 1};
+    return id;
 }
 
 /* ------------------------------------------------------------------ state */
@@ -133,6 +165,8 @@ typedef struct {
     uint32_t nsl, capsl;
     uint64_t absorbed_ns, absorbed_instr; /* failed polls, carried to the next call */
     gsyms_t syms;
+    struct { uint64_t a, b; uint32_t ci; } chmemo[MEMO]; /* channels this rank used last:
+                                 (comm<<32|tag, src<<32|dst) -> index + 1 */
     table_t pending;          /* (post ordinal, index) -> comm + 1: active requests */
     table_t inits;            /* persistent init ordinal: (o,0) -> peer|tag, (o,1) -> comm<<1|send */
     uint32_t active_bad;      /* position in the active list + 1 */
@@ -172,9 +206,14 @@ typedef struct {
     uint32_t id;
 } gphase_t;
 
+/* what advance() asks of every call, looked up once per call number */
+enum { CF_BLOCKING_COLLECTIVE = 1, CF_POLL = 2, CF_SEND_POST = 4, CF_NONBLOCKING_POST = 8 };
+
 typedef struct {
     int np;
     const pas2p_analysis_opts_t *o;
+    int8_t cls[PAS2P_CALL_LIMIT];  /* pas2p_call_class */
+    uint8_t cf[PAS2P_CALL_LIMIT];  /* CF_* */
     int use_instr;
     grank_t *r;
     table_t chans;            /* (comm<<32|tag, src<<32|dst) -> chan index + 1 */
@@ -256,9 +295,17 @@ static void active_update(gstate_t *g, int rank)
 }
 
 /* ------------------------------------------------------------------ channels, comms */
-static chan_t *chan(gstate_t *g, uint32_t comm, int32_t src, int32_t dst, int32_t tag, uint32_t *ci)
+/* the channel (comm, src, dst, tag), made if new; `rank` (src or dst) memoises it */
+static chan_t *chan(gstate_t *g, int rank, uint32_t comm, int32_t src, int32_t dst, int32_t tag,
+                    uint32_t *ci)
 {
     uint64_t a = (uint64_t)comm << 32 | (uint32_t)tag, b = (uint64_t)(uint32_t)src << 32 | (uint32_t)dst;
+    grank_t *R = &g->r[rank];
+    uint32_t slot = (uint32_t)((a * 0x9e3779b97f4a7c15ull ^ b * 0xc2b2ae3d27d4eb4full) >> 58) % MEMO;
+    if (R->chmemo[slot].ci && R->chmemo[slot].a == a && R->chmemo[slot].b == b) {
+        *ci = R->chmemo[slot].ci - 1;
+        return &g->cv[*ci];
+    }
     slot_t *s = tfind(&g->chans, a, b);
     if (!s) {
         if (g->nchan == g->capchan) {
@@ -279,6 +326,9 @@ static chan_t *chan(gstate_t *g, uint32_t comm, int32_t src, int32_t dst, int32_
         g->cv[g->nchan++] = (chan_t){.src = src, .dst = dst};
     }
     *ci = (uint32_t)(s->v - 1);
+    R->chmemo[slot].a = a;
+    R->chmemo[slot].b = b;
+    R->chmemo[slot].ci = (uint32_t)s->v;
     return &g->cv[s->v - 1];
 }
 
@@ -287,7 +337,7 @@ static int msg_sent(gstate_t *g, uint32_t comm, int32_t src, int32_t dst, int32_
     if (dst < 0 || dst >= g->np)
         return 0; /* MPI_PROC_NULL */
     uint32_t ci;
-    chan_t *c = chan(g, comm, src, dst, tag, &ci);
+    chan_t *c = chan(g, src, comm, src, dst, tag, &ci);
     if (!c)
         return -1;
     c->sent++;
@@ -300,7 +350,7 @@ static int msg_recvd(gstate_t *g, uint32_t comm, int32_t src, int32_t dst, int32
     if (src < 0 || src >= g->np)
         return 0; /* MPI_PROC_NULL, or a source we cannot know */
     uint32_t ci;
-    chan_t *c = chan(g, comm, src, dst, tag, &ci);
+    chan_t *c = chan(g, dst, comm, src, dst, tag, &ci);
     if (!c)
         return -1;
     c->recvd++;
@@ -447,10 +497,9 @@ static int wildcard_tag(const pas2p_event_t *e)
 }
 
 /* the identity of an event for global phases */
-static void identity(const pas2p_event_view_t *v, pas2p_symbol_t *s)
+static void identity(const pas2p_event_view_t *v, int klass, pas2p_symbol_t *s)
 {
     const pas2p_event_t *e = &v->ev;
-    int klass = pas2p_call_class(e->call);
     *s = (pas2p_symbol_t){.call = e->call, .peer = e->peer, .peer2 = e->peer2, .tag = e->tag,
                           .tag2 = e->tag2, .comm = e->comm, .aux = e->aux, .bytes = e->bytes,
                           .rbytes = e->rbytes};
@@ -512,7 +561,8 @@ static int advance(gstate_t *g, int rank)
         return -1;
     }
     unsigned call = e->call;
-    int klass = pas2p_call_class(call);
+    int klass = call < PAS2P_CALL_LIMIT ? g->cls[call] : -1;
+    unsigned cf = call < PAS2P_CALL_LIMIT ? g->cf[call] : 0;
     switch (klass) {
     case PAS2P_CLASS_COLLECTIVE:
         if (collective(g, e->comm, rank))
@@ -544,9 +594,9 @@ static int advance(gstate_t *g, int rank)
             t->v = (uint64_t)e->comm << 1 | 1;
             break;
         }
-        if (is_send_post(call) && msg_sent(g, e->comm, rank, e->peer, e->tag))
+        if ((cf & CF_SEND_POST) && msg_sent(g, e->comm, rank, e->peer, e->tag))
             goto oom;
-        if (is_nonblocking_post(call)) {
+        if (cf & CF_NONBLOCKING_POST) {
             slot_t *p = tput(&R->pending, v->ordinal, 0);
             if (!p)
                 goto oom;
@@ -615,16 +665,17 @@ static int advance(gstate_t *g, int rank)
     uint64_t instr = g->use_instr && v->counters ? v->counters[0] : 0;
     R->pos++;
     R->have = 0;
-    if (is_poll(call) && !(e->flags & PAS2P_EV_FLAG_TRUE)) {
+    if ((cf & CF_POLL) && !(e->flags & PAS2P_EV_FLAG_TRUE)) {
         /* a poll that found nothing: waiting, as computation before the next call */
         R->absorbed_ns += e->compute_ns + dur;
         R->absorbed_instr += instr;
         return 1;
     }
     R->lpos++;
-    R->apos = is_anchor(g, e) ? ((R->apos >> 32) + 1) << 32 : R->apos + 1;
+    R->apos = (cf & CF_BLOCKING_COLLECTIVE) && is_anchor(g, e) ? ((R->apos >> 32) + 1) << 32
+                                                               : R->apos + 1;
     pas2p_symbol_t s;
-    identity(v, &s);
+    identity(v, klass, &s);
     uint32_t sym = gsym_of(&R->syms, &s);
     if (sym == UINT32_MAX)
         goto oom;
@@ -1111,8 +1162,10 @@ static int occurrence_end(gstate_t *g)
     g->last_phase = id;
     p->weight++;
     p->ref += (measure - p->ref) / (double)p->weight;
-    p->mmin = fmin(p->mmin, measure);
-    p->mmax = fmax(p->mmax, measure);
+    if (measure < p->mmin)
+        p->mmin = measure;
+    if (measure > p->mmax)
+        p->mmax = measure;
     size_t nsc = (size_t)g->np * p->nseg;
     if (nsc > g->capsegc) {
         double *v = realloc(g->segc, nsc * sizeof *v);
@@ -1196,7 +1249,8 @@ static int occurrence_end(gstate_t *g)
     for (uint32_t k = 0; exact && k < p->nseg; k++) {
         double mx = 0;
         for (int r = 0; r < g->np; r++)
-            mx = fmax(mx, g->segc[(size_t)r * p->nseg + k]);
+            if (g->segc[(size_t)r * p->nseg + k] > mx)
+                mx = g->segc[(size_t)r * p->nseg + k];
         p->segmax[k] += mx;
     }
     g->occ++;
@@ -1658,6 +1712,12 @@ int pas2p_global_phases(pas2p_event_source_t *srcs, int np, const pas2p_analysis
     gstate_t g = {.np = np, .o = o, .use_instr = use_instr, .last_phase = UINT32_MAX,
                   .cut = cut, .err = err, .errlen = errlen};
     int rc = -1;
+    for (unsigned c = 0; c < PAS2P_CALL_LIMIT; c++) {
+        g.cls[c] = (int8_t)pas2p_call_class(c);
+        g.cf[c] = (uint8_t)((blocking_collective(c) ? CF_BLOCKING_COLLECTIVE : 0) |
+                            (is_poll(c) ? CF_POLL : 0) | (is_send_post(c) ? CF_SEND_POST : 0) |
+                            (is_nonblocking_post(c) ? CF_NONBLOCKING_POST : 0));
+    }
     g.r = calloc((size_t)np, sizeof *g.r);
     g.activel = calloc((size_t)np, sizeof *g.activel);
     if (!g.r || !g.activel || comm_add(&g, PAS2P_COMM_WORLD, (uint32_t)np, NULL))
