@@ -132,6 +132,8 @@ typedef struct {
     gev_t *sl;
     uint32_t nsl, capsl;
     uint64_t absorbed_ns, absorbed_instr; /* failed polls, carried to the next call */
+    unsigned last_call;       /* pas2p_number_event's state: the last numbered call */
+    uint32_t run_aux;         /* requests completed by the current Waitsome/Testsome run */
     gsyms_t syms;
     table_t pending;          /* (post ordinal, index) -> comm + 1: active requests */
     table_t inits;            /* persistent init ordinal: (o,0) -> peer|tag, (o,1) -> comm<<1|send */
@@ -416,12 +418,6 @@ static int is_nonblocking_post(unsigned call)
            call == PAS2P_CALL_Irsend || call == PAS2P_CALL_Irecv;
 }
 
-static int is_poll(unsigned call)
-{
-    return call == PAS2P_CALL_Test || call == PAS2P_CALL_Testany || call == PAS2P_CALL_Testall ||
-           call == PAS2P_CALL_Testsome || call == PAS2P_CALL_Iprobe;
-}
-
 /* a call that may wait for another rank: a blocking receive or probe, a Sendrecv, a Wait,
  * a blocking collective */
 static int may_wait(unsigned call)
@@ -615,8 +611,32 @@ static int advance(gstate_t *g, int rank)
     uint64_t instr = g->use_instr && v->counters ? v->counters[0] : 0;
     R->pos++;
     R->have = 0;
-    if (is_poll(call) && !(e->flags & PAS2P_EV_FLAG_TRUE)) {
-        /* a poll that found nothing: waiting, as computation before the next call */
+    int kind = pas2p_number_event(&R->last_call, e, 1);
+    if (kind == PAS2P_NUM_RUN && R->nsl) {
+        /* a Waitsome (Testsome) continuing a run of them: one call with the run's first,
+         * which completes what the run completes; the computation between them and their
+         * waiting are the call's */
+        gev_t *p = &R->sl[R->nsl - 1];
+        pas2p_symbol_t s;
+        identity(v, &s);
+        R->run_aux += e->aux;
+        s.aux = R->run_aux;
+        uint32_t sym = gsym_of(&R->syms, &s);
+        if (sym == UINT32_MAX)
+            goto oom;
+        p->sym = sym;
+        p->compute_ns += e->compute_ns + R->absorbed_ns;
+        p->time_ns += e->compute_ns + R->absorbed_ns + dur;
+        p->instr += instr + R->absorbed_instr;
+        p->bytes += e->bytes;
+        p->rbytes += e->rbytes;
+        R->absorbed_ns = R->absorbed_instr = 0;
+        return 1;
+    }
+    if (kind != PAS2P_NUM_CALL) {
+        /* a poll that found nothing: waiting, as computation before the next call (and a
+         * run's continuation whose first call a cut left in the previous slice, which can
+         * only be if it completes requests no traced call started: the same) */
         R->absorbed_ns += e->compute_ns + dur;
         R->absorbed_instr += instr;
         return 1;
@@ -625,6 +645,7 @@ static int advance(gstate_t *g, int rank)
     R->apos = is_anchor(g, e) ? ((R->apos >> 32) + 1) << 32 : R->apos + 1;
     pas2p_symbol_t s;
     identity(v, &s);
+    R->run_aux = e->aux;
     uint32_t sym = gsym_of(&R->syms, &s);
     if (sym == UINT32_MAX)
         goto oom;
