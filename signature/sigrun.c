@@ -3,8 +3,10 @@
  * libpas2p-sigrun.so, which libpas2p loads at MPI_Init when PAS2P_SIGNATURE is set: the
  * signature module and libxml2 come with it, never into a traced run.  Per rank:
  *
- *  - every intercepted call is one event, numbered as the tracer numbers them, so the
- *    signature's occurrence ordinals (<occurrence start end>) locate the phases; in an
+ *  - every intercepted call is one event, numbered as the tracer numbers them (a global
+ *    signature: as pas2p_number_event numbers them, failed polls and the continuations of
+ *    a Waitsome/Testsome run left out), so the signature's occurrence ordinals
+ *    (<occurrence start end>) locate the phases; in an
  *    anchored signature (a farm: signature/FORMAT.md), by anchor positions instead (the
  *    all-rank blocking collectives so far, the calls since the last), and a `variable`
  *    phase's calls are checked as members of its skeleton, in any order and number;
