@@ -164,6 +164,8 @@ typedef struct {
     gev_t *sl;
     uint32_t nsl, capsl;
     uint64_t absorbed_ns, absorbed_instr; /* failed polls, carried to the next call */
+    unsigned last_call;       /* pas2p_number_event's state: the last numbered call */
+    uint32_t run_aux;         /* requests completed by the current Waitsome/Testsome run */
     gsyms_t syms;
     struct { uint64_t a, b; uint32_t ci; } chmemo[MEMO]; /* channels this rank used last:
                                  (comm<<32|tag, src<<32|dst) -> index + 1 */
@@ -207,7 +209,7 @@ typedef struct {
 } gphase_t;
 
 /* what advance() asks of every call, looked up once per call number */
-enum { CF_BLOCKING_COLLECTIVE = 1, CF_POLL = 2, CF_SEND_POST = 4, CF_NONBLOCKING_POST = 8 };
+enum { CF_BLOCKING_COLLECTIVE = 1, CF_SEND_POST = 2, CF_NONBLOCKING_POST = 4 };
 
 typedef struct {
     int np;
@@ -466,12 +468,6 @@ static int is_nonblocking_post(unsigned call)
            call == PAS2P_CALL_Irsend || call == PAS2P_CALL_Irecv;
 }
 
-static int is_poll(unsigned call)
-{
-    return call == PAS2P_CALL_Test || call == PAS2P_CALL_Testany || call == PAS2P_CALL_Testall ||
-           call == PAS2P_CALL_Testsome || call == PAS2P_CALL_Iprobe;
-}
-
 /* a call that may wait for another rank: a blocking receive or probe, a Sendrecv, a Wait,
  * a blocking collective */
 static int may_wait(unsigned call)
@@ -665,8 +661,32 @@ static int advance(gstate_t *g, int rank)
     uint64_t instr = g->use_instr && v->counters ? v->counters[0] : 0;
     R->pos++;
     R->have = 0;
-    if ((cf & CF_POLL) && !(e->flags & PAS2P_EV_FLAG_TRUE)) {
-        /* a poll that found nothing: waiting, as computation before the next call */
+    int kind = pas2p_number_event(&R->last_call, e, 1);
+    if (kind == PAS2P_NUM_RUN && R->nsl) {
+        /* a Waitsome (Testsome) continuing a run of them: one call with the run's first,
+         * which completes what the run completes; the computation between them and their
+         * waiting are the call's */
+        gev_t *p = &R->sl[R->nsl - 1];
+        pas2p_symbol_t s;
+        identity(v, klass, &s);
+        R->run_aux += e->aux;
+        s.aux = R->run_aux;
+        uint32_t sym = gsym_of(&R->syms, &s);
+        if (sym == UINT32_MAX)
+            goto oom;
+        p->sym = sym;
+        p->compute_ns += e->compute_ns + R->absorbed_ns;
+        p->time_ns += e->compute_ns + R->absorbed_ns + dur;
+        p->instr += instr + R->absorbed_instr;
+        p->bytes += e->bytes;
+        p->rbytes += e->rbytes;
+        R->absorbed_ns = R->absorbed_instr = 0;
+        return 1;
+    }
+    if (kind != PAS2P_NUM_CALL) {
+        /* a poll that found nothing: waiting, as computation before the next call (and a
+         * run's continuation whose first call a cut left in the previous slice, which can
+         * only be if it completes requests no traced call started: the same) */
         R->absorbed_ns += e->compute_ns + dur;
         R->absorbed_instr += instr;
         return 1;
@@ -676,6 +696,7 @@ static int advance(gstate_t *g, int rank)
                                                                : R->apos + 1;
     pas2p_symbol_t s;
     identity(v, klass, &s);
+    R->run_aux = e->aux;
     uint32_t sym = gsym_of(&R->syms, &s);
     if (sym == UINT32_MAX)
         goto oom;
@@ -1715,7 +1736,7 @@ int pas2p_global_phases(pas2p_event_source_t *srcs, int np, const pas2p_analysis
     for (unsigned c = 0; c < PAS2P_CALL_LIMIT; c++) {
         g.cls[c] = (int8_t)pas2p_call_class(c);
         g.cf[c] = (uint8_t)((blocking_collective(c) ? CF_BLOCKING_COLLECTIVE : 0) |
-                            (is_poll(c) ? CF_POLL : 0) | (is_send_post(c) ? CF_SEND_POST : 0) |
+                            (is_send_post(c) ? CF_SEND_POST : 0) |
                             (is_nonblocking_post(c) ? CF_NONBLOCKING_POST : 0));
     }
     g.r = calloc((size_t)np, sizeof *g.r);

@@ -443,6 +443,9 @@ typedef struct {
     size_t errlen;
     int bi, bn;              /* pass B events tb[bi, bn) read, not consumed yet */
     pas2p_event_times_t tb[BATCH];
+    unsigned last_call;      /* o->global: pass B's pas2p_number_event state */
+    times_t skipped;         /* o->global: failed polls and run continuations, carried to
+                                the next call */
 } walker_t;
 
 static inline int similar_compute(const walker_t *w, double a, double b)
@@ -662,7 +665,8 @@ static int times_fill(const pas2p_event_source_t *s, pas2p_event_times_t *out, i
         out[i] = (pas2p_event_times_t){.ordinal = v[i].ordinal, .compute_ns = v[i].ev.compute_ns,
                                        .t_start = v[i].ev.t_start, .t_end = v[i].ev.t_end,
                                        .counter0 = v[i].counters ? v[i].counters[0] : 0,
-                                       .call = v[i].ev.call};
+                                       .call = v[i].ev.call, .flags = (uint16_t)v[i].ev.flags,
+                                       .aux = v[i].ev.aux};
     return rc;
 }
 
@@ -679,12 +683,36 @@ static int refill(walker_t *w)
     return 0;
 }
 
+/* global phases: pass A leaves out the events a global signature does not number (failed
+ * polls, the continuations of a Waitsome/Testsome run: pas2p_number_event), so that a loop
+ * whose iterations poll or wait a varying number of times is found as a loop and its
+ * iterations proposed as cuts; pass B skips the same events, their time carried to the
+ * next call.  1: v is skipped (w->events still counts it: ordinals stay the trace's) */
+static inline int skip_times(walker_t *w, const pas2p_event_times_t *v)
+{
+    if (!w->o->global)
+        return 0;
+    pas2p_event_t e = {.call = v->call, .flags = v->flags, .aux = v->aux};
+    if (pas2p_number_event(&w->last_call, &e, 1) == PAS2P_NUM_CALL)
+        return 0;
+    w->skipped.compute_ns += v->compute_ns;
+    w->skipped.time_ns += v->compute_ns + (v->t_end - v->t_start);
+    w->skipped.instr += v->counter0;
+    w->events++;
+    return 1;
+}
+
 /* the next event's times from the pass B reader (its call checked against `sym`) */
 static inline __attribute__((always_inline)) int read_times(walker_t *w, uint32_t sym, times_t *out)
 {
-    if (w->bi == w->bn && refill(w))
-        return -1;
-    const pas2p_event_times_t *v = &w->tb[w->bi++];
+    const pas2p_event_times_t *v;
+    for (;;) {
+        if (w->bi == w->bn && refill(w))
+            return -1;
+        v = &w->tb[w->bi++];
+        if (!skip_times(w, v))
+            break;
+    }
     if (v->call != w->symtab->v[sym].call || v->ordinal != w->events) {
         snprintf(w->err, w->errlen, "event %llu: pass B read %s where pass A had %s",
                  (unsigned long long)v->ordinal, pas2p_call_name(v->call),
@@ -692,9 +720,10 @@ static inline __attribute__((always_inline)) int read_times(walker_t *w, uint32_
         return -1;
     }
     int init = v->call == PAS2P_CALL_Init || v->call == PAS2P_CALL_Init_thread;
-    *out = (times_t){.compute_ns = v->compute_ns,
-                     .time_ns = v->compute_ns + (init ? 0 : v->t_end - v->t_start),
-                     .instr = v->counter0};
+    *out = (times_t){.compute_ns = v->compute_ns + w->skipped.compute_ns,
+                     .time_ns = v->compute_ns + (init ? 0 : v->t_end - v->t_start) + w->skipped.time_ns,
+                     .instr = v->counter0 + w->skipped.instr};
+    w->skipped = (times_t){0};
     return 0;
 }
 
@@ -967,52 +996,96 @@ int pas2p_find_phases(pas2p_event_source_t a, pas2p_event_source_t b,
     pas2p_event_view_t va[BATCH];
     int r;
     uint64_t keep = 2 * (uint64_t)f.window + 16;
-    while ((r = src_fill(&a, va, BATCH)) > 0) {
-        for (int vi = 0; vi < r; vi++) {
-            const pas2p_event_view_t *v = &va[vi];
-            uint32_t s = symbol_of(&st, &v->ev);
-            if (s == UINT32_MAX)
-                goto oom;
-            if (s >= f.nleaves) {
-                uint32_t nl = st.cap;
-                node_t **lv = realloc(f.leaves, nl * sizeof *lv);
-                if (!lv)
-                    goto oom;
-                for (uint32_t i = f.nleaves; i < nl; i++)
-                    lv[i] = NULL;
-                f.leaves = lv;
-                f.nleaves = nl;
+    /* global phases: events a global signature does not number are left out of the loop
+     * tree (skip_times), and a Waitsome/Testsome is held until its run is over, so that its
+     * symbol is what the whole run completes */
+    unsigned last_a = 0;
+    pas2p_event_t held;
+    int have_held = 0;
+    for (;;) {
+        r = src_fill(&a, va, BATCH);
+        int nv = r > 0 ? r : 0;
+        /* up to two events per step: a held run's call once the run is over, then v */
+        for (int vi = 0; vi < nv || (vi == nv && have_held && r <= 0); vi++) {
+            const pas2p_event_view_t *v = vi < nv ? &va[vi] : NULL;
+            const pas2p_event_t *todo[2];
+            const pas2p_event_view_t *tv[2];
+            int nt = 0;
+            if (!v) { /* the end of the stream */
+                todo[nt] = &held, tv[nt++] = NULL;
+                have_held = 0;
+            } else if (o->global) {
+                int kind = pas2p_number_event(&last_a, &v->ev, 1);
+                if (kind == PAS2P_NUM_POLL)
+                    continue;
+                if (kind == PAS2P_NUM_RUN) { /* held is the run's first call */
+                    held.aux += v->ev.aux;
+                    held.bytes += v->ev.bytes;
+                    held.rbytes += v->ev.rbytes;
+                    continue;
+                }
+                if (have_held) { /* the run is over: its call first */
+                    todo[nt] = &held, tv[nt++] = NULL;
+                    have_held = 0;
+                }
+                if (v->ev.call == PAS2P_CALL_Waitsome || v->ev.call == PAS2P_CALL_Testsome) {
+                    held = v->ev;
+                    held.payload = 0;
+                    have_held = 1;
+                } else {
+                    todo[nt] = &v->ev, tv[nt++] = v;
+                }
+            } else {
+                todo[nt] = &v->ev, tv[nt++] = v;
             }
-            if (!f.leaves[s]) {
-                node_t *l = calloc(1, sizeof *l);
-                if (!l)
+            for (int k = 0; k < nt; k++) {
+                const pas2p_event_t *ev = todo[k];
+                uint32_t s = symbol_of(&st, ev);
+                if (s == UINT32_MAX)
                     goto oom;
-                l->sym = s;
-                l->nev = 1;
-                l->hash = mix64(0xfeed0000ull + s);
-                l->mhash = mix64(l->hash);
-                f.leaves[s] = l;
-            }
-            if (folder_push_leaf(&f, f.leaves[s]))
-                goto oom;
-            if (v->payload && add_comm(&w, v))
-                goto oom;
-            int klass = pas2p_call_class(v->ev.call);
-            if ((klass == PAS2P_CLASS_RECV || klass == PAS2P_CLASS_SENDRECV) &&
-                ((v->ev.flags & PAS2P_EV_ANY_SOURCE) ||
-                 (klass == PAS2P_CLASS_RECV && v->ev.peer == PAS2P_PEER_ANY)))
-                out->wildcard_recvs++;
-            int fr;
-            while ((fr = fold_once(&f)) == 1)
-                ;
-            if (fr < 0)
-                goto oom;
-            if (f.top - f.base > 2 * keep) {
-                out->folded_elements += f.top - keep - f.base;
-                if (emit(&f, &w, f.top - keep))
-                    goto fail;
+                if (s >= f.nleaves) {
+                    uint32_t nl = st.cap;
+                    node_t **lv = realloc(f.leaves, nl * sizeof *lv);
+                    if (!lv)
+                        goto oom;
+                    for (uint32_t i = f.nleaves; i < nl; i++)
+                        lv[i] = NULL;
+                    f.leaves = lv;
+                    f.nleaves = nl;
+                }
+                if (!f.leaves[s]) {
+                    node_t *l = calloc(1, sizeof *l);
+                    if (!l)
+                        goto oom;
+                    l->sym = s;
+                    l->nev = 1;
+                    l->hash = mix64(0xfeed0000ull + s);
+                    l->mhash = mix64(l->hash);
+                    f.leaves[s] = l;
+                }
+                if (folder_push_leaf(&f, f.leaves[s]))
+                    goto oom;
+                if (tv[k] && tv[k]->payload && add_comm(&w, tv[k]))
+                    goto oom;
+                int klass = pas2p_call_class(ev->call);
+                if ((klass == PAS2P_CLASS_RECV || klass == PAS2P_CLASS_SENDRECV) &&
+                    ((ev->flags & PAS2P_EV_ANY_SOURCE) ||
+                     (klass == PAS2P_CLASS_RECV && ev->peer == PAS2P_PEER_ANY)))
+                    out->wildcard_recvs++;
+                int fr;
+                while ((fr = fold_once(&f)) == 1)
+                    ;
+                if (fr < 0)
+                    goto oom;
+                if (f.top - f.base > 2 * keep) {
+                    out->folded_elements += f.top - keep - f.base;
+                    if (emit(&f, &w, f.top - keep))
+                        goto fail;
+                }
             }
         }
+        if (r <= 0)
+            break;
     }
     if (r < 0) {
         snprintf(out->error, sizeof out->error, "%s", a.error ? a.error(a.ctx) : "read error");
@@ -1021,7 +1094,14 @@ int pas2p_find_phases(pas2p_event_source_t a, pas2p_event_source_t b,
     out->folded_elements += f.top - f.base;
     if (emit(&f, &w, f.top) || occurrence_end(&w))
         goto fail;
-    if (w.bi < w.bn || times_fill(&b, w.tb, 1) == 1) {
+    for (;;) { /* pass B: what pass A left out after its last call (a cut trace's polls) */
+        while (w.bi < w.bn && skip_times(&w, &w.tb[w.bi]))
+            w.bi++;
+        if (w.bi < w.bn || (w.bn = times_fill(&b, w.tb, BATCH)) < 1)
+            break;
+        w.bi = 0;
+    }
+    if (w.bi < w.bn) {
         snprintf(out->error, sizeof out->error, "pass B has events left after the loop tree");
         goto fail;
     }

@@ -93,6 +93,10 @@ typedef struct {
                                     the most occurrences (UINT32_MAX: none) */
     int anchored;                /* global: occurrences located by anchor positions (a rank
                                     receives from MPI_ANY_SOURCE; signature/FORMAT.md) */
+    int runs;                    /* global: ordinals fold a run of Waitsome (Testsome) calls
+                                    into one call and count an empty Testsome as a failed
+                                    poll (analysis/completion_runs="folded"; pas2p_trace.h,
+                                    pas2p_number_event) */
     uint32_t ncomms;
     pas2p_sig_comm_t *comms;
     uint32_t nranks;

@@ -78,6 +78,8 @@ int pas2p_signature_write(const pas2p_signature_t *s, const char *path, char *er
         ATTR("characteristic_comm", "%u", s->characteristic_comm);
     if (s->anchored)
         ATTR("located", "%s", "anchors");
+    if (s->global && s->runs)
+        ATTR("completion_runs", "%s", "folded");
     W(xmlTextWriterEndElement(w));
 
     for (uint32_t i = 0; i < s->ncomms; i++) {
@@ -234,6 +236,8 @@ static int fill(xmlNodePtr root, pas2p_signature_t *s)
                                          : UINT32_MAX;
             const char *lo = pas2p_xml_attr(n, "located");
             s->anchored = lo && !strcmp(lo, "anchors");
+            const char *ru = pas2p_xml_attr(n, "completion_runs");
+            s->runs = s->global && ru && !strcmp(ru, "folded");
         } else if (pas2p_xml_is(n, "communicator")) {
             pas2p_sig_comm_t *c = &s->comms[ci++];
             c->id = (uint32_t)pas2p_xml_attr_u(n, "id");

@@ -3,8 +3,10 @@
  * libpas2p-sigrun.so, which libpas2p loads at MPI_Init when PAS2P_SIGNATURE is set: the
  * signature module and libxml2 come with it, never into a traced run.  Per rank:
  *
- *  - every intercepted call is one event, numbered as the tracer numbers them, so the
- *    signature's occurrence ordinals (<occurrence start end>) locate the phases; in an
+ *  - every intercepted call is one event, numbered as the tracer numbers them (a global
+ *    signature: as pas2p_number_event numbers them, failed polls and the continuations of
+ *    a Waitsome/Testsome run left out), so the signature's occurrence ordinals
+ *    (<occurrence start end>) locate the phases; in an
  *    anchored signature (a farm: signature/FORMAT.md), by anchor positions instead (the
  *    all-rank blocking collectives so far, the calls since the last), and a `variable`
  *    phase's calls are checked as members of its skeleton, in any order and number;
@@ -78,7 +80,10 @@ typedef struct {
     uint32_t last;           /* the interval whose end completed the measurements, or niv */
     uint64_t checks_done, checks_inflight; /* checks after that; with messages in flight */
     uint64_t nevents;        /* events seen (in the signature's ordinals) */
-    uint64_t lo;             /* global signatures: calls other than failed polls so far */
+    uint64_t lo;             /* global signatures: numbered calls so far (pas2p_number_event) */
+    unsigned last_call;      /* pas2p_number_event's state */
+    uint32_t run_close;      /* an interval whose last call is a Waitsome/Testsome whose run
+                                may go on: closed at the next numbered call (UINT32_MAX none) */
     uint64_t apos;           /* anchored signatures: the next call's anchor position (all-rank
                                 blocking collectives so far << 32 | calls since the last) */
     uint64_t msg_sent, msg_recvd; /* point-to-point messages counted from events (the host
@@ -371,6 +376,7 @@ static void *sig_start(const pas2p_sink_host_t *host)
     }
     qsort(s->iv, s->niv, sizeof *s->iv, cmp_iv);
     s->last = s->niv;
+    s->run_close = UINT32_MAX;
     s->tol = s->sig.size_tolerance;
     PMPI_Comm_dup(MPI_COMM_WORLD, &s->comm);
     PMPI_Comm_dup(MPI_COMM_WORLD, &s->nb);
@@ -634,20 +640,38 @@ static void maybe_stop(sigrun_t *s)
     _exit(0);
 }
 
+/* interval k's last event ended at boundary value v */
+static void close_interval(sigrun_t *s, uint32_t k, double v)
+{
+    interval_t *x = &s->iv[k];
+    x->t1 = v;
+    s->nclosed += (uint32_t)x->measured;
+    if (x->measured && s->nclosed == s->nmeasured)
+        s->last = k;
+}
+
 /* the sink's event: event i of this rank, as the trace numbers them */
 static void sig_event(void *state, const pas2p_event_t *e, uint64_t i)
 {
     sigrun_t *s = state;
     double v = (double)e->t_end - (double)s->excl_ns;
     count_messages(s, e);
-    /* a global signature numbers calls other than failed polls (an Iprobe or Test* that
-     * found nothing: waiting, as the analyzer folds it into the computation before the next
-     * call), so a run that polls more or less often than the base still follows it */
-    if (s->sig.global && !(e->flags & PAS2P_EV_FLAG_TRUE) &&
-        (e->call == PAS2P_CALL_Iprobe || e->call == PAS2P_CALL_Test ||
-         e->call == PAS2P_CALL_Testany || e->call == PAS2P_CALL_Testall ||
-         e->call == PAS2P_CALL_Testsome))
+    /* a global signature numbers calls as the analyzer does (pas2p_number_event): not the
+     * failed polls (an Iprobe or Test* that found nothing: waiting, folded into the
+     * computation before the next call), and with completion runs, one number for a run of
+     * Waitsome (Testsome) calls, however many the requests' arrival took: a run that polls
+     * or waits more or less often than the base still follows the signature */
+    int kind = s->sig.global ? pas2p_number_event(&s->last_call, e, s->sig.runs) : PAS2P_NUM_CALL;
+    if (kind == PAS2P_NUM_POLL)
         goto stop_points;
+    if (kind == PAS2P_NUM_RUN) { /* the previous call goes on: its end is this one's */
+        s->prev_v = v;
+        goto stop_points;
+    }
+    if (s->run_close < s->niv) { /* the previous call's run is over: its occurrence too */
+        close_interval(s, s->run_close, s->prev_v);
+        s->run_close = UINT32_MAX;
+    }
     i = s->sig.global ? s->lo++ : i;
     s->nevents = i + 1;
     /* where this call is in the signature's terms, and where the next one will be */
@@ -666,10 +690,10 @@ static void sig_event(void *state, const pas2p_event_t *e, uint64_t i)
         if (at == x->start)
             x->t0 = at == 0 ? v : s->prev_v;
         if (next == x->end) {
-            x->t1 = v;
-            s->nclosed += (uint32_t)x->measured;
-            if (x->measured && s->nclosed == s->nmeasured)
-                s->last = s->cur;
+            if (s->sig.runs && (e->call == PAS2P_CALL_Waitsome || e->call == PAS2P_CALL_Testsome))
+                s->run_close = s->cur; /* its run may go on: closed at the next call */
+            else
+                close_interval(s, s->cur, v);
         }
     }
     s->prev_v = v;

@@ -12,6 +12,12 @@
 #            times in every run: three predictions in a row, none may diverge
 #   ep       LAUNCH is tests/mpi/ep: nothing repeats; predict times the one relevant phase,
 #            runs to MPI_Finalize, prints PET and says why
+#   some     LAUNCH is tests/mpi/somewait, whose completions (MPI_Waitsome, MPI_Testsome,
+#            MPI_Waitany) come in another order and number of calls in every run: its
+#            signature has few phases (a run of Waitsome/Testsome calls is one call), five
+#            predictions in a row must none diverge, and the same program run with a
+#            VARIANT argument that changes its calls (another call, another communicator,
+#            another peer) must be caught as a divergence, each within its first iteration
 #   farm     LAUNCH is the task farm (MPI_ANY_SOURCE: which worker gets which task changes
 #            from run to run): the signature is anchored, and five predictions in a row
 #            must none diverge
@@ -39,7 +45,12 @@ W
     n=0; for a in "$@"; do [[ $a == "$prog" ]] && break; n=$((n + 1)); done
     launch=("${@:1:n}" -x WRAP_DIR="$w/elsewhere" "$w/wrap.sh" "${@:n+1}") ;;
 esac
-runs=1; [[ $mode == poll ]] && runs=3; [[ $mode == farm ]] && runs=5
+runs=1; [[ $mode == poll ]] && runs=3; [[ $mode == farm || $mode == some ]] && runs=5
+if [[ $mode == some ]]; then
+  grep -q 'completion_runs="folded"' "$w/sig.xml" || fail "the signature does not fold completion runs"
+  nph=$(sed -n 's/^phases = //p' "$w/analyze")
+  [[ -n $nph ]] && ((nph <= 10)) || fail "the signature has $nph global phases (the varying completions fragment it)"
+fi
 if [[ $mode == farm ]]; then
   grep -q 'located="anchors"' "$w/sig.xml" || fail "the farm's signature is not anchored"
   grep -q 'variable="yes"' "$w/sig.xml" || fail "no variable phase in the farm's signature"
@@ -62,6 +73,10 @@ grep -q "MPI_ABORT\|errorcode\|ORTE_ERROR" "$w/err" && fail "the launcher's abor
 grep -q "^PET = " "$w/out" || fail "no PET"
 case $mode in
   farm) grep -q "diverged" "$w/out" "$w/err" && fail "a prediction diverged" ;;
+  some)
+    grep -q "diverged" "$w/out" "$w/err" && fail "a prediction diverged"
+    grep -q "^stop = early" "$w/out" || fail "not stopped early"
+    [[ -s $w/err ]] && fail "stderr is not empty" ;;
   p2p|blocked|nodir|poll)
     grep -q "^stop = early (guaranteed" "$w/out" || fail "not stopped by the guaranteed stop"
     [[ -s $w/err ]] && fail "stderr is not empty" ;;
@@ -79,3 +94,13 @@ if [[ $mode == nodir ]]; then
   [[ -z $(find "$w/elsewhere" -name '*.times' 2>/dev/null) ]] || fail "a rank other than 0 wrote its own times file"
 fi
 echo "ok: predict $mode (exit $rc, $(grep '^stop' "$w/out"))"
+if [[ $mode == some ]]; then # a real departure is still one: another call, communicator, peer
+  for v in 1 2 3; do
+    rm -rf "$w/pred"
+    timeout 60 "$pas2p" predict "$w/sig.xml" -o "$w/pred" --ignore-args -- "${launch[@]}" "$v" >"$w/out" 2>"$w/err"
+    rc=$?
+    ((rc != 0)) || fail "variant $v: predict exited 0 (its calls differ from the signature's)"
+    grep -Eq "diverged from the signature at event ([0-9]|[1-4][0-9]) " "$w/out" "$w/err" ||
+      fail "variant $v: no divergence reported within the first iteration"
+  done
+fi

@@ -475,7 +475,8 @@ int pas2p_rank_reader_next_times_batch(pas2p_rank_reader_t *r, pas2p_event_times
         out[n++] = (pas2p_event_times_t){.ordinal = v.ordinal, .compute_ns = v.ev.compute_ns,
                                          .t_start = v.ev.t_start, .t_end = v.ev.t_end,
                                          .counter0 = v.counters && r->h.ncounters ? ctr[0] : 0,
-                                         .call = v.ev.call};
+                                         .call = v.ev.call, .flags = (uint16_t)v.ev.flags,
+                                         .aux = v.ev.aux};
     }
     return n;
 }

@@ -301,6 +301,8 @@ typedef struct {
     uint64_t ordinal, compute_ns, t_start, t_end;
     uint64_t counter0;                  /* the first counter, 0 if none were read */
     uint16_t call;
+    uint16_t flags;                     /* the event's flags and aux (pas2p_number_event) */
+    uint32_t aux;
 } pas2p_event_times_t;
 int pas2p_rank_reader_next_times_batch(pas2p_rank_reader_t *r, pas2p_event_times_t *out, int max);
 const char *pas2p_rank_reader_error(const pas2p_rank_reader_t *r);
@@ -341,6 +343,40 @@ void pas2p_rank_path(const char *dir, int rank, char *out, size_t outlen);
  * libpas2p for its trace directory and by the launcher for output directories.  0, or -1
  * with errno set. */
 int pas2p_mkdir_p(const char *dir);
+
+/* ---------------------------------------------------------------- call numbering
+ * How a global signature numbers a rank's calls (signature/FORMAT.md, `occurrence`): the
+ * one rule the analyzer, which writes the ordinals, and `pas2p predict`'s runtime, which
+ * counts them in the run, both apply, one event at a time, in the rank's order.
+ *
+ *  PAS2P_NUM_POLL  a poll that found nothing: waiting, folded into the computation before
+ *                  the next numbered call.  An MPI_Iprobe or MPI_Test* whose flag was
+ *                  false; with runs, also a Test* that completed no request (MPI_Testsome
+ *                  has no flag: the tracer sets flag 4 on every Testsome, and an empty one
+ *                  has aux 0).
+ *  PAS2P_NUM_RUN   with runs: an MPI_Waitsome (MPI_Testsome) right after a numbered
+ *                  Waitsome (Testsome), failed polls between allowed.  How many calls a
+ *                  loop needs to complete its requests depends on when they arrive, so a
+ *                  run of them is one call, folded into the run's first (numbered) one.
+ *  PAS2P_NUM_CALL  a call: the next ordinal.
+ *
+ * runs: the signature says analysis/completion_runs="folded"; without it (older
+ * signatures) only flag-false polls are folded.  `last` is the rank's state: the call of
+ * its last numbered event (0 before the first). */
+enum { PAS2P_NUM_CALL, PAS2P_NUM_POLL, PAS2P_NUM_RUN };
+
+static inline int pas2p_number_event(unsigned *last, const pas2p_event_t *e, int runs)
+{
+    unsigned c = e->call;
+    int polls = c == PAS2P_CALL_Iprobe || c == PAS2P_CALL_Test || c == PAS2P_CALL_Testany ||
+                c == PAS2P_CALL_Testall || c == PAS2P_CALL_Testsome;
+    if (polls && (!(e->flags & PAS2P_EV_FLAG_TRUE) || (runs && c != PAS2P_CALL_Iprobe && !e->aux)))
+        return PAS2P_NUM_POLL;
+    if (runs && (c == PAS2P_CALL_Waitsome || c == PAS2P_CALL_Testsome) && *last == c)
+        return PAS2P_NUM_RUN;
+    *last = c;
+    return PAS2P_NUM_CALL;
+}
 
 /* ---------------------------------------------------------------- commands */
 int pas2p_cmd_trace(int argc, char **argv);

@@ -143,7 +143,7 @@ set_tests_properties(predict_sink_load_failure predict_sink_default_path PROPERT
 # stop): a point-to-point-only loop (adi), a rank blocked in a receive (stall), ranks
 # without a shared directory, a rank that polls MPI_Test a different number of times in
 # every run (poll), and an EP-like code that runs to the end (tests/predict_stop.sh)
-foreach(p stall ep poll)
+foreach(p stall ep poll somewait)
   add_executable(${p} mpi/${p}.c)
   target_link_libraries(${p} PRIVATE MPI::MPI_C)
 endforeach()
@@ -155,6 +155,12 @@ add_test(NAME predict_stop_no_shared_dir COMMAND bash ${T}/predict_stop.sh nodir
   -- ${MPIRUN} -np 2 $<TARGET_FILE:adi> 24 40)
 add_test(NAME predict_polling COMMAND bash ${T}/predict_stop.sh poll ${PAS2P} ${W}/stop-poll
   -- ${MPIRUN} -np 2 $<TARGET_FILE:poll> 100)
+# completions in a varying order and number of calls (Waitsome, Testsome, Waitany): not a
+# divergence, with or without an all-rank collective; a changed call, communicator or peer is
+add_test(NAME predict_somewait COMMAND bash ${T}/predict_stop.sh some ${PAS2P} ${W}/stop-some
+  -- ${MPIRUN} -np 2 $<TARGET_FILE:somewait> 200 0)
+add_test(NAME predict_somewait_collective COMMAND bash ${T}/predict_stop.sh some ${PAS2P} ${W}/stop-some-coll
+  -- ${MPIRUN} -np 2 $<TARGET_FILE:somewait> 200 10)
 add_test(NAME predict_ep_to_end COMMAND bash ${T}/predict_stop.sh ep ${PAS2P} ${W}/stop-ep
   -- ${MPIRUN} -np 2 $<TARGET_FILE:ep> 200)
 add_test(NAME predict_farm_any_source COMMAND bash ${T}/predict_stop.sh farm ${PAS2P} ${W}/stop-farm

@@ -15,10 +15,11 @@
 #include "pas2p_analyzer.h"
 
 #define MAXR 4
+#define DONE 4
 
 typedef struct {
     pas2p_event_t *ev;
-    pas2p_completion_t *done; /* one per event (completions complete one request here) */
+    pas2p_completion_t *done; /* DONE per event (a completion's entries; most complete one) */
     size_t n, cap;
     uint64_t clock;
 } stream_t;
@@ -29,11 +30,11 @@ static pas2p_event_t *add(stream_t *s, unsigned call, int peer, int tag, uint64_
     if (s->n == s->cap) {
         s->cap = s->cap ? s->cap * 2 : 256;
         s->ev = realloc(s->ev, s->cap * sizeof *s->ev);
-        s->done = realloc(s->done, s->cap * sizeof *s->done);
+        s->done = realloc(s->done, s->cap * DONE * sizeof *s->done);
     }
     pas2p_event_t *e = &s->ev[s->n];
     memset(e, 0, sizeof *e);
-    memset(&s->done[s->n], 0, sizeof s->done[s->n]);
+    memset(&s->done[s->n * DONE], 0, DONE * sizeof *s->done);
     s->n++;
     e->call = (uint16_t)call;
     e->peer = peer;
@@ -58,7 +59,7 @@ static void add_wait(stream_t *s, uint64_t post, int source, int tag, uint64_t c
     e->aux = 1;
     e->payload = sizeof(pas2p_completion_t);
     e->flags = PAS2P_EV_FLAG_TRUE;
-    s->done[s->n - 1] = (pas2p_completion_t){.post = post, .call = PAS2P_CALL_Irecv,
+    s->done[(s->n - 1) * DONE] = (pas2p_completion_t){.post = post, .call = PAS2P_CALL_Irecv,
                                              .source = source, .tag = tag, .bytes = 8};
 }
 
@@ -74,7 +75,7 @@ static int cur_next(void *ctx, pas2p_event_view_t *out)
         return 0;
     out->ev = c->s->ev[c->i];
     out->counters = NULL;
-    out->payload = out->ev.payload ? &c->s->done[c->i] : NULL;
+    out->payload = out->ev.payload ? &c->s->done[c->i * DONE] : NULL;
     out->ordinal = c->i++;
     return 1;
 }
@@ -134,7 +135,7 @@ static void check_closed(stream_t *s, int np, const pas2p_rank_phases_t *res)
                         else if (x->call == PAS2P_CALL_Recv)
                             recvd[x->peer][r]++;
                         else if (x->call == PAS2P_CALL_Wait)
-                            recvd[s[r].done[e].source][r]++;
+                            recvd[s[r].done[e * DONE].source][r]++;
                     }
                 }
             for (int a = 0; a < np; a++)
@@ -352,6 +353,120 @@ static void test_lag2_pipeline(void **state)
     free_all(s, res, 2);
 }
 
+/* How a global signature numbers calls (pas2p_number_event): failed polls are not calls;
+ * with completion runs, neither is an empty Testsome (the tracer marks every Testsome
+ * 'flag true') nor a Waitsome (Testsome) right after a numbered one; without (an older
+ * signature), every call whose flag is true is numbered. */
+static void test_number_event(void **state)
+{
+    (void)state;
+    const pas2p_event_t isend = {.call = PAS2P_CALL_Isend},
+                        ws = {.call = PAS2P_CALL_Waitsome, .flags = PAS2P_EV_FLAG_TRUE, .aux = 2},
+                        ts = {.call = PAS2P_CALL_Testsome, .flags = PAS2P_EV_FLAG_TRUE, .aux = 1},
+                        ts0 = {.call = PAS2P_CALL_Testsome, .flags = PAS2P_EV_FLAG_TRUE},
+                        test0 = {.call = PAS2P_CALL_Test},
+                        ip = {.call = PAS2P_CALL_Iprobe, .flags = PAS2P_EV_FLAG_TRUE},
+                        wany = {.call = PAS2P_CALL_Waitany, .flags = PAS2P_EV_FLAG_TRUE, .aux = 1};
+    unsigned last = 0;
+    assert_int_equal(pas2p_number_event(&last, &isend, 1), PAS2P_NUM_CALL);
+    assert_int_equal(pas2p_number_event(&last, &ws, 1), PAS2P_NUM_CALL);
+    assert_int_equal(pas2p_number_event(&last, &ws, 1), PAS2P_NUM_RUN);
+    assert_int_equal(pas2p_number_event(&last, &test0, 1), PAS2P_NUM_POLL);
+    assert_int_equal(pas2p_number_event(&last, &ws, 1), PAS2P_NUM_RUN); /* polls between */
+    assert_int_equal(pas2p_number_event(&last, &ts, 1), PAS2P_NUM_CALL); /* another call */
+    assert_int_equal(pas2p_number_event(&last, &ts0, 1), PAS2P_NUM_POLL);
+    assert_int_equal(pas2p_number_event(&last, &ts, 1), PAS2P_NUM_RUN);
+    assert_int_equal(pas2p_number_event(&last, &ws, 1), PAS2P_NUM_CALL);
+    assert_int_equal(pas2p_number_event(&last, &ip, 1), PAS2P_NUM_CALL); /* found something */
+    assert_int_equal(pas2p_number_event(&last, &wany, 1), PAS2P_NUM_CALL);
+    assert_int_equal(pas2p_number_event(&last, &wany, 1), PAS2P_NUM_CALL); /* one each */
+    /* older signatures: only flag-false polls are folded */
+    last = 0;
+    assert_int_equal(pas2p_number_event(&last, &ws, 0), PAS2P_NUM_CALL);
+    assert_int_equal(pas2p_number_event(&last, &ws, 0), PAS2P_NUM_CALL);
+    assert_int_equal(pas2p_number_event(&last, &ts0, 0), PAS2P_NUM_CALL);
+    assert_int_equal(pas2p_number_event(&last, &test0, 0), PAS2P_NUM_POLL);
+}
+
+/* a Waitsome completing the requests posted at post[0..n), in one call */
+static void add_waitsome(stream_t *s, unsigned call, const uint64_t *post, int n, int source,
+                         const int *tag, uint64_t compute_ns)
+{
+    pas2p_event_t *e = add(s, call, -1, -1, 0, compute_ns);
+    e->aux = (uint32_t)n;
+    e->payload = (uint32_t)(n * sizeof(pas2p_completion_t));
+    e->flags = PAS2P_EV_FLAG_TRUE;
+    for (int k = 0; k < n; k++)
+        s->done[(s->n - 1) * DONE + k] = (pas2p_completion_t){
+            .post = post[k], .call = PAS2P_CALL_Irecv, .source = source, .tag = tag[k], .bytes = 8};
+}
+
+/* A ring step whose four receives are completed by MPI_Waitsome (or Testsome polling) in
+ * 1, 2 or 3 calls, in a pattern that differs by iteration and by rank (when the messages
+ * arrive), empty Testsomes between: one phase, whose skeleton has one Waitsome completing
+ * all four, its occurrences numbered in calls (the run and the polls not counted), and
+ * every rank's time in it. */
+static void test_waitsome_runs(void **state)
+{
+    (void)state;
+    for (unsigned call = PAS2P_CALL_Waitsome; call <= PAS2P_CALL_Testsome; call += PAS2P_CALL_Testsome - PAS2P_CALL_Waitsome) {
+        stream_t s[2] = {{0}};
+        const int n = 30;
+        static const int parts[3][4] = {{4}, {1, 3}, {2, 1, 1}};
+        add(&s[0], PAS2P_CALL_Init, -1, -1, 0, 0);
+        add(&s[1], PAS2P_CALL_Init, -1, -1, 0, 0);
+        for (int i = 0; i < n; i++)
+            for (int r = 0; r < 2; r++) {
+                uint64_t post[4];
+                int tag[4];
+                for (int k = 0; k < 4; k++) {
+                    post[k] = s[r].n;
+                    tag[k] = k;
+                    add(&s[r], PAS2P_CALL_Irecv, 1 - r, k, 8, 2000);
+                }
+                for (int k = 0; k < 4; k++)
+                    add(&s[r], PAS2P_CALL_Send, 1 - r, k, 8, 2000);
+                const int *pt = parts[(i + r) % 3];
+                for (int j = 0, done = 0; done < 4; done += pt[j++]) {
+                    if (call == PAS2P_CALL_Testsome && j) {
+                        pas2p_event_t *e = add(&s[r], PAS2P_CALL_Testsome, -1, -1, 0, 3000);
+                        e->flags = PAS2P_EV_FLAG_TRUE; /* as the tracer marks an empty one */
+                    }
+                    add_waitsome(&s[r], call, post + done, pt[j], 1 - r, tag + done, 5000);
+                }
+            }
+        add(&s[0], PAS2P_CALL_Finalize, -1, -1, 0, 0);
+        add(&s[1], PAS2P_CALL_Finalize, -1, -1, 0, 0);
+        pas2p_rank_phases_t res[2];
+        char err[512];
+        assert_int_equal(analyze(s, 2, res, err, sizeof err), 0);
+        assert_true(nphases(res, 2) <= 3);
+        for (int r = 0; r < 2; r++) {
+            const pas2p_phase_t *p = heaviest(&res[r]);
+            assert_true(p->weight >= (uint64_t)n - 1);
+            assert_int_equal(p->nsym, 9); /* 4 Irecv, 4 Send, one Waitsome */
+            int runs = 0;
+            for (uint32_t k = 0; k < p->nsym; k++)
+                if (res[r].symbols[p->syms[k]].call == call) {
+                    runs++;
+                    assert_int_equal(res[r].symbols[p->syms[k]].aux, 4);
+                }
+            assert_int_equal(runs, 1);
+            for (uint32_t k = 0; k < p->nfirst; k++)
+                assert_int_equal(p->first_end[k] - p->first_start[k], 9);
+            double sum = 0;
+            uint64_t calls = 0;
+            for (uint32_t i = 0; i < res[r].nphases; i++) {
+                sum += (double)res[r].phases[i].weight * res[r].phases[i].time_mean_s;
+                calls += res[r].phases[i].weight * res[r].phases[i].nsym;
+            }
+            assert_int_equal(calls, 2 + 9 * (uint64_t)n);
+            assert_true(sum > 0.999 * res[r].elapsed_s && sum < 1.001 * res[r].elapsed_s);
+        }
+        free_all(s, res, 2);
+    }
+}
+
 /* a master/worker farm: the master receives with MPI_ANY_SOURCE from whichever worker is
  * done first (the order changes) and answers it.  Wildcard receives are one event kind;
  * every occurrence is closed. */
@@ -535,6 +650,7 @@ int main(void)
         cmocka_unit_test(test_deterministic),    cmocka_unit_test(test_unmatched_receive),
         cmocka_unit_test(test_wait_for_slowest), cmocka_unit_test(test_farm_rounds),
         cmocka_unit_test(test_time_variants_linked),
+        cmocka_unit_test(test_number_event),     cmocka_unit_test(test_waitsome_runs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
