@@ -196,6 +196,7 @@ typedef struct {
 
 typedef struct {
     uint64_t key, weight, first; /* first: index of its first occurrence */
+    uint64_t last;               /* and of its last */
     double ref;                  /* mean compute measure (all ranks) */
     double mmin, mmax;           /* the range of its occurrences' measures */
     gpr_t *r;                    /* np */
@@ -241,6 +242,7 @@ typedef struct {
     uint64_t largest;
     int cut, unclosed;        /* a truncated trace: the end may stay unclosed */
     int anchored;             /* pas2p_global_info_t.anchored */
+    int snap;                 /* cuts only after anchors (see anchors_recur) */
     char *err;
     size_t errlen;
 } gstate_t;
@@ -1181,6 +1183,7 @@ static int occurrence_end(gstate_t *g)
     }
     gphase_t *p = &g->ph[id];
     g->last_phase = id;
+    p->last = g->occ;
     p->weight++;
     p->ref += (measure - p->ref) / (double)p->weight;
     if (measure < p->mmin)
@@ -1368,6 +1371,46 @@ static int sweep_anchored(gstate_t *g)
     }
 }
 
+/* Anchors recur when every rank makes, in phases its own analysis found repeating (weight
+ * >= 4), at least 8 blocking collectives on communicators of all the ranks (a residual's
+ * MPI_Allreduce every step or every 10 steps).  Then the cuts are snapped to them: each
+ * rank's proposal moves on to the end of its next anchor.  The per-rank loops start where
+ * the folding happened to see the first repeat (cartsweep's at np 4: its second quadrant,
+ * so the first and last iterations came out as pipeline stages of their own, and which
+ * depended on the granularity the timings chose), and an inner loop of stencil2d's was its
+ * phase or not as the granularity went; the anchors are the same calls at every np and in
+ * every run.  A program whose collectives are only in its set-up and end (or too rare to
+ * give 8 cuts) keeps its ranks' loop boundaries as the cuts. */
+static int all_rank_comm(const pas2p_rank_phases_t *R, uint32_t comm, int np)
+{
+    if (comm == PAS2P_COMM_WORLD)
+        return 1;
+    for (uint32_t c = 0; c < R->ncomms; c++)
+        if (R->comms[c].id == comm)
+            return R->comms[c].size == (uint32_t)np;
+    return 0;
+}
+
+static int anchors_recur(const pas2p_rank_phases_t *res, int np)
+{
+    for (int r = 0; r < np; r++) {
+        const pas2p_rank_phases_t *R = &res[r];
+        uint64_t n = 0;
+        for (uint32_t i = 0; i < R->nphases; i++) {
+            const pas2p_phase_t *p = &R->phases[i];
+            if (p->weight < 4)
+                continue;
+            for (uint32_t k = 0; k < p->nsym; k++) {
+                const pas2p_symbol_t *y = &R->symbols[p->syms[k]];
+                n += blocking_collective(y->call) && all_rank_comm(R, y->comm, np) ? p->weight : 0;
+            }
+        }
+        if (n < 8)
+            return 0;
+    }
+    return 1;
+}
+
 static int sweep(gstate_t *g)
 {
     if (g->anchored)
@@ -1387,6 +1430,7 @@ static int sweep(gstate_t *g)
             /* to its next proposal; with none left, stay (others pull it along), until no
              * rank has one: then everything that is left */
             uint64_t to = R->bnext < R->nbounds ? R->bounds[R->bnext] : any ? R->pos : UINT64_MAX;
+            int moved = R->pos < to;
             while (R->pos < to) {
                 int rc = advance(g, r);
                 if (rc < 0)
@@ -1400,6 +1444,15 @@ static int sweep(gstate_t *g)
                     }
                     break;
                 }
+            }
+            /* snapped: on to the end of the next anchor (the cut after it is the same loop
+             * boundary at every np, whichever call each rank's loop happened to start at) */
+            while (g->snap && moved && to != UINT64_MAX && !is_anchor(g, &R->cur.ev)) {
+                int rc = advance(g, r);
+                if (rc < 0)
+                    return -1;
+                if (!rc)
+                    break;
             }
         }
         if (close_cut(g))
@@ -1428,6 +1481,8 @@ static void phase_absorb(gstate_t *g, gphase_t *b, gphase_t *a)
     b->variable |= a->variable;
     if (a->first < b->first)
         b->first = a->first;
+    if (a->last > b->last)
+        b->last = a->last;
     int segs = a->nseg == b->nseg; /* (the same calls: always, but not assumed) */
     for (uint32_t k = 0; segs && k < a->nseg; k++)
         b->segmax[k] += a->segmax[k];
@@ -1544,6 +1599,34 @@ static int merge_linked(gstate_t *g)
             else
                 cur = x;
         }
+        /* a group whose occurrences all come before (or all after) every other group's is
+         * a stretch of the run, not a variant that recurs: the first iterations while the
+         * ranks of an oversubscribed run start (adi's first two 2-4x slower at np 4 and 8,
+         * not at np 2; cartsweep's and wavefront's first), a burst of preemption at the end.
+         * It joins the group closest in computation.  What stays apart recurs among the
+         * others' occurrences (md's heavier step every 20th).  Σ W x time is unchanged. */
+        for (int again = 1; again;) {
+            again = 0;
+            for (uint32_t k = 0; k < n && !again; k++) {
+                gphase_t *x = v[k], *best = NULL;
+                if (!x->weight)
+                    continue;
+                int apart = 1;
+                for (uint32_t j = 0; j < n && apart; j++) {
+                    const gphase_t *y = v[j];
+                    if (j != k && y->weight)
+                        apart = x->last < y->first || y->last < x->first;
+                }
+                for (uint32_t j = 0; apart && j < n; j++)
+                    if (j != k && v[j]->weight &&
+                        (!best || fabs(v[j]->ref - x->ref) < fabs(best->ref - x->ref)))
+                        best = v[j];
+                if (best) {
+                    phase_absorb(g, best, x);
+                    again = 1;
+                }
+            }
+        }
     }
     free(v);
     free(done);
@@ -1576,6 +1659,121 @@ static void merge_rare(gstate_t *g, double share)
             continue;
         phase_absorb(g, &g->ph[best], a);
     }
+}
+
+/* a takes b, the occurrence right after its own: one occurrence of their calls in a row
+ * (two adjacent closed slices make a closed slice); both of weight 1 */
+static int phase_append(gstate_t *g, gphase_t *a, gphase_t *b)
+{
+    uint64_t key = 0x6a09e667f3bcc909ull;
+    for (int r = 0; r < g->np; r++) {
+        gpr_t *x = &a->r[r], *y = &b->r[r];
+        uint32_t n = x->nsym + y->nsym;
+        uint32_t *syms = malloc(sizeof *syms * (n ? n : 1));
+        double *pos = malloc(4 * sizeof *pos * (n ? n : 1));
+        uint64_t *range = malloc(2 * sizeof *range * (n ? n : 1));
+        uint32_t *segof = calloc(n ? n : 1, sizeof *segof);
+        if (!syms || !pos || !range || !segof) {
+            free(syms);
+            free(pos);
+            free(range);
+            free(segof);
+            return -1;
+        }
+        memcpy(syms, x->syms, sizeof *syms * x->nsym);
+        memcpy(syms + x->nsym, y->syms, sizeof *syms * y->nsym);
+        memcpy(pos, x->pos, 4 * sizeof *pos * x->nsym);
+        memcpy(pos + 4 * (size_t)x->nsym, y->pos, 4 * sizeof *pos * y->nsym);
+        memcpy(range, x->range, 2 * sizeof *range * x->nsym);
+        memcpy(range + 2 * (size_t)x->nsym, y->range, 2 * sizeof *range * y->nsym);
+        double seg = 0;
+        for (uint32_t k = 0; k < a->nseg; k++)
+            seg += x->segsum[k];
+        for (uint32_t k = 0; k < b->nseg; k++)
+            seg += y->segsum[k];
+        free(x->syms);
+        free(x->pos);
+        free(x->range);
+        free(x->segof);
+        x->syms = syms;
+        x->pos = pos;
+        x->range = range;
+        x->segof = segof;
+        x->segsum[0] = seg;
+        x->nsym = n;
+        uint64_t h = 0x2545f4914f6cdd1dull ^ n; /* (as slice_key) */
+        for (uint32_t i = 0; i < n; i++)
+            h = mix64(h ^ syms[i]) + 0x9e37;
+        key = mix64(key ^ h) + (uint64_t)r;
+        x->tsum += y->tsum;
+        x->tsumsq = x->tsum * x->tsum;
+        x->tmin = x->tmax = x->tsum;
+        x->samples[0] = x->tsum;
+        x->ns = 1;
+        x->csum += y->csum;
+        x->isum += y->isum;
+        if (y->bmin < x->bmin)
+            x->bmin = y->bmin;
+        if (y->bmax > x->bmax)
+            x->bmax = y->bmax;
+        if (x->nfirst && y->nfirst) {
+            x->fe[0] = y->fe[0];
+            x->fae[0] = y->fae[0];
+            x->ft[0] += y->ft[0];
+        }
+    }
+    double mx = 0;
+    for (uint32_t k = 0; k < a->nseg; k++)
+        mx += a->segmax[k];
+    for (uint32_t k = 0; k < b->nseg; k++)
+        mx += b->segmax[k];
+    a->segmax[0] = mx;
+    a->segwait[0] = 0; /* (weight 1: the slowest rank is the mean's) */
+    a->nseg = 1;
+    a->segby = SEG_WHOLE;
+    a->key = key;
+    a->ref += b->ref;
+    a->mmin = a->mmax = a->ref;
+    a->last = b->last;
+    a->variable |= b->variable;
+    gphase_free(b, g->np);
+    b->weight = 0;
+    return 0;
+}
+
+/* Occurrences in a row that are each a phase of its own (weight 1) are one occurrence.
+ * Where the ranks' loops end at different calls (adi: rank 0's loop found its 9 whole
+ * iterations, the 10th walked as short loops, rank 2's at other calls), the slices
+ * between the last loop boundary and the end came out as 2-3 fragments, other ones at np
+ * 4 and 8 than at np 2, each a "phase" above 1 % of a short run.  Not for farms (their
+ * rounds are phases by their sets of calls). */
+static int join_oneoffs(gstate_t *g)
+{
+    if (g->anchored || g->nph < 2)
+        return 0;
+    uint32_t *v = malloc(sizeof *v * g->nph), n = 0;
+    if (!v)
+        return -1;
+    for (uint32_t i = 0; i < g->nph; i++)
+        if (g->ph[i].weight == 1)
+            v[n++] = i;
+    for (uint32_t x = 1; x < n; x++) { /* by occurrence */
+        uint32_t t = v[x], y = x;
+        for (; y > 0 && g->ph[v[y - 1]].first > g->ph[t].first; y--)
+            v[y] = v[y - 1];
+        v[y] = t;
+    }
+    for (uint32_t i = 1, cur = n ? v[0] : 0; i < n; i++) {
+        gphase_t *a = &g->ph[cur], *b = &g->ph[v[i]];
+        if (b->first != a->last + 1) {
+            cur = v[i];
+        } else if (phase_append(g, a, b)) {
+            free(v);
+            return -1;
+        }
+    }
+    free(v);
+    return 0;
 }
 
 /* drops the emptied phases and numbers the rest by first occurrence */
@@ -1754,6 +1952,7 @@ int pas2p_global_phases(pas2p_event_source_t *srcs, int np, const pas2p_analysis
          * are half of them); a few in a set-up phase do not make the run's order vary */
         g.anchored |= res[r].wildcard_recvs > 0 && 20 * res[r].wildcard_recvs >= res[r].events;
     }
+    g.snap = !g.anchored && anchors_recur(res, np);
     if (sweep(&g))
         goto out;
     for (int r = 0; r < np; r++)
@@ -1766,6 +1965,8 @@ int pas2p_global_phases(pas2p_event_source_t *srcs, int np, const pas2p_analysis
         goto oom;
     if (o->variant_merge > 0)
         merge_rare(&g, o->variant_merge);
+    if (join_oneoffs(&g))
+        goto oom;
     renumber(&g);
     if (info) {
         *info = (pas2p_global_info_t){.occurrences = g.occ, .phases = g.nph,

@@ -74,15 +74,22 @@ set_tests_properties(app_wavefront_pipeline_trace PROPERTIES FIXTURES_SETUP wave
 add_test(NAME analyze_auto_granularity COMMAND ${EXPECT} --out "^granularity = coarser: .* [0-9]+ % above its median"
   --out "^inline events = (64|256)$" --out "^ +2 +129 .* 10 " -- ${PAS2P} analyze ${W}/wavefront-pipe
   --compute-similarity 0 -o ${W}/wavefront-pipe.xml)
+# a fixed granularity is the ranks' own (local) phases': the k-blocks at 16 ...
 add_test(NAME analyze_fixed_granularity COMMAND ${EXPECT} --out "^inline events = 16$"
   --out "^ +[0-9]+ +2 .* 160 " -- ${PAS2P} analyze ${W}/wavefront-pipe --inline-events 16
-  --compute-similarity 0 -o ${W}/wavefront-pipe16.xml)
+  --phases local --compute-similarity 0 -o ${W}/wavefront-pipe16.xml)
+# ... while the global phases are cut after the all-rank collective every iteration makes
+# (anchors that recur), whatever the granularity: the iteration, 10 times
+add_test(NAME analyze_global_snaps_to_anchors COMMAND ${EXPECT} --out "^inline events = 16$"
+  --out "^phases = 3$" --out "^ +2 +129 .* 10 " -- ${PAS2P} analyze ${W}/wavefront-pipe
+  --inline-events 16 --compute-similarity 0 -o ${W}/wavefront-pipe16g.xml)
 add_test(NAME bad_analyze_inline_events COMMAND ${EXPECT} --fail --one-line
   --out "--inline-events needs 'auto' or a number" -- ${PAS2P} analyze ${W}/wavefront-pipe --inline-events x)
 # the MPI mode: the same signature from 1, 2 and 3 analyzer processes (with the auto
 # granularity's agreement between them: this trace goes coarser); errors said once
 add_test(NAME analyze_mpi COMMAND bash ${T}/analyze_mpi.sh ${PAS2P} ${W}/wavefront-pipe ${W} ${MPIRUN})
-set_tests_properties(analyze_auto_granularity analyze_fixed_granularity analyze_mpi PROPERTIES
+set_tests_properties(analyze_auto_granularity analyze_fixed_granularity analyze_global_snaps_to_anchors
+  analyze_mpi PROPERTIES
   FIXTURES_REQUIRED wavefront_pipe)
 
 # The analysis engine's decisions (analyzer/analyze.c) on synthetic phase tables: the
