@@ -11,6 +11,8 @@ deviation, and the first 8 occurrences' times b_0..b_7):
   2-SE switch    like-for-like when the base's b_1..b_n are off B (without b_0) by more
                  than 2 standard errors, else median(t): what pas2p predict did before
   median-scaled  B x median(t) / Bm: the target's median against the base's median
+  early-scaled   B x median(t) / median(b_1..b_31): the target's median against the base's
+                 median over the same stretch of the run (its first recorded occurrences)
   family         B x median(T) / median(Bf): a phase's family is the relevant phases with
                  its skeleton (calls, peers, tags, communicators, sizes within 10 %: time
                  variants, which the base run's noise may have split); T pools the timed
@@ -82,6 +84,8 @@ def estimate(name, ph, t):
         return med(t)
     if name == 'median-scaled':
         return B * med(t) / ph['Bm']
+    if name == 'early-scaled':
+        return B * med(t) / med(occ[1:]) if len(occ) > 1 and med(occ[1:]) > 0 else med(t)
     lfl = B * med([x / y for x, y in zip(t, b)])
     if name == 'like-for-like':
         return lfl
@@ -140,7 +144,7 @@ def family_ratios(phases, values, how):
 
 
 def main(root):
-    names = ('median', 'like-for-like', '2-SE switch', 'median-scaled', 'trend switch')
+    names = ('median', 'like-for-like', '2-SE switch', 'median-scaled', 'early-scaled', 'trend switch')
     shown = names + ('family', 'family-sum')
     apps = sorted(a for a in os.listdir(root) if os.path.isfile(os.path.join(root, a, 'aet')))
     pete = {}

@@ -3,9 +3,9 @@
 # estimators compared on the same runs (the evidence for pas2p_times_read, pas2p_pet.h).
 #
 #   bash validation/bench/predict_estimators.sh [--build DIR] [--np N] [--runs R]
-#                                               [--apps "a b"] [--traces T]
+#                                               [--apps "a b lammps"] [--traces T]
 #
-# Per application (validation size, np N, default 2): T traces (default 3), each analysed
+# Per application (validation size; LAMMPS's LJ melt, 32000 atoms, 400 steps; np N, default 2): T traces (default 3), each analysed
 # into a signature; then R rounds (default 6) of a `pas2p predict --occurrences 7` run, on
 # the signatures in turn, and a traced run for the AET.  Each predict run's times are then
 # read by every estimator, with the first 3 values (the ones the default --occurrences 3
@@ -26,12 +26,21 @@ echo "## Predict's estimator, compared on the same runs ($(date -u +%F), $(nproc
 echo
 echo "np $np, $traces traces and $runs predict (--occurrences 7) / AET rounds per application."
 echo
+# the bundled applications at validation size, then LAMMPS (validation/lammps: Debian's lmp,
+# its LJ melt, 32000 atoms, 400 steps) when asked for
+{ grep -v '^#' validation/apps/sizes.txt; echo "lammps | | | 400 |"; } >"$tmp/sizes"
 while IFS="|" read -r -u 3 app _np _targs vargs _eargs; do
   app=$(echo "$app" | xargs); vargs=$(echo "$vargs" | xargs)
   [[ -z $app || $app == \#* ]] && continue
   [[ " $apps " != *" $app "* ]] && continue
   d=$tmp/$app; mkdir -p "$d"
-  launchcmd=("${mpirun[@]}" -np "$np" "$build/apps/$app" $vargs)
+  if [[ $app == lammps ]]; then
+    command -v lmp >/dev/null || { echo "predict_estimators.sh: no LAMMPS binary (lmp): bash scripts/setup.sh" >&2; exit 2; }
+    launchcmd=("${mpirun[@]}" -np "$np" lmp -in validation/lammps/in.lj -log none -nocite -screen none
+               -var x 1 -var y 1 -var z 1 -var steps "$vargs")
+  else
+    launchcmd=("${mpirun[@]}" -np "$np" "$build/apps/$app" $vargs)
+  fi
   for ((s = 1; s <= traces; s++)); do
     "$pas2p" trace -o "$d/t" -- "${launchcmd[@]}" >/dev/null
     "$pas2p" dump "$d/t" | field AET >>"$d/aet"
@@ -48,6 +57,6 @@ while IFS="|" read -r -u 3 app _np _targs vargs _eargs; do
     rm -rf "$d/t"
   done
   echo "- $app $vargs: AET median $(median <"$d/aet") s, range $(rng "$d/aet") s"
-done 3< validation/apps/sizes.txt
+done 3< "$tmp/sizes"
 echo
 python3 validation/bench/predict_estimators.py "$tmp"
