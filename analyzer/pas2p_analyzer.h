@@ -133,6 +133,9 @@ typedef struct {
     uint64_t folded_elements;    /* top-level elements of the loop tree (diagnostic) */
     uint64_t wildcard_recvs;     /* receives and probes posted with MPI_ANY_SOURCE: the
                                     order of this rank's calls may depend on timing */
+    uint64_t numbered;           /* opts.global: the calls a global signature numbers (events
+                                    less failed polls and completion-run continuations,
+                                    pas2p_number_event): what wildcard_recvs is a share of */
     uint32_t ncomms;             /* communicators this rank created, in creation order */
     pas2p_comm_info_t *comms;
     uint64_t *bounds;            /* opts.global: ordinal of every occurrence's first event, */

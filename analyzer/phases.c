@@ -1067,6 +1067,7 @@ int pas2p_find_phases(pas2p_event_source_t a, pas2p_event_source_t b,
                     goto oom;
                 if (tv[k] && tv[k]->payload && add_comm(&w, tv[k]))
                     goto oom;
+                out->numbered++;
                 int klass = pas2p_call_class(ev->call);
                 if ((klass == PAS2P_CLASS_RECV || klass == PAS2P_CLASS_SENDRECV) &&
                     ((ev->flags & PAS2P_EV_ANY_SOURCE) ||
