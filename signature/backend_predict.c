@@ -142,6 +142,27 @@ static void describe(const pas2p_run_t *run, pas2p_prediction_t *res)
     }
 }
 
+/* departures the signature runtime tolerated (sigrun.c, tolerate(): rounds of phases that
+ * are not relevant, in an anchored signature, whose point-to-point calls differed from the
+ * base run's): how many, and the first, so that a user sees the run was not the base's */
+static void print(const pas2p_run_t *run, FILE *out)
+{
+    unsigned long long n = 0;
+    uint32_t first = UINT32_MAX;
+    for (uint32_t r = 0; r < run->sig->nranks; r++) {
+        n += run->st[r].departed;
+        if (run->st[r].departed && first == UINT32_MAX)
+            first = r;
+    }
+    if (!n)
+        return;
+    fprintf(out, "departures = %llu\n", n);
+    fprintf(out, "note: %llu occurrence(s) of phases that are not relevant made other calls than "
+            "the base run's between the same collectives (tolerated; no time is taken from them); "
+            "the first: rank %u %.900s\n", n, run->sig->ranks[first].rank,
+            run->st[first].departed_why);
+}
+
 static void release(pas2p_run_t *run)
 {
     free(run->state);
@@ -157,6 +178,6 @@ const pas2p_backend_t pas2p_backend_predict = {
     .run = run_app,
     .verify = verify,
     .describe = describe,
-    .print = NULL,
+    .print = print,
     .release = release,
 };

@@ -12,7 +12,7 @@
  *
  *   pas2p-times 1
  *   rank R / np N / pid P / status stopped|completed|diverged / events E / set_s S / checks C
- *   [reason TEXT] [done_at EVENT]
+ *   [reason TEXT] [done_at EVENT] [departed N TEXT]
  *   phase ID T1 T2 ...        (each timed occurrence or repetition, seconds, in order)
  *   variant ID T1 T2 ...      (predict: a minor time variant's occurrences; not read here)
  */
@@ -41,6 +41,10 @@ typedef struct {
     double set_s;            /* MPI_Init (or the replay's start) to the stop */
     unsigned long long events, done_at; /* done_at: event after which all was measured */
     char reason[1024];
+    unsigned long long departed; /* predict, anchored signatures: occurrences of phases that
+                                    are not relevant whose calls departed from their skeleton
+                                    (tolerated); departed_why: the first, where and how */
+    char departed_why[1024];
 } pas2p_times_t;
 
 /* ------------------------------------------------------------------ writing
@@ -115,6 +119,16 @@ static inline int pas2p_times_begin(pas2p_times_writer_t *w, const char *dir, in
         return -1;
     pas2p_times_format(w, f, rank, np, status, events, set_s, checks, reason, done_at);
     return 0;
+}
+
+/* A `departed N TEXT` line (after the status lines, before the phases): N occurrences of
+ * phases that are not relevant departed from their skeleton and were tolerated (sigrun.c,
+ * anchored signatures); TEXT says the first as a divergence would.  None: no line. */
+static inline void pas2p_times_departed(pas2p_times_writer_t *w, unsigned long long n,
+                                        const char *text)
+{
+    if (n)
+        fprintf(w->f, "departed %llu %s\n", n, text);
 }
 
 static inline void pas2p_times_line_(pas2p_times_writer_t *w, const char *key, unsigned id)
@@ -240,6 +254,10 @@ static inline int pas2p_times_load(const char *dir, unsigned rank, pas2p_times_f
             st->events = strtoull(line + 7, NULL, 10);
         } else if (!strncmp(line, "done_at ", 8)) {
             st->done_at = strtoull(line + 8, NULL, 10);
+        } else if (!strncmp(line, "departed ", 9)) {
+            char *end;
+            st->departed = strtoull(line + 9, &end, 10);
+            snprintf(st->departed_why, sizeof st->departed_why, "%.1000s", *end ? end + 1 : end);
         } else if (!strncmp(line, "reason ", 7)) {
             snprintf(st->reason, sizeof st->reason, "%.1000s", line + 7);
         } else if (!strncmp(line, "phase ", 6)) {
