@@ -87,14 +87,21 @@ void pas2p_pet_print(const pas2p_pet_t *p, FILE *out);
 int pas2p_times_read(const char *dir, const pas2p_sig_rank_t *R, double *t, pas2p_times_t *st,
                      char *err, size_t errlen);
 
-/* The replayers' way (replay, simulate): every rank's DIR/rank-NNNNN.times into the PET,
- * SET being the slowest rank's.  base_dir (may be NULL): the times of the same replay run
- * on the base machine; each phase's target time is then base PhaseET x DIR's time /
- * base_dir's time, so whatever the replay models wrongly on both machines (the kernel's
- * speed against the application's own computation, the replayer's MPI overheads) cancels.
+/* Every path's way: every rank's DIR/rank-NNNNN.times into the PET, SET being the slowest
+ * rank's.  base_dir (may be NULL): the times of the same replay run on the base machine;
+ * each phase's target time is then base PhaseET x DIR's time / base_dir's time, so whatever
+ * the replay models wrongly on both machines (the kernel's speed against the application's
+ * own computation, the replayer's MPI overheads) cancels.
+ * occurrences: the times are the application's own occurrences (predict), whose median is
+ * compared with the base's mean; a skewed phase (base mean > PAS2P_PET_SKEW x base median:
+ * most of its time in a few heavy occurrences the run may not reach before its stop) is then
+ * predicted as base mean x target median / base median, like with like (the replayers
+ * replay a phase's mean skeleton, so they pass 0).
  * 0, or -1 with a one-line reason (a missing or malformed times file is named). */
+#define PAS2P_PET_SKEW 2.0
 int pas2p_pet_from_times(const pas2p_signature_t *sig, const char *dir, const char *base_dir,
-                         double aet_s, pas2p_pet_t *out, char *err, size_t errlen);
+                         int occurrences, double aet_s, pas2p_pet_t *out, char *err,
+                         size_t errlen);
 
 /* ------------------------------------------------------------------ the result file
  * Every path writes its prediction as an XML file (prediction.rng, signature/FORMAT.md)

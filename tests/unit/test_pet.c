@@ -181,6 +181,46 @@ static void test_times_median(void **state)
     rmdir(dir);
 }
 
+/* predict's times of a skewed phase (HPCC: an MPI_Allreduce round of median 0.85 us and
+ * mean 0.76 ms, a few rounds on the rank that runs a single-process benchmark): the target's
+ * median is compared with the base's median and scaled to the base's mean; an even phase
+ * keeps its median; the replayers (occurrences 0) replay the mean skeleton and keep theirs.
+ * A `departed` line (tolerated departures of a non-relevant phase) is read. */
+static void test_skewed_phase(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/pas2p-test-skew-XXXXXX", path[128], err[512];
+    times_file(dir, path, sizeof path, "pas2p-times 1\nrank 0\nnp 1\nstatus stopped\nset_s 1\n"
+                                       "departed 5 diverged from the signature at event 9\n"
+                                       "phase 1 2e-6 2e-6 2e-6\nphase 2 0.02 0.02 0.02\n");
+    pas2p_sig_phase_t p[2];
+    set_phase(&p[0], 1, 300, 7.6e-4, 1);
+    p[0].time_median_s = 1e-6;
+    set_phase(&p[1], 2, 100, 0.01, 1);
+    p[1].time_median_s = 0.009;
+    pas2p_sig_rank_t R = {.rank = 0, .nphases = 2, .phases = p};
+    pas2p_signature_t sig;
+    memset(&sig, 0, sizeof sig);
+    sig.np = sig.nranks = 1;
+    sig.ranks = &R;
+    sig.spmd = 1;
+    pas2p_pet_t out;
+    assert_int_equal(pas2p_pet_from_times(&sig, dir, NULL, 1, 0, &out, err, sizeof err), 0);
+    assert_true(fabs(out.phases[0].target_s - 2 * 7.6e-4) < 1e-12); /* 2x its median */
+    assert_true(fabs(out.phases[1].target_s - 0.02) < 1e-12);       /* even: its median */
+    pas2p_pet_free(&out);
+    assert_int_equal(pas2p_pet_from_times(&sig, dir, NULL, 0, 0, &out, err, sizeof err), 0);
+    assert_true(fabs(out.phases[0].target_s - 2e-6) < 1e-15);
+    pas2p_pet_free(&out);
+    pas2p_times_file_t tf;
+    assert_int_equal(pas2p_times_load(dir, 0, &tf, err, sizeof err), 0);
+    assert_int_equal(tf.st.departed, 5);
+    assert_string_equal(tf.st.departed_why, "diverged from the signature at event 9");
+    pas2p_times_file_free(&tf);
+    unlink(path);
+    rmdir(dir);
+}
+
 /* the result file: written, read back equal; another version, another kind refused */
 static void test_prediction_file(void **state)
 {
@@ -259,7 +299,7 @@ int main(void)
         cmocka_unit_test(test_unmeasured_phase_is_estimated),
         cmocka_unit_test(test_nothing_measured_is_an_error),
         cmocka_unit_test(test_per_rank_takes_the_slowest),
-        cmocka_unit_test(test_times_median),
+        cmocka_unit_test(test_times_median), cmocka_unit_test(test_skewed_phase),
         cmocka_unit_test(test_prediction_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
