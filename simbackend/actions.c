@@ -100,15 +100,21 @@ static void put_counts(FILE *f, const vcounts_t *v, int k)
 /* Writes the actions of one event: its computation, then the action of its call (none
  * for a SILENT one).  vc: the per-peer counts of a v-collective.  0, or -1 naming the call
  * when the replayer has no way to express it. */
+/* the computation before event e */
+static void write_compute(FILE *f, const callmap_t *m, const pas2p_sig_event_t *e)
+{
+    double c = e->compute_s + (m->simulated ? e->wait_s : 0);
+    if (c > 0)
+        fprintf(f, "compute %.9g\n", c);
+}
+
 static int write_event(FILE *f, const callmap_t *m, const pas2p_sig_event_t *e, const vcounts_t *vc,
                        char *err, size_t errlen)
 {
     int row = row_of(m, e, err, errlen);
     if (row == -1)
         return -1;
-    double c = e->compute_s + (m->simulated ? e->wait_s : 0);
-    if (c > 0)
-        fprintf(f, "compute %.9g\n", c);
+    write_compute(f, m, e);
     if (row == SILENT)
         return 0;
     const pas2p_action_row_t *A = &pas2p_action_rows[row];
@@ -406,7 +412,9 @@ static int check_phase(const pas2p_signature_t *s, uint32_t id, char *err, size_
             }
             j = k;
         }
-        if (!rc && surplus != any) {
+        /* more wildcard receives than messages left for them: the application cancelled
+         * the others (unmatched_wildcards; they are not replayed) */
+        if (!rc && surplus > any) {
             snprintf(err, errlen, "phase %u cannot be replayed alone: rank %d is sent %ld "
                      "message(s) more than it receives in that phase (communicator %u)", id,
                      v.m[i].dst, surplus - any, v.m[i].comm);
@@ -444,6 +452,80 @@ static int check_phase(const pas2p_signature_t *s, uint32_t id, char *err, size_
         }
     }
     return rc;
+}
+
+/* Rank me's wildcard receives on communicator comm in phase id that no message of the
+ * phase matches: its wildcard receives less the messages sent to it there that its
+ * specific receives leave over.  They are receives the application posted and then
+ * cancelled (MPI_Cancel is not traced: the receive's completion just has no source):
+ * HPCC's RandomAccess keeps MPI_Irecv(MPI_ANY_SOURCE) posted while it sends its updates,
+ * and cancels the last one when every rank is done.  Replayed, such a receive would wait
+ * for ever (check_phase lets them through; write_actions leaves them out, the last ones
+ * posted: messages match the earliest posted receive, so those are the ones left
+ * unmatched). */
+static long unmatched_wildcards(const pas2p_signature_t *s, uint32_t id, int32_t me, uint32_t comm)
+{
+    long sent = 0, specific = 0, wild = 0;
+    for (uint32_t r = 0; r < s->nranks; r++) {
+        const pas2p_sig_phase_t *p = find_phase(&s->ranks[r], id);
+        int32_t from = (int32_t)s->ranks[r].rank;
+        for (uint32_t i = 0; p && i < p->nevents; i++) {
+            const pas2p_sig_event_t *e = &p->events[i];
+            if (e->comm != comm)
+                continue;
+            int cls = pas2p_call_class(e->call);
+            if ((cls == PAS2P_CLASS_SEND || cls == PAS2P_CLASS_SENDRECV) && e->peer == me)
+                sent++;
+            if (from != me)
+                continue;
+            int32_t src = cls == PAS2P_CLASS_SENDRECV ? e->peer2 : e->peer;
+            int32_t tag = cls == PAS2P_CLASS_SENDRECV ? e->tag2 : e->tag;
+            if ((cls == PAS2P_CLASS_RECV && e->call != PAS2P_CALL_Probe &&
+                 e->call != PAS2P_CALL_Iprobe) || cls == PAS2P_CLASS_SENDRECV) {
+                if (src == PAS2P_PEER_ANY || tag == PAS2P_TAG_ANY)
+                    wild++;
+                else if (src >= 0)
+                    specific++;
+            }
+        }
+    }
+    long left = sent - specific;
+    return wild > left ? wild - (left > 0 ? left : 0) : 0;
+}
+
+/* rank R's events of phase p that are not replayed: 1 per event (NULL: none, or out of
+ * memory: *oom set) */
+static uint8_t *cancelled_receives(const pas2p_signature_t *s, const pas2p_sig_rank_t *R,
+                                   const pas2p_sig_phase_t *p, int *oom)
+{
+    uint8_t *skip = NULL;
+    *oom = 0;
+    for (uint32_t j = p->nevents; j-- > 0;) {
+        const pas2p_sig_event_t *e = &p->events[j];
+        if (e->call != PAS2P_CALL_Irecv || (e->peer != PAS2P_PEER_ANY && e->tag != PAS2P_TAG_ANY))
+            continue;
+        /* first time this communicator is seen from the end: its unmatched count */
+        uint32_t k = j + 1;
+        while (k < p->nevents && !(p->events[k].call == PAS2P_CALL_Irecv && p->events[k].comm == e->comm &&
+                                   (p->events[k].peer == PAS2P_PEER_ANY || p->events[k].tag == PAS2P_TAG_ANY)))
+            k++;
+        if (k < p->nevents)
+            continue; /* (done from its last wildcard receive) */
+        long n = unmatched_wildcards(s, p->id, (int32_t)R->rank, e->comm);
+        for (uint32_t i = j + 1; n > 0 && i-- > 0;) {
+            const pas2p_sig_event_t *x = &p->events[i];
+            if (x->call != PAS2P_CALL_Irecv || x->comm != e->comm ||
+                (x->peer != PAS2P_PEER_ANY && x->tag != PAS2P_TAG_ANY))
+                continue;
+            if (!skip && !(skip = calloc(p->nevents, 1))) {
+                *oom = 1;
+                return NULL;
+            }
+            skip[i] = 1;
+            n--;
+        }
+    }
+    return skip;
 }
 
 /* ------------------------------------------------------------------ signature */
@@ -560,8 +642,18 @@ static int write_actions(const pas2p_signature_t *s, const callmap_t *m, const c
             for (uint32_t k = 0; A && k < A->n; k++)
                 fprintf(f, "%s%u", k ? "," : " as ", A->ids[k]);
             fputc('\n', f);
+            int oom = 0;
+            uint8_t *skip = p ? cancelled_receives(s, R, p, &oom) : NULL;
+            if (oom) {
+                snprintf(err, errlen, "out of memory");
+                rc = -1;
+            }
             for (uint32_t j = 0; p && j < p->nevents && !rc; j++) {
                 const pas2p_sig_event_t *e = &p->events[j];
+                if (skip && skip[j]) { /* a receive the application cancelled */
+                    write_compute(f, m, e);
+                    continue;
+                }
                 int row = row_of(m, e, err, errlen);
                 vcounts_t vc = {0};
                 if (row < 0 || !has_counts(row) || !sig_counts(s, row, R->rank, p, j, &vc, err, errlen))
@@ -575,6 +667,7 @@ static int write_actions(const pas2p_signature_t *s, const callmap_t *m, const c
                     snprintf(err, errlen, "phase %u, rank %u: %s", ids[i], R->rank, why);
                 }
             }
+            free(skip);
             fputs("end\n", f);
         }
         if (close_rank(f, path, err, errlen) && !rc)
@@ -954,6 +1047,40 @@ typedef struct {
     int32_t *members;
 } tcomm_t;
 
+/* a rank's wildcard receives that no message matched (cancelled: their completion has no
+ * source), by the ordinal of their MPI_Irecv, ascending */
+typedef struct {
+    uint64_t *post;
+    size_t n, cap, at;
+} cancels_t;
+
+static int cancels_note(cancels_t *c, const pas2p_event_view_t *v)
+{
+    uint32_t n = 0;
+    const pas2p_completion_t *d = pas2p_event_completions(v, &n);
+    for (uint32_t i = 0; d && i < n; i++) {
+        if (d[i].call != PAS2P_CALL_Irecv || !(d[i].flags & PAS2P_EV_ANY_SOURCE) ||
+            d[i].source != PAS2P_PEER_ANY || d[i].post == UINT64_MAX)
+            continue;
+        if (c->n == c->cap) {
+            size_t nc = c->cap ? 2 * c->cap : 16;
+            uint64_t *p = realloc(c->post, nc * sizeof *p);
+            if (!p)
+                return -1;
+            c->post = p;
+            c->cap = nc;
+        }
+        c->post[c->n++] = d[i].post;
+    }
+    return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
 int pas2p_actions_from_trace(const char *trace_dir, const char *dir, uint64_t *events, char *err,
                              size_t errlen)
 {
@@ -967,7 +1094,14 @@ int pas2p_actions_from_trace(const char *trace_dir, const char *dir, uint64_t *e
     uint32_t ncomms = 0;
     int rc = 0;
     char path[PATH_MAX];
-    /* pass 1: every communicator any rank created (members in communicator rank order) */
+    cancels_t *cancels = calloc((size_t)(m.np > 0 ? m.np : 1), sizeof *cancels);
+    if (!cancels) {
+        pas2p_manifest_free(&m);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    /* pass 1: every communicator any rank created (members in communicator rank order), and
+     * every rank's cancelled wildcard receives */
     for (int r = 0; r < m.np && !rc; r++) {
         pas2p_rank_path(trace_dir, r, path, sizeof path);
         pas2p_rank_reader_t *rd = pas2p_rank_reader_open(path, err, errlen);
@@ -978,6 +1112,12 @@ int pas2p_actions_from_trace(const char *trace_dir, const char *dir, uint64_t *e
         pas2p_event_view_t v;
         int k;
         while ((k = pas2p_rank_reader_next(rd, &v)) == 1) {
+            if (pas2p_call_class(v.ev.call) == PAS2P_CLASS_COMPLETION && v.ev.payload &&
+                cancels_note(&cancels[r], &v)) {
+                snprintf(err, errlen, "out of memory");
+                rc = -1;
+                break;
+            }
             pas2p_comm_view_t cv;
             if (!pas2p_event_comm_def(&v, &cv))
                 continue;
@@ -1005,8 +1145,16 @@ int pas2p_actions_from_trace(const char *trace_dir, const char *dir, uint64_t *e
         }
         pas2p_rank_reader_close(rd);
     }
-    /* pass 2: every event, in order */
+    /* pass 2: every event, in order; not the failed polls (an MPI_Test* or MPI_Iprobe that
+     * found nothing, as a signature numbers calls), which SimGrid charges smpi/test each and
+     * HPCC's RandomAccess makes 17 M of per rank: their time, the computation between them
+     * and the calls themselves (RandomAccess: 114 ns each, 1.9 s of its 8.3 s per rank),
+     * is the next call's computation; nor the cancelled receives, which no message would
+     * ever complete */
     for (int r = 0; r < m.np && !rc; r++) {
+        cancels_t *cz = &cancels[r];
+        if (cz->n)
+            qsort(cz->post, cz->n, sizeof *cz->post, cmp_u64);
         pas2p_rank_path(trace_dir, r, path, sizeof path);
         pas2p_rank_reader_t *rd = pas2p_rank_reader_open(path, err, errlen);
         if (!rd) {
@@ -1025,12 +1173,26 @@ int pas2p_actions_from_trace(const char *trace_dir, const char *dir, uint64_t *e
         pas2p_event_view_t v;
         int k;
         pinits_t pr = {0};
+        unsigned last = 0;
+        uint64_t carried_ns = 0; /* the skipped polls' computation */
         while (!rc && (k = pas2p_rank_reader_next(rd, &v)) == 1) {
             const pas2p_event_t *e = &v.ev;
+            (*events)++;
+            if (pas2p_number_event(&last, e, 0) == PAS2P_NUM_POLL) {
+                carried_ns += e->compute_ns + (e->t_end > e->t_start ? e->t_end - e->t_start : 0);
+                continue;
+            }
             pas2p_sig_event_t x = {.call = e->call, .peer = e->peer, .tag = e->tag,
                                    .peer2 = e->peer2, .tag2 = e->tag2, .comm = e->comm,
                                    .aux = e->aux, .bytes = e->bytes, .rbytes = e->rbytes,
-                                   .compute_s = (double)e->compute_ns * 1e-9};
+                                   .compute_s = (double)(e->compute_ns + carried_ns) * 1e-9};
+            carried_ns = 0;
+            while (cz->at < cz->n && cz->post[cz->at] < v.ordinal)
+                cz->at++;
+            if (e->call == PAS2P_CALL_Irecv && cz->at < cz->n && cz->post[cz->at] == v.ordinal) {
+                write_compute(f, &map, &x); /* cancelled: its computation only */
+                continue;
+            }
             int wrc = persistent(&pr, f, &map, &v, &x, err, errlen);
             if (wrc == 1) {
                 int row = row_of(&map, &x, err, errlen);
@@ -1046,7 +1208,6 @@ int pas2p_actions_from_trace(const char *trace_dir, const char *dir, uint64_t *e
                 snprintf(err, errlen, "rank %d, event %llu: %s", r, (unsigned long long)v.ordinal, why);
                 rc = -1;
             }
-            (*events)++;
         }
         free(pr.init);
         if (!rc && k < 0) {
@@ -1062,6 +1223,9 @@ int pas2p_actions_from_trace(const char *trace_dir, const char *dir, uint64_t *e
     for (uint32_t c = 0; c < ncomms; c++)
         free(comms[c].members);
     free(comms);
+    for (int r = 0; r < m.np; r++)
+        free(cancels[r].post);
+    free(cancels);
     pas2p_manifest_free(&m);
     return rc;
 }

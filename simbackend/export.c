@@ -25,6 +25,9 @@ typedef struct {
     double speed;
     uint32_t *world;     /* communicator ids whose members are the world in order */
     size_t nworld;
+    uint32_t *every;            /* communicators of every rank in another order (a random
+                                   process grid: HPCC's PTRANS) */
+    size_t nevery;
     pend_t *pend;        /* pending requests, oldest first */
     size_t npend, cappend;
     unsigned phase;
@@ -165,11 +168,18 @@ static int ti_phase(TI_ARGS) /* phase blocks are the files themselves (convert_r
     return -1;
 }
 
-/* stock collectives are on MPI_COMM_WORLD, with world ranks as roots */
+/* stock collectives are on MPI_COMM_WORLD, with world ranks as roots; a communicator of
+ * every rank in another order is the world too for a collective without per-member counts
+ * (its roots are world ranks already; each rank's bytes are its own) */
 static int world_coll(conv_t *C, const pas2p_action_t *a)
 {
     if (world_like(C, a->comm))
         return 0;
+    int f = pas2p_action_rows[a->act].fields;
+    for (size_t k = 0; k < C->nevery && f != PAS2P_AF_VROOTED && f != PAS2P_AF_VBYTES &&
+                       f != PAS2P_AF_VV && f != PAS2P_AF_VCOUNTS; k++)
+        if (C->every[k] == a->comm)
+            return 0;
     snprintf(C->err, C->errlen, "phase %u, rank %d: '%s' is on a sub-communicator (SimGrid's "
              "stock collectives are on MPI_COMM_WORLD): replay it with pas2p simulate", C->phase,
              C->rank, pas2p_action_rows[a->act].name);
@@ -358,10 +368,29 @@ static int convert_rank(conv_t *C, const char *dir, char *err, size_t errlen)
             if (sscanf(p, "%u%n", &id, &n) != 1)
                 continue;
             p += n;
-            for (int k = 0; ok && k < C->np; k++) {
-                if (sscanf(p, k ? ",%d%n" : " %d%n", &v, &n) != 1 || v != k)
-                    ok = 0;
+            unsigned char *seen = calloc((size_t)(C->np > 0 ? C->np : 1), 1);
+            int every = seen != NULL; /* every rank, once, in some order */
+            for (int k = 0; (ok || every) && k < C->np; k++) {
+                if (sscanf(p, k ? ",%d%n" : " %d%n", &v, &n) != 1) {
+                    ok = every = 0;
+                    break;
+                }
+                ok &= v == k;
+                every &= v >= 0 && v < C->np && !seen[v];
+                if (every)
+                    seen[v] = 1;
                 p += n;
+            }
+            free(seen);
+            if (!ok && every && (*p == '\n' || !*p)) {
+                uint32_t *x = realloc(C->every, (C->nevery + 1) * sizeof *x);
+                if (!x) {
+                    snprintf(err, errlen, "out of memory");
+                    rc = -1;
+                    break;
+                }
+                C->every = x;
+                C->every[C->nevery++] = id;
             }
             if (ok && (*p == '\n' || !*p)) {
                 uint32_t *x = realloc(C->world, (C->nworld + 1) * sizeof *x);
@@ -499,9 +528,11 @@ int pas2p_actions_export_ti(const pas2p_signature_t *sig, const char *dir, doubl
     for (uint32_t r = 0; r < sig->nranks && !rc; r++) {
         C.rank = (int)sig->ranks[r].rank;
         C.nworld = 0;
+        C.nevery = 0;
         rc = convert_rank(&C, dir, err, errlen);
     }
     free(C.world);
+    free(C.every);
     free(C.pend);
     if (rc) {
         free(C.alias);

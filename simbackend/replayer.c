@@ -79,6 +79,8 @@ typedef struct {
     size_t na;
     comm_t *comms;
     size_t ncomms;
+    comm_t self;             /* MPI_COMM_SELF: this rank alone (a root is a world rank) */
+    int self_member;
     MPI_Request *req;
     size_t nreq, capreq;
     char *sbuf, *rbuf;
@@ -319,8 +321,13 @@ static MPI_Comm comm_of(replay_t *R, unsigned id, const comm_t **out)
     *out = NULL;
     if (id == 0)
         return MPI_COMM_WORLD;
-    if (id == 1)
+    if (id == 1) { /* a root on it is this rank's world rank (HPCC's MPI_Gather on
+                      MPI_COMM_SELF, root 1 on rank 1): comm rank 0 */
+        R->self_member = R->rank;
+        R->self = (comm_t){.id = 1, .comm = MPI_COMM_SELF, .size = 1, .members = &R->self_member};
+        *out = &R->self;
         return MPI_COMM_SELF;
+    }
     for (size_t i = 0; i < R->ncomms; i++)
         if (R->comms[i].id == id) {
             if (R->comms[i].comm == MPI_COMM_NULL)
