@@ -166,6 +166,16 @@ add_test(NAME predict_ep_to_end COMMAND bash ${T}/predict_stop.sh ep ${PAS2P} ${
 add_test(NAME predict_farm_any_source COMMAND bash ${T}/predict_stop.sh farm ${PAS2P} ${W}/stop-farm
   -- ${MPIRUN} -np 3 $<TARGET_FILE:taskfarm> 100000 4)
 
+# HPC Challenge's patterns (tests/mpi/randacc.c): wildcard receives polled by MPI_Testany
+# and cancelled, a grid whose point-to-point calls follow the wall clock, a heavy round
+# among light ones at the same barrier; through trace, analyze, predict (3x), replay,
+# simulate, simulate --full-trace and replay --export (tests/hpcc_patterns.sh)
+add_executable(randacc mpi/randacc.c)
+target_link_libraries(randacc PRIVATE MPI::MPI_C)
+add_test(NAME hpcc_patterns COMMAND bash ${T}/hpcc_patterns.sh ${PAS2P}
+  ${CMAKE_SOURCE_DIR}/platforms/gbe-cluster.xml ${W}/hpcc -- ${MPIRUN} -np 2 $<TARGET_FILE:randacc> 300)
+set_tests_properties(hpcc_patterns PROPERTIES TIMEOUT 600)
+
 # pas2p report (one self-contained HTML page), rendered by headless Chromium
 add_test(NAME report_renders COMMAND bash ${T}/report.sh ${PAS2P} ${CMAKE_CURRENT_SOURCE_DIR}/data/closed-form.sig.xml
   ${CMAKE_CURRENT_SOURCE_DIR}/data/one-link.xml ${W}/report)

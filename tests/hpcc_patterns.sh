@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# hpcc_patterns.sh PAS2P PLATFORM.xml WORKDIR -- LAUNCHER... RANDACC ARGS
+# HPC Challenge's patterns (tests/mpi/randacc.c) through every path:
+#   - traced with RANDACC_SEED=1, analysed: the signature must be anchored (wildcard receives
+#     polled by MPI_Testany: their share is of the numbered calls), and the 150 ms round
+#     must be a phase of its own, not spread over the light rounds that end at the same
+#     MPI_Barrier (a repeating phase of mean above 3 ms is that merge);
+#   - predicted 3 times with RANDACC_SEED=0 (another grid order: the MPI_Send/MPI_Recv of
+#     the grid's 0x0 rank is gone): none may diverge, and the departures are said;
+#   - replayed (real MPI), simulated on PLATFORM, simulated from the full trace and exported:
+#     each must finish (a cancelled wildcard receive replayed would wait for ever; the full
+#     trace's failed polls must not cost SimGrid's 0.1 ms each) and print PET.
+set -u
+pas2p=$1 plat=$2 w=$3; shift 4
+launcher=("${@:1:$#-2}") prog=("${@:$#-1}")
+fail() { echo "FAIL: $*"; for f in "$w"/*.out "$w"/*.err; do [[ -s $f ]] && { echo "--- $f"; tail -n 30 "$f"; }; done; exit 1; }
+rm -rf "$w"; mkdir -p "$w"
+timeout 120 "$pas2p" trace -o "$w/t" -- "${launcher[@]}" -x RANDACC_SEED=1 "${prog[@]}" >"$w/trace.out" 2>"$w/trace.err" ||
+  fail "trace failed"
+timeout 120 "$pas2p" analyze "$w/t" -o "$w/sig.xml" >"$w/analyze.out" 2>"$w/analyze.err" || fail "analyze failed"
+grep -q 'located="anchors"' "$w/sig.xml" || fail "the signature is not anchored"
+# the global table (phase weight PhaseET ...) has it as a phase of weight 1; and no phase
+# that repeats has a mean 50x its median (the heavy round spread over the light ones)
+awk '/^# global phases/ { on = 1; next } on && /^ *[0-9]+ +[0-9]+ / { if ($2 == 1 && $3 > 0.1) heavy = 1 }
+     /^$/ { on = 0 } END { exit !heavy }' "$w/analyze.out" || fail "no phase of weight 1 holds the 150 ms round"
+awk '/<phase id=/ { w = m = d = 0
+       if (match($0, / weight="[0-9]+"/)) w = substr($0, RSTART + 9, RLENGTH - 10) + 0
+       if (match($0, / time_mean_s="[^"]+"/)) m = substr($0, RSTART + 14, RLENGTH - 15) + 0
+       if (match($0, / time_median_s="[^"]+"/)) d = substr($0, RSTART + 16, RLENGTH - 17) + 0
+       if (w >= 20 && m > 50 * d) bad = 1 }
+     END { exit bad }' "$w/sig.xml" || fail "the 150 ms round is merged into the light rounds"
+for k in 1 2 3; do
+  rm -rf "$w/pred"
+  timeout 120 "$pas2p" predict "$w/sig.xml" -o "$w/pred" -- "${launcher[@]}" -x RANDACC_SEED=0 "${prog[@]}" \
+    >"$w/predict.out" 2>"$w/predict.err" || fail "predict $k exited $?"
+  grep -q diverged "$w/predict.out" "$w/predict.err" && fail "predict $k diverged"
+  grep -q '^PET = ' "$w/predict.out" || fail "predict $k printed no PET"
+  grep -q '^departures = [1-9]' "$w/predict.out" || fail "predict $k did not say the grid's departures"
+done
+timeout 120 "$pas2p" replay "$w/sig.xml" -o "$w/rep" -- "${launcher[@]}" >"$w/replay.out" 2>"$w/replay.err" ||
+  fail "replay exited $?"
+grep -q '^PET = ' "$w/replay.out" || fail "replay printed no PET"
+timeout 120 "$pas2p" simulate "$w/sig.xml" --platform "$plat" -o "$w/sim" >"$w/simulate.out" 2>"$w/simulate.err" ||
+  fail "simulate exited $?"
+grep -q '^PET = ' "$w/simulate.out" || fail "simulate printed no PET"
+timeout 120 "$pas2p" simulate --full-trace "$w/t" --platform "$plat" -o "$w/full" >"$w/full.out" 2>"$w/full.err" ||
+  fail "simulate --full-trace exited $?"
+# its simulated time stays near the run's (one failed poll at 0.1 ms each made it minutes)
+aet=$(sed -n 's/^AET = \([0-9.]*\) s$/\1/p' "$w/trace.out")
+set_s=$(sed -n 's/^PET = \([0-9.]*\) s$/\1/p' "$w/full.out")
+awk -v a="$aet" -v s="$set_s" 'BEGIN { exit !(s > 0 && s < 5 * a) }' ||
+  fail "the full trace simulates $set_s s for a run of $aet s"
+timeout 60 "$pas2p" replay "$w/sig.xml" --export "$w/exp" >"$w/export.out" 2>"$w/export.err" || fail "export exited $?"
+echo "hpcc patterns: trace, analyze, 3 predictions, replay, simulate, full trace, export: ok"
