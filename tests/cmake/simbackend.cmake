@@ -61,7 +61,12 @@ add_test(NAME bad_replay_inexpressible COMMAND ${EXPECT} --fail --one-line --cle
   -- ${PAS2P} replay ${D}/alltoallw.sig.xml --compute sleep -o ${W}/rep-bad -- ${MPIRUN} -np 2)
 add_test(NAME bad_replay_export_subcomm COMMAND ${EXPECT} --fail --one-line --clean ${W}/exp-sc
   --out "'allreduce' is on a sub-communicator"
-  -- ${PAS2P} replay ${D}/subcomm.sig.xml --export ${W}/exp-sc)
+  -- ${PAS2P} replay ${D}/subcomm3.sig.xml --export ${W}/exp-sc)
+# a communicator of every rank in another order (ranks 1,0: HPCC's PTRANS grids) is the
+# world for a collective without per-member counts
+add_test(NAME replay_export_permuted_world COMMAND ${EXPECT} --clean ${W}/exp-pw
+  --out "exported = "
+  -- ${PAS2P} replay ${D}/subcomm.sig.xml --export ${W}/exp-pw)
 set_tests_properties(replay_app bad_replay_np bad_replay_np_at_run replay_export_cg
   PROPERTIES FIXTURES_REQUIRED cg_rep_sig)
 
