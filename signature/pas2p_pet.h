@@ -95,8 +95,9 @@ int pas2p_times_read(const char *dir, const pas2p_sig_rank_t *R, double *t, pas2
  * occurrences: the times are the application's own occurrences (predict), whose median is
  * compared with the base's mean; a skewed phase (base mean > PAS2P_PET_SKEW x base median:
  * most of its time in a few heavy occurrences the run may not reach before its stop) is then
- * predicted as base mean x target median / base median, like with like (the replayers
- * replay a phase's mean skeleton, so they pass 0).
+ * predicted as target median + (base mean - base median) x the rank's ratio over its other
+ * measured phases (the medians' ratio when it has none): its typical occurrence measured,
+ * its tail estimated (the replayers replay a phase's mean skeleton, so they pass 0).
  * 0, or -1 with a one-line reason (a missing or malformed times file is named). */
 #define PAS2P_PET_SKEW 2.0
 int pas2p_pet_from_times(const pas2p_signature_t *sig, const char *dir, const char *base_dir,

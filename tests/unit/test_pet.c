@@ -183,8 +183,9 @@ static void test_times_median(void **state)
 
 /* predict's times of a skewed phase (HPCC: an MPI_Allreduce round of median 0.85 us and
  * mean 0.76 ms, a few rounds on the rank that runs a single-process benchmark): the target's
- * median is compared with the base's median and scaled to the base's mean; an even phase
- * keeps its median; the replayers (occurrences 0) replay the mean skeleton and keep theirs.
+ * median is its typical occurrence, its tail (base mean - median) scales by the ratio of
+ * the rank's other phases; an even phase keeps its median; the replayers (occurrences 0)
+ * replay the mean skeleton and keep theirs.
  * A `departed` line (tolerated departures of a non-relevant phase) is read. */
 static void test_skewed_phase(void **state)
 {
@@ -206,8 +207,9 @@ static void test_skewed_phase(void **state)
     sig.spmd = 1;
     pas2p_pet_t out;
     assert_int_equal(pas2p_pet_from_times(&sig, dir, NULL, 1, 0, &out, err, sizeof err), 0);
-    assert_true(fabs(out.phases[0].target_s - 2 * 7.6e-4) < 1e-12); /* 2x its median */
-    assert_true(fabs(out.phases[1].target_s - 0.02) < 1e-12);       /* even: its median */
+    /* its median, 2e-6, and its tail, 7.59e-4, x the other phase's ratio, 2 */
+    assert_true(fabs(out.phases[0].target_s - (2e-6 + (7.6e-4 - 1e-6) * 2)) < 1e-12);
+    assert_true(fabs(out.phases[1].target_s - 0.02) < 1e-12); /* even: its median */
     pas2p_pet_free(&out);
     assert_int_equal(pas2p_pet_from_times(&sig, dir, NULL, 0, 0, &out, err, sizeof err), 0);
     assert_true(fabs(out.phases[0].target_s - 2e-6) < 1e-15);
