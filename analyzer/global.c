@@ -667,7 +667,7 @@ static int advance(gstate_t *g, int rank)
     uint64_t instr = g->use_instr && v->counters ? v->counters[0] : 0;
     R->pos++;
     R->have = 0;
-    int kind = pas2p_number_event(&R->last_call, e, 1);
+    int kind = pas2p_number_event(&R->last_call, e, PAS2P_NUMBER_GLOBAL);
     if (kind == PAS2P_NUM_RUN && R->nsl) {
         /* a Waitsome (Testsome) continuing a run of them: one call with the run's first,
          * which completes what the run completes; the computation between them and their

@@ -693,7 +693,7 @@ static inline int skip_times(walker_t *w, const pas2p_event_times_t *v)
     if (!w->o->global)
         return 0;
     pas2p_event_t e = {.call = v->call, .flags = v->flags, .aux = v->aux};
-    if (pas2p_number_event(&w->last_call, &e, 1) == PAS2P_NUM_CALL)
+    if (pas2p_number_event(&w->last_call, &e, PAS2P_NUMBER_GLOBAL) == PAS2P_NUM_CALL)
         return 0;
     w->skipped.compute_ns += v->compute_ns;
     w->skipped.time_ns += v->compute_ns + (v->t_end - v->t_start);
@@ -1015,7 +1015,7 @@ int pas2p_find_phases(pas2p_event_source_t a, pas2p_event_source_t b,
                 todo[nt] = &held, tv[nt++] = NULL;
                 have_held = 0;
             } else if (o->global) {
-                int kind = pas2p_number_event(&last_a, &v->ev, 1);
+                int kind = pas2p_number_event(&last_a, &v->ev, PAS2P_NUMBER_GLOBAL);
                 if (kind == PAS2P_NUM_POLL)
                     continue;
                 if (kind == PAS2P_NUM_RUN) { /* held is the run's first call */
