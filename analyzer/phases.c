@@ -975,6 +975,17 @@ static int emit(folder_t *f, walker_t *w, uint64_t upto)
     return 0;
 }
 
+/* a wildcard receive of this rank resolved to `src` (a world rank; negative: unresolved) */
+static void wildcard_from(pas2p_rank_phases_t *out, int32_t src)
+{
+    if (src < 0 || out->wildcard_source < 0)
+        return;
+    if (!out->wildcard_source)
+        out->wildcard_source = src + 1;
+    else if (out->wildcard_source != src + 1)
+        out->wildcard_source = -1;
+}
+
 int pas2p_find_phases(pas2p_event_source_t a, pas2p_event_source_t b,
                       const pas2p_analysis_opts_t *o, int ncounters_is_instructions,
                       pas2p_rank_phases_t *out)
@@ -1011,6 +1022,19 @@ int pas2p_find_phases(pas2p_event_source_t a, pas2p_event_source_t b,
             const pas2p_event_t *todo[2];
             const pas2p_event_view_t *tv[2];
             int nt = 0;
+            if (v) { /* where this rank's wildcard receives came from */
+                int klass = pas2p_call_class(v->ev.call);
+                if ((v->ev.flags & PAS2P_EV_ANY_SOURCE) && klass == PAS2P_CLASS_RECV)
+                    wildcard_from(out, v->ev.peer);
+                else if ((v->ev.flags & PAS2P_EV_ANY_SOURCE) && klass == PAS2P_CLASS_SENDRECV)
+                    wildcard_from(out, v->ev.peer2);
+                uint32_t nd = 0;
+                const pas2p_completion_t *d =
+                    klass == PAS2P_CLASS_COMPLETION ? pas2p_event_completions(v, &nd) : NULL;
+                for (uint32_t i = 0; d && i < nd; i++)
+                    if (d[i].flags & PAS2P_EV_ANY_SOURCE)
+                        wildcard_from(out, d[i].source);
+            }
             if (!v) { /* the end of the stream */
                 todo[nt] = &held, tv[nt++] = NULL;
                 have_held = 0;
