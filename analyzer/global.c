@@ -2010,8 +2010,8 @@ int pas2p_global_phases(pas2p_event_source_t *srcs, int np, const pas2p_analysis
         R->syms.tol = o->size_tolerance;
         /* a farm: its wildcard receives are a good share of a rank's calls (the master's
          * are half of them); a few in a set-up phase do not make the run's order vary, nor
-         * do many that all come from one rank (CP2K's at np 2 and 4: 10 % of rank 1's calls,
-         * every one from rank 0 or 1), which are receives from that rank */
+         * do many that on each communicator all come from one rank (CP2K's at np 2 and 4:
+         * 10 % of rank 1's calls), which are receives from that rank */
         g.anchored |= res[r].wildcard_recvs > 0 && 20 * res[r].wildcard_recvs >= res[r].events &&
                       res[r].wildcard_source < 0;
         for (size_t k = 0; orph && k < orph[r].n; k++)

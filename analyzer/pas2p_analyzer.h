@@ -133,11 +133,11 @@ typedef struct {
     uint64_t folded_elements;    /* top-level elements of the loop tree (diagnostic) */
     uint64_t wildcard_recvs;     /* receives and probes posted with MPI_ANY_SOURCE: the
                                     order of this rank's calls may depend on timing */
-    int32_t wildcard_source;     /* the source every resolved one came from + 1 (0: none
-                                    resolved), or -1: they came from several: only then
-                                    can which sender is first change the order (a farm's
-                                    master); from one they are receives from that rank
-                                    (CP2K's at np 2 and 4) */
+    int32_t wildcard_source;     /* -1: on some communicator they came from several ranks:
+                                    only then can which sender is first change the order
+                                    (a farm's master); else a source + 1 (0: none
+                                    resolved): from one rank per communicator they are
+                                    receives from that rank (CP2K's at np 2 and 4) */
     uint32_t ncomms;             /* communicators this rank created, in creation order */
     pas2p_comm_info_t *comms;
     uint64_t *bounds;            /* opts.global: ordinal of every occurrence's first event, */
