@@ -84,6 +84,8 @@ int pas2p_prediction_write(const pas2p_prediction_t *p, const char *path, char *
             REAL("ratio", q->ratio);
         REAL("contribution_s", q->contribution_s);
         STR("measured", q->estimated ? "no" : "yes");
+        if (q->early_s > 0)
+            REAL("early_s", q->early_s);
         W(xmlTextWriterEndElement(w));
     }
     W(xmlTextWriterEndElement(w));
@@ -149,6 +151,7 @@ int pas2p_prediction_read(const char *path, pas2p_prediction_t *p, char *err, si
                 q->ratio = pas2p_xml_attr(k, "ratio") ? pas2p_xml_attr_d(k, "ratio") : NAN;
                 q->contribution_s = pas2p_xml_attr_d(k, "contribution_s");
                 q->estimated = !strcmp(pas2p_xml_attr(k, "measured"), "no");
+                q->early_s = pas2p_xml_attr(k, "early_s") ? pas2p_xml_attr_d(k, "early_s") : 0;
                 t->nestimated += (uint32_t)q->estimated;
             }
         }
