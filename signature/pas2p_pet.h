@@ -34,6 +34,9 @@ typedef struct {
     double ratio;                /* target / base */
     double contribution_s;       /* target_s x weight */
     int estimated;               /* not measured: base_s x the rank's aggregate ratio */
+    uint32_t nvalues;            /* the timed values the target PhaseET rests on (0: none,
+                                    estimated; or not known: an older prediction file) */
+    double lo_s, hi_s;           /* their range, on the scale of target_s */
     double early_s;              /* > 0: the target's median was taken against the base's
                                     median over its first recorded occurrences, early_s
                                     (predict, a phase whose base mean is PAS2P_PET_DRIFT x

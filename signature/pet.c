@@ -124,13 +124,20 @@ void pas2p_pet_print(const pas2p_pet_t *p, FILE *out)
     }
     fprintf(out, "\nrank %u: %u relevant phases, target/base ratio %.4f\n", p->rank, p->nphases,
             p->ratio);
-    fprintf(out, "%6s %10s %14s %14s %8s %14s\n", "phase", "weight", "base_s", "target_s",
-            "ratio", "W x target_s");
+    fprintf(out, "%6s %10s %14s %14s %8s %14s %6s %8s\n", "phase", "weight", "base_s", "target_s",
+            "ratio", "W x target_s", "values", "range");
     for (uint32_t i = 0; i < p->nphases; i++) {
         const pas2p_pet_phase_t *q = &p->phases[i];
-        fprintf(out, "%6u %10llu %14.9f %14.9f %8.4f %14.6f%s\n", q->id,
+        char n[16] = "-", range[32] = "-";
+        if (q->nvalues) {
+            snprintf(n, sizeof n, "%u", q->nvalues);
+            if (q->target_s > 0)
+                snprintf(range, sizeof range, "%+.0f/%+.0f%%", (q->lo_s / q->target_s - 1) * 100,
+                         (q->hi_s / q->target_s - 1) * 100);
+        }
+        fprintf(out, "%6u %10llu %14.9f %14.9f %8.4f %14.6f %6s %8s%s\n", q->id,
                 (unsigned long long)q->weight, q->base_s, q->target_s, q->ratio,
-                q->contribution_s, q->estimated ? "  (not measured: base x ratio)" : "");
+                q->contribution_s, n, range, q->estimated ? "  (not measured: base x ratio)" : "");
         if (q->early_s > 0)
             fprintf(out, "%6s the base's mean is %.1fx its early occurrences' median (%.9f s): "
                     "target median x base mean / that\n", "", q->base_s / q->early_s, q->early_s);
@@ -253,6 +260,23 @@ int pas2p_pet_from_times(const pas2p_signature_t *sig, const char *dir, const ch
                                : NAN;
     }
     rc = pas2p_pet_compute(sig, (const double *const *)target, set, aet_s, out, err, errlen);
+    /* what each measured phase rests on: its values on the prediction's rank, their range
+     * on the scale of its target PhaseET (median x whatever scaled it) */
+    pas2p_times_file_t tf;
+    char lerr[64];
+    if (!rc && !pas2p_times_load(dir, out->rank, &tf, lerr, sizeof lerr)) {
+        for (uint32_t i = 0; i < out->nphases; i++) {
+            pas2p_pet_phase_t *q = &out->phases[i];
+            for (size_t j = 0; !q->estimated && j < tf.nphases; j++)
+                if (tf.phases[j].id == q->id && tf.phases[j].median > 0) {
+                    double f = q->target_s / tf.phases[j].median;
+                    q->nvalues = (uint32_t)tf.phases[j].n;
+                    q->lo_s = tf.phases[j].min * f;
+                    q->hi_s = tf.phases[j].max * f;
+                }
+        }
+        pas2p_times_file_free(&tf);
+    }
     for (uint32_t i = 0; !rc && occurrences && i < out->nphases; i++) {
         pas2p_pet_phase_t *q = &out->phases[i];
         for (uint32_t r = 0; r < sig->nranks; r++)

@@ -203,6 +203,10 @@ static void test_drift_guard(void **state)
     assert_int_equal(out.nphases, 1);
     assert_true(fabs(out.phases[0].early_s - 0.0040) < 1e-12);
     assert_true(fabs(out.phases[0].target_s - 0.010 * 0.0035 / 0.0040) < 1e-12);
+    /* what it rests on: 3 values, their range on the target PhaseET's scale */
+    assert_int_equal(out.phases[0].nvalues, 3);
+    assert_true(fabs(out.phases[0].lo_s - 0.010 * 0.0034 / 0.0040) < 1e-12);
+    assert_true(fabs(out.phases[0].hi_s - 0.010 * 0.0036 / 0.0040) < 1e-12);
     pas2p_pet_free(&out);
     /* a replay's times: the median */
     assert_int_equal(pas2p_pet_from_times(&sig, dir, NULL, 0, 0, &out, err, sizeof err), 0);
@@ -230,6 +234,9 @@ static void test_prediction_file(void **state)
     char err[512], path[64], other[80];
     assert_int_equal(pas2p_pet_compute(&f.s, t, 0.25, 2.0, &a.pet, err, sizeof err), 0);
     a.pet.phases[0].early_s = 0.125;
+    a.pet.phases[0].nvalues = 7;
+    a.pet.phases[0].lo_s = 0.5;
+    a.pet.phases[0].hi_s = 1.5;
     snprintf(a.method, sizeof a.method, "predict");
     snprintf(a.signature, sizeof a.signature, "/x/sig.xml");
     snprintf(a.application, sizeof a.application, "mpirun -np 2 ./app \"<&>\"");
@@ -252,6 +259,9 @@ static void test_prediction_file(void **state)
     assert_int_equal(b.pet.nestimated, 1);
     assert_true(b.pet.phases[1].estimated);
     assert_true(fabs(b.pet.phases[0].early_s - 0.125) < 1e-15 && b.pet.phases[1].early_s == 0);
+    assert_int_equal(b.pet.phases[0].nvalues, 7);
+    assert_true(b.pet.phases[0].lo_s == 0.5 && b.pet.phases[0].hi_s == 1.5);
+    assert_int_equal(b.pet.phases[1].nvalues, 0);
     assert_true(fabs(b.pet.phases[1].target_s - a.pet.phases[1].target_s) < 1e-15);
     pas2p_prediction_free(&b);
 
