@@ -1431,7 +1431,8 @@ static int sweep_anchored(gstate_t *g)
  * depended on the granularity the timings chose), and an inner loop of stencil2d's was its
  * phase or not as the granularity went; the anchors are the same calls at every np and in
  * every run.  A program whose collectives are only in its set-up and end (or too rare to
- * give 8 cuts) keeps its ranks' loop boundaries as the cuts. */
+ * give 8 cuts, or rarer than one every 16 loop iterations) keeps its ranks' loop
+ * boundaries as the cuts. */
 static int all_rank_comm(const pas2p_rank_phases_t *R, uint32_t comm, int np)
 {
     if (comm == PAS2P_COMM_WORLD)
@@ -1446,9 +1447,11 @@ static int anchors_recur(const pas2p_rank_phases_t *res, int np)
 {
     for (int r = 0; r < np; r++) {
         const pas2p_rank_phases_t *R = &res[r];
-        uint64_t n = 0;
+        uint64_t n = 0, most = 0;
         for (uint32_t i = 0; i < R->nphases; i++) {
             const pas2p_phase_t *p = &R->phases[i];
+            if (p->weight > most)
+                most = p->weight;
             if (p->weight < 4)
                 continue;
             for (uint32_t k = 0; k < p->nsym; k++) {
@@ -1456,7 +1459,10 @@ static int anchors_recur(const pas2p_rank_phases_t *res, int np)
                 n += blocking_collective(y->call) && all_rank_comm(R, y->comm, np) ? p->weight : 0;
             }
         }
-        if (n < 8)
+        /* and at least one every 16 iterations of the rank's most repeated loop body: md's
+         * Allreduce every 50 steps would make each occurrence 50 steps (20 occurrences of a
+         * 1000-step run, each a phase of its own, nothing left for predict to stop early on) */
+        if (n < 8 || 16 * n < most)
             return 0;
     }
     return 1;

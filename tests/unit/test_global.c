@@ -777,6 +777,42 @@ static void test_unmatched_receive(void **state)
     }
 }
 
+/* md's shape: a step exchange, an extra exchange every 15th step (re-neighbouring) and an
+ * all-rank Allreduce every 40th (thermo output): 20 anchors, which is enough for the cuts to
+ * snap to anchors, but far rarer than the step loop.  Snapped, each occurrence would be 40
+ * steps, the blocks in 3 patterns (15 does not divide 40) of a few occurrences each; the
+ * step must stay the phase that repeats. */
+static void test_rare_anchors_keep_steps(void **state)
+{
+    (void)state;
+    stream_t s[2] = {{0}};
+    const int n = 800;
+    for (int r = 0; r < 2; r++)
+        add(&s[r], PAS2P_CALL_Init, -1, -1, 0, 0);
+    for (int i = 0; i < n; i++) {
+        for (int r = 0; r < 2; r++) {
+            int tag = 1 + (i % 15 == 14);
+            if (r == 0) {
+                add(&s[0], PAS2P_CALL_Send, 1, tag, 4096, 30000);
+                add(&s[0], PAS2P_CALL_Recv, 1, tag, 4096, 1000);
+            } else {
+                add(&s[1], PAS2P_CALL_Recv, 0, tag, 4096, 30000);
+                add(&s[1], PAS2P_CALL_Send, 0, tag, 4096, 1000);
+            }
+            if (i % 40 == 39)
+                add(&s[r], PAS2P_CALL_Allreduce, -1, -1, 8, 2000)->comm = PAS2P_COMM_WORLD;
+        }
+    }
+    for (int r = 0; r < 2; r++)
+        add(&s[r], PAS2P_CALL_Finalize, -1, -1, 0, 0);
+    pas2p_rank_phases_t res[2];
+    char err[512];
+    assert_int_equal(analyze(s, 2, res, err, sizeof err), 0);
+    check_closed(s, 2, res);
+    assert_true(heaviest(&res[0])->weight >= 600);
+    free_all(s, res, 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -787,6 +823,7 @@ int main(void)
         cmocka_unit_test(test_time_variants_linked),
         cmocka_unit_test(test_number_event),     cmocka_unit_test(test_waitsome_runs),
         cmocka_unit_test(test_orphan_request),   cmocka_unit_test(test_wildcard_one_source),
+        cmocka_unit_test(test_rare_anchors_keep_steps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
