@@ -4,6 +4,7 @@
  * the representative rank (EPAS), the signature and, on request, the logical trace.  No
  * command line and no printing here: `pas2p analyze` (cmd_analyze.c) and bin/pas2p-analyze
  * fill the options, call pas2p_analyze and print what it returns. */
+#include <inttypes.h>
 #include <limits.h>
 #include <math.h>
 #include <pthread.h>
@@ -317,6 +318,7 @@ static void sources_close(sources_t *S)
     free(S->rd);
     free(S->ss);
     free(S->src);
+    *S = (sources_t){0};
 }
 
 /* 0, or -1 with err (out of memory, a rank file that cannot be opened); close it either way */
@@ -371,27 +373,56 @@ out:
     return rc;
 }
 
-/* the global phases: one more pass over every rank file, all ranks at once (global.c).
+/* the global phases: one more pass over every rank file, all ranks at once (global.c),
+ * and one more when it ends on requests never completed (orphans; the note in orphan_note).
  * 0, -1 (err), or 1: per-rank phases instead (err says why) */
 static int global_pass(const char *dir, int np, int strict, int cut, const pas2p_analysis_opts_t *o,
-                       pas2p_rank_phases_t *res, pas2p_global_info_t *info, char *err,
-                       size_t errlen)
+                       pas2p_rank_phases_t *res, pas2p_global_info_t *info, char *orphan_note,
+                       size_t notelen, char *err, size_t errlen)
 {
     sources_t S = {0};
     int rc = -1, mt;
-    if (sources_open(&S, dir, np, strict, err, errlen))
-        goto out;
-    if ((mt = sources_multithreaded(&S)) >= 0) { /* not an error: per-rank phases instead */
-        snprintf(err, errlen, "rank-%05d.p2t: traced under MPI_THREAD_MULTIPLE, whose threads' "
-                 "events interleave: phases per rank (local), not global", mt);
-        rc = 1;
+    pas2p_orphans_t *orph = calloc((size_t)np, sizeof *orph);
+    orphan_note[0] = 0;
+    if (!orph) {
+        snprintf(err, errlen, "out of memory");
         goto out;
     }
-    const pas2p_file_header_t *h = pas2p_rank_reader_header(S.rd[0]);
-    int instr = h->ncounters && !strcmp(h->counters[0], "PAPI_TOT_INS");
-    rc = pas2p_global_phases(S.src, np, o, instr, cut, res, info, err, errlen);
+    for (int pass = 0; pass < 2; pass++) {
+        sources_close(&S);
+        if (sources_open(&S, dir, np, strict, err, errlen))
+            goto out;
+        if ((mt = sources_multithreaded(&S)) >= 0) { /* not an error: per-rank phases instead */
+            snprintf(err, errlen, "rank-%05d.p2t: traced under MPI_THREAD_MULTIPLE, whose threads' "
+                     "events interleave: phases per rank (local), not global", mt);
+            rc = 1;
+            goto out;
+        }
+        const pas2p_file_header_t *h = pas2p_rank_reader_header(S.rd[0]);
+        int instr = h->ncounters && !strcmp(h->counters[0], "PAPI_TOT_INS");
+        rc = pas2p_global_phases(S.src, np, o, instr, cut, res, orph, info, err,
+                                 errlen);
+        if (rc != 1)
+            break;
+        if (pass) { /* cannot be: the second run was told of every orphan */
+            snprintf(err, errlen, "requests never completed, found again after being set aside");
+            rc = -1;
+            break;
+        }
+        size_t len = 0;
+        for (int r = 0; r < np && len < notelen; r++)
+            if (orph[r].n)
+                len += (size_t)snprintf(orphan_note + len, notelen - len,
+                                        "%srank %d leaves %zu request(s) never completed (the "
+                                        "first started at event %" PRIu64 ")", len ? "; " : "",
+                                        r, orph[r].n, orph[r].post[0]);
+        if (len < notelen)
+            snprintf(orphan_note + len, notelen - len, ": taken as complete where they start");
+    }
 out:
     sources_close(&S);
+    pas2p_orphans_free(orph, np);
+    free(orph);
     return rc;
 }
 
@@ -418,7 +449,8 @@ int pas2p_build_signature(const pas2p_rank_phases_t *res, const pas2p_manifest_t
     s->representative = (uint32_t)rep;
     s->spmd = spmd;
     s->global = o->global;
-    s->runs = o->global; /* global.c numbers calls with pas2p_number_event(.., 1) */
+    s->runs = s->tests = o->global; /* global.c numbers calls with pas2p_number_event(..,
+                                       PAS2P_NUMBER_GLOBAL) */
     s->characteristic_comm = UINT32_MAX;
     s->nranks = (uint32_t)m->np;
     s->ranks = calloc(s->nranks ? s->nranks : 1, sizeof *s->ranks);
@@ -685,8 +717,13 @@ int pas2p_analyze(const pas2p_analyze_opts_t *opts, const pas2p_analyze_dist_t *
         int cut = 0;
         for (int r = 0; r < np; r++)
             cut |= j.warn[r][0] != 0;
-        int g = global_pass(dir, np, opts->strict, cut, &o, j.res, &out->ginfo, why, sizeof why);
-        if (g > 0) {
+        char note[1024];
+        int g = global_pass(dir, np, opts->strict, cut, &o, j.res, &out->ginfo, note,
+                            sizeof note, why, sizeof why);
+        if (!g && note[0] && warn(out, "%s", note)) {
+            snprintf(err, errlen, "out of memory");
+            rc = PAS2P_ANALYZE_FAILED;
+        } else if (g > 0) {
             snprintf(out->local_why, sizeof out->local_why, "%s", why);
             o.global = out->global = 0;
         } else if (g < 0) {

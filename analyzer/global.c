@@ -170,6 +170,7 @@ typedef struct {
     struct { uint64_t a, b; uint32_t ci; } chmemo[MEMO]; /* channels this rank used last:
                                  (comm<<32|tag, src<<32|dst) -> index + 1 */
     table_t pending;          /* (post ordinal, index) -> comm + 1: active requests */
+    table_t orphans;          /* (post ordinal, index): never completed, taken as done at once */
     table_t inits;            /* persistent init ordinal: (o,0) -> peer|tag, (o,1) -> comm<<1|send */
     uint32_t active_bad;      /* position in the active list + 1 */
 } grank_t;
@@ -243,6 +244,8 @@ typedef struct {
     int cut, unclosed;        /* a truncated trace: the end may stay unclosed */
     int anchored;             /* pas2p_global_info_t.anchored */
     int snap;                 /* cuts only after anchors (see anchors_recur) */
+    pas2p_orphans_t *orph;    /* pas2p_global_phases's orph (NULL: none) */
+    int orphaned;             /* the end found orphans, written to orph: run again */
     char *err;
     size_t errlen;
 } gstate_t;
@@ -532,6 +535,18 @@ static int slice_push(grank_t *R, const gev_t *x)
     return 0;
 }
 
+/* a request started: active until a completion names it, unless it is an orphan */
+static int post_request(grank_t *R, uint64_t ordinal, uint64_t index, uint32_t comm)
+{
+    if (R->orphans.n && tfind(&R->orphans, ordinal, index))
+        return 0;
+    slot_t *p = tput(&R->pending, ordinal, index);
+    if (!p)
+        return -1;
+    p->v = (uint64_t)comm + 1;
+    return 0;
+}
+
 /* consumes rank r's next event: its messages, requests and collectives into the balance,
  * the event into the current slice.  1 done, 0 no event left, -1 error (g->err). */
 static int advance(gstate_t *g, int rank)
@@ -565,12 +580,9 @@ static int advance(gstate_t *g, int rank)
     case PAS2P_CLASS_COLLECTIVE:
         if (collective(g, e->comm, rank))
             goto oom;
-        if (call >= PAS2P_CALL_Ibarrier) { /* a non-blocking collective: a request until done */
-            slot_t *p = tput(&R->pending, v->ordinal, 0);
-            if (!p)
-                goto oom;
-            p->v = (uint64_t)e->comm + 1;
-        }
+        if (call >= PAS2P_CALL_Ibarrier && /* a non-blocking collective: a request until done */
+            post_request(R, v->ordinal, 0, e->comm))
+            goto oom;
         break;
     case PAS2P_CLASS_COMM: {
         pas2p_comm_view_t cv;
@@ -594,12 +606,8 @@ static int advance(gstate_t *g, int rank)
         }
         if ((cf & CF_SEND_POST) && msg_sent(g, e->comm, rank, e->peer, e->tag))
             goto oom;
-        if (cf & CF_NONBLOCKING_POST) {
-            slot_t *p = tput(&R->pending, v->ordinal, 0);
-            if (!p)
-                goto oom;
-            p->v = (uint64_t)e->comm + 1;
-        }
+        if ((cf & CF_NONBLOCKING_POST) && post_request(R, v->ordinal, 0, e->comm))
+            goto oom;
         break;
     case PAS2P_CLASS_SENDRECV:
         if (msg_sent(g, e->comm, rank, e->peer, e->tag) ||
@@ -611,10 +619,8 @@ static int advance(gstate_t *g, int rank)
             if (msg_recvd(g, e->comm, e->peer, rank, e->tag, v->ordinal))
                 goto oom;
         } else if (call == PAS2P_CALL_Irecv) {
-            slot_t *p = tput(&R->pending, v->ordinal, 0);
-            if (!p)
+            if (post_request(R, v->ordinal, 0, e->comm))
                 goto oom;
-            p->v = (uint64_t)e->comm + 1;
         } else if (call == PAS2P_CALL_Recv_init) {
             slot_t *t = tput(&R->inits, v->ordinal, 1);
             if (!t)
@@ -632,10 +638,8 @@ static int advance(gstate_t *g, int rank)
             if ((t->v & 1) && s &&
                 msg_sent(g, comm, rank, (int32_t)(s->v >> 32), (int32_t)(uint32_t)s->v))
                 goto oom;
-            slot_t *p = tput(&R->pending, v->ordinal, i);
-            if (!p)
+            if (post_request(R, v->ordinal, i, comm))
                 goto oom;
-            p->v = (uint64_t)comm + 1;
         }
         break;
     }
@@ -663,7 +667,7 @@ static int advance(gstate_t *g, int rank)
     uint64_t instr = g->use_instr && v->counters ? v->counters[0] : 0;
     R->pos++;
     R->have = 0;
-    int kind = pas2p_number_event(&R->last_call, e, 1);
+    int kind = pas2p_number_event(&R->last_call, e, PAS2P_NUMBER_GLOBAL);
     if (kind == PAS2P_NUM_RUN && R->nsl) {
         /* a Waitsome (Testsome) continuing a run of them: one call with the run's first,
          * which completes what the run completes; the computation between them and their
@@ -1308,6 +1312,39 @@ static void describe_unbalanced(gstate_t *g)
     }
 }
 
+static int cmp_post(const void *x, const void *y)
+{
+    const uint64_t *a = x, *b = y;
+    return a[0] != b[0] ? (a[0] > b[0]) - (a[0] < b[0]) : (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+/* every rank's active requests, at the end of the trace, into g->orph (which held none of
+ * them: the run that was told of its orphans finds none); 1 done (g->orphaned), 0 not */
+static int orphans_out(gstate_t *g)
+{
+    for (int r = 0; r < g->np; r++)
+        if (g->r[r].orphans.n) /* the second run: the same trace, no new orphans */
+            return 0;
+    for (int r = 0; r < g->np; r++) {
+        grank_t *R = &g->r[r];
+        pas2p_orphans_t *O = &g->orph[r];
+        free(O->post);
+        O->n = 0;
+        O->post = R->pending.n ? malloc(2 * R->pending.n * sizeof *O->post) : NULL;
+        if (R->pending.n && !O->post)
+            return 0;
+        for (size_t s = 0; s < R->pending.cap; s++)
+            if (R->pending.s[s].used) {
+                O->post[2 * O->n] = R->pending.s[s].a;
+                O->post[2 * O->n + 1] = R->pending.s[s].b;
+                O->n++;
+            }
+        qsort(O->post, O->n, 2 * sizeof *O->post, cmp_post);
+    }
+    g->orphaned = 1;
+    return 1;
+}
+
 /* advances ranks until the cut is closed; -1 error */
 static int close_cut(gstate_t *g)
 {
@@ -1339,6 +1376,20 @@ static int close_cut(gstate_t *g)
                     return -1;
                 g->unclosed = 1;
                 return 0;
+            }
+            if (!g->nbadchan && !g->nbadcomm && g->orph) {
+                /* only requests left active, on a rank at its end: orphans, unless the rest
+                 * of the trace does not add up either */
+                int ok = 1;
+                for (int r = 0; r < g->np && ok; r++) {
+                    while ((rc = advance(g, r)) > 0)
+                        ;
+                    ok = rc == 0;
+                }
+                if (!ok)
+                    return -1;
+                if (!g->nbadchan && !g->nbadcomm && orphans_out(g))
+                    return 0;
             }
             describe_unbalanced(g);
             return -1;
@@ -1380,7 +1431,8 @@ static int sweep_anchored(gstate_t *g)
  * depended on the granularity the timings chose), and an inner loop of stencil2d's was its
  * phase or not as the granularity went; the anchors are the same calls at every np and in
  * every run.  A program whose collectives are only in its set-up and end (or too rare to
- * give 8 cuts) keeps its ranks' loop boundaries as the cuts. */
+ * give 8 cuts, or rarer than one every 16 loop iterations) keeps its ranks' loop
+ * boundaries as the cuts. */
 static int all_rank_comm(const pas2p_rank_phases_t *R, uint32_t comm, int np)
 {
     if (comm == PAS2P_COMM_WORLD)
@@ -1395,9 +1447,11 @@ static int anchors_recur(const pas2p_rank_phases_t *res, int np)
 {
     for (int r = 0; r < np; r++) {
         const pas2p_rank_phases_t *R = &res[r];
-        uint64_t n = 0;
+        uint64_t n = 0, most = 0;
         for (uint32_t i = 0; i < R->nphases; i++) {
             const pas2p_phase_t *p = &R->phases[i];
+            if (p->weight > most)
+                most = p->weight;
             if (p->weight < 4)
                 continue;
             for (uint32_t k = 0; k < p->nsym; k++) {
@@ -1405,7 +1459,10 @@ static int anchors_recur(const pas2p_rank_phases_t *res, int np)
                 n += blocking_collective(y->call) && all_rank_comm(R, y->comm, np) ? p->weight : 0;
             }
         }
-        if (n < 8)
+        /* and at least one every 16 iterations of the rank's most repeated loop body: md's
+         * Allreduce every 50 steps would make each occurrence 50 steps (20 occurrences of a
+         * 1000-step run, each a phase of its own, nothing left for predict to stop early on) */
+        if (n < 8 || 16 * n < most)
             return 0;
     }
     return 1;
@@ -1938,12 +1995,21 @@ static int results(gstate_t *g, int r, pas2p_rank_phases_t *out)
     return 0;
 }
 
+void pas2p_orphans_free(pas2p_orphans_t *orph, int np)
+{
+    for (int r = 0; orph && r < np; r++) {
+        free(orph[r].post);
+        orph[r] = (pas2p_orphans_t){0};
+    }
+}
+
 int pas2p_global_phases(pas2p_event_source_t *srcs, int np, const pas2p_analysis_opts_t *o,
                         int use_instr, int cut, pas2p_rank_phases_t *res,
-                        pas2p_global_info_t *info, char *err, size_t errlen)
+                        pas2p_orphans_t *orph, pas2p_global_info_t *info, char *err,
+                        size_t errlen)
 {
     gstate_t g = {.np = np, .o = o, .use_instr = use_instr, .last_phase = UINT32_MAX,
-                  .cut = cut, .err = err, .errlen = errlen};
+                  .cut = cut, .orph = orph, .err = err, .errlen = errlen};
     int rc = -1;
     for (unsigned c = 0; c < PAS2P_CALL_LIMIT; c++) {
         g.cls[c] = (int8_t)pas2p_call_class(c);
@@ -1963,16 +2029,27 @@ int pas2p_global_phases(pas2p_event_source_t *srcs, int np, const pas2p_analysis
         R->total = res[r].events;
         R->syms.tol = o->size_tolerance;
         /* a farm: its wildcard receives are a good share of a rank's calls (the master's
-         * are half of them); a few in a set-up phase do not make the run's order vary.  The
-         * share is of the calls the signature numbers: the failed polls of a loop that tests
-         * its wildcard requests (HPCC's RandomAccess: 17 M MPI_Testany for 14 k MPI_Irecv
-         * from MPI_ANY_SOURCE) are waiting, not calls whose order is fixed */
+         * are half of them); a few in a set-up phase do not make the run's order vary, nor
+         * do many that on each communicator all come from one rank (CP2K's at np 2 and 4:
+         * 10 % of rank 1's calls), which are receives from that rank -- unless they are
+         * polled (completed by a successful MPI_Test*): then the rank's calls follow the
+         * arrivals, from one rank or several (HPCC's RandomAccess at np 2).  The share is of
+         * the calls the signature numbers: the failed polls of such a loop (17 M
+         * MPI_Testany for 14 k MPI_Irecv) are waiting, not calls whose order is fixed */
         uint64_t calls = res[r].numbered ? res[r].numbered : res[r].events;
-        g.anchored |= res[r].wildcard_recvs > 0 && 20 * res[r].wildcard_recvs >= calls;
+        g.anchored |= res[r].wildcard_recvs > 0 && 20 * res[r].wildcard_recvs >= calls &&
+                      (res[r].wildcard_source < 0 || 20 * res[r].polled_wildcards >= calls);
+        for (size_t k = 0; orph && k < orph[r].n; k++)
+            if (!tput(&R->orphans, orph[r].post[2 * k], orph[r].post[2 * k + 1]))
+                goto oom;
     }
     g.snap = !g.anchored && anchors_recur(res, np);
     if (sweep(&g))
         goto out;
+    if (g.orphaned) { /* again, told of them */
+        rc = 1;
+        goto out;
+    }
     for (int r = 0; r < np; r++)
         if (g.r[r].pos != res[r].events) {
             snprintf(err, errlen, "rank %d: %" PRIu64 " events in the global pass, %" PRIu64
@@ -2019,6 +2096,7 @@ out:
         free(g.r[r].syms.v);
         free(g.r[r].syms.index.s);
         free(g.r[r].pending.s);
+        free(g.r[r].orphans.s);
         free(g.r[r].inits.s);
     }
     free(g.r);

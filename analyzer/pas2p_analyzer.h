@@ -136,6 +136,14 @@ typedef struct {
     uint64_t numbered;           /* opts.global: the calls a global signature numbers (events
                                     less failed polls and completion-run continuations,
                                     pas2p_number_event): what wildcard_recvs is a share of */
+    int32_t wildcard_source;     /* -1: on some communicator they came from several ranks:
+                                    only then can which sender is first change the order
+                                    (a farm's master); else a source + 1 (0: none
+                                    resolved): from one rank per communicator they are
+                                    receives from that rank (CP2K's at np 2 and 4) */
+    uint64_t polled_wildcards;   /* wildcard receives completed by a successful MPI_Test*:
+                                    a loop reacting to arrivals (HPCC's RandomAccess), whose
+                                    calls' order changes with timing even from one source */
     uint32_t ncomms;             /* communicators this rank created, in creation order */
     pas2p_comm_info_t *comms;
     uint64_t *bounds;            /* opts.global: ordinal of every occurrence's first event, */
@@ -183,8 +191,8 @@ int pas2p_logical_clock(pas2p_event_source_t *srcs, int np, int global,
  * from its table); Σ weight x mean time is still rank r's elapsed time.
  * info (optional) receives a summary.  cut: 1 when a rank file was truncated (analysed up
  * to its complete part): what cannot be closed at the end is then the last occurrence, not
- * an error.  0, or -1 with a one-line reason (a receive whose message is never sent names
- * the rank and event). */
+ * an error.  0, 1 (orph, below), or -1 with a one-line reason (a receive whose message is
+ * never sent names the rank and event). */
 typedef struct {
     uint64_t occurrences;        /* slices across all ranks */
     uint32_t phases;
@@ -198,9 +206,28 @@ typedef struct {
                                     the all-rank blocking collectives (anchors) only, located
                                     by anchor positions, and their calls may vary (global.c) */
 } pas2p_global_info_t;
+/* Requests a rank starts and never completes (orphans): a leak of the application's, which
+ * MPI lets a program get away with for a send whose message is received (ScaLAPACK's BLACS
+ * leaves the last buffer of a grid it exits after one failed MPI_Testall, as CP2K shows).
+ * post[2k], post[2k+1]: the (post ordinal, index) of rank's k-th orphan, as a completion
+ * entry names it. */
+typedef struct {
+    uint64_t *post;
+    size_t n;
+} pas2p_orphans_t;
+void pas2p_orphans_free(pas2p_orphans_t *orph, int np);
+
+/* orph (optional; np of them): in, requests taken as complete where they start, so that a
+ * cut may fall after them; out, when the pass ends with nothing unbalanced but requests of
+ * orph's ranks still active (everything else closed), those requests, with return value 1:
+ * run the pass again on fresh sources with them (analyze.c does), and the slices are cut as
+ * if they had completed at once.  An orphaned receive leaves its sender's message unmatched:
+ * the trace then does not add up, an error as before.  NULL: an active request at the end is
+ * an error. */
 int pas2p_global_phases(pas2p_event_source_t *srcs, int np, const pas2p_analysis_opts_t *o,
                         int use_instr, int cut, pas2p_rank_phases_t *res,
-                        pas2p_global_info_t *info, char *err, size_t errlen);
+                        pas2p_orphans_t *orph, pas2p_global_info_t *info, char *err,
+                        size_t errlen);
 
 /* ---- The analysis engine (analyzer/analyze.c): `pas2p analyze` without its command line.
  * cmd_analyze.c (and bin/pas2p-analyze, mpi_analyze.c) parse the options into this struct,

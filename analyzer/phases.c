@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "pas2p_analyzer.h"
+#include "table.h"
 
 void pas2p_analysis_defaults(pas2p_analysis_opts_t *o)
 {
@@ -693,7 +694,7 @@ static inline int skip_times(walker_t *w, const pas2p_event_times_t *v)
     if (!w->o->global)
         return 0;
     pas2p_event_t e = {.call = v->call, .flags = v->flags, .aux = v->aux};
-    if (pas2p_number_event(&w->last_call, &e, 1) == PAS2P_NUM_CALL)
+    if (pas2p_number_event(&w->last_call, &e, PAS2P_NUMBER_GLOBAL) == PAS2P_NUM_CALL)
         return 0;
     w->skipped.compute_ns += v->compute_ns;
     w->skipped.time_ns += v->compute_ns + (v->t_end - v->t_start);
@@ -975,6 +976,62 @@ static int emit(folder_t *f, walker_t *w, uint64_t upto)
     return 0;
 }
 
+/* Where this rank's wildcard receives came from: per communicator, the source of the
+ * first + 1 (table `from`, key (comm, 0)); `posted` maps a wildcard Irecv's ordinal to its
+ * communicator until its completion says the source. */
+typedef struct {
+    table_t from, posted;
+} wild_t;
+
+/* a wildcard receive on `comm` resolved to `src` (a world rank; negative: unresolved):
+ * 0, or -1 out of memory */
+static int wildcard_from(wild_t *W, pas2p_rank_phases_t *out, uint32_t comm, int32_t src)
+{
+    if (src < 0 || out->wildcard_source < 0)
+        return 0;
+    slot_t *f = tfind(&W->from, comm, 0);
+    if (!f) {
+        if (!(f = tput(&W->from, comm, 0)))
+            return -1;
+        f->v = (uint64_t)src + 1;
+    }
+    out->wildcard_source = f->v == (uint64_t)src + 1 ? src + 1 : -1;
+    return 0;
+}
+
+/* the event's part in it: 0, or -1 out of memory */
+static int wildcard_event(wild_t *W, pas2p_rank_phases_t *out, const pas2p_event_view_t *v)
+{
+    int klass = pas2p_call_class(v->ev.call);
+    if ((v->ev.flags & PAS2P_EV_ANY_SOURCE) && v->ev.call == PAS2P_CALL_Irecv) {
+        slot_t *p = tput(&W->posted, v->ordinal, 0);
+        if (!p)
+            return -1;
+        p->v = v->ev.comm;
+        return 0;
+    }
+    if ((v->ev.flags & PAS2P_EV_ANY_SOURCE) && klass == PAS2P_CLASS_RECV)
+        return wildcard_from(W, out, v->ev.comm, v->ev.peer);
+    if ((v->ev.flags & PAS2P_EV_ANY_SOURCE) && klass == PAS2P_CLASS_SENDRECV)
+        return wildcard_from(W, out, v->ev.comm, v->ev.peer2);
+    uint32_t nd = 0;
+    const pas2p_completion_t *d =
+        klass == PAS2P_CLASS_COMPLETION ? pas2p_event_completions(v, &nd) : NULL;
+    int test = v->ev.call == PAS2P_CALL_Test || v->ev.call == PAS2P_CALL_Testany ||
+               v->ev.call == PAS2P_CALL_Testsome || v->ev.call == PAS2P_CALL_Testall;
+    for (uint32_t i = 0; d && i < nd; i++) {
+        slot_t *p = d[i].flags & PAS2P_EV_ANY_SOURCE ? tfind(&W->posted, d[i].post, 0) : NULL;
+        if (!p)
+            continue;
+        out->polled_wildcards += (uint64_t)test;
+        uint32_t comm = (uint32_t)p->v;
+        tdel(&W->posted, p);
+        if (wildcard_from(W, out, comm, d[i].source))
+            return -1;
+    }
+    return 0;
+}
+
 int pas2p_find_phases(pas2p_event_source_t a, pas2p_event_source_t b,
                       const pas2p_analysis_opts_t *o, int ncounters_is_instructions,
                       pas2p_rank_phases_t *out)
@@ -982,6 +1039,7 @@ int pas2p_find_phases(pas2p_event_source_t a, pas2p_event_source_t b,
     memset(out, 0, sizeof *out);
     symtab_t st = {.tol = o->size_tolerance};
     folder_t f = {.window = o->window ? o->window : 256, .nlast = 4096};
+    wild_t wild = {{0}, {0}};
     walker_t w = {.src = b, .o = o, .use_instr = ncounters_is_instructions, .symtab = &st,
                   .last_phase = UINT32_MAX,
                   .rng = 88172645463325252ull, .err = out->error,
@@ -1011,11 +1069,13 @@ int pas2p_find_phases(pas2p_event_source_t a, pas2p_event_source_t b,
             const pas2p_event_t *todo[2];
             const pas2p_event_view_t *tv[2];
             int nt = 0;
+            if (v && wildcard_event(&wild, out, v))
+                goto oom;
             if (!v) { /* the end of the stream */
                 todo[nt] = &held, tv[nt++] = NULL;
                 have_held = 0;
             } else if (o->global) {
-                int kind = pas2p_number_event(&last_a, &v->ev, 1);
+                int kind = pas2p_number_event(&last_a, &v->ev, PAS2P_NUMBER_GLOBAL);
                 if (kind == PAS2P_NUM_POLL)
                     continue;
                 if (kind == PAS2P_NUM_RUN) { /* held is the run's first call */
@@ -1195,6 +1255,8 @@ done:
     free(st.next);
     free(st.ident);
     free(st.slots);
+    free(wild.from.s);
+    free(wild.posted.s);
     if (rc)
         pas2p_rank_phases_free(out);
     return rc;

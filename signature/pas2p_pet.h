@@ -34,6 +34,13 @@ typedef struct {
     double ratio;                /* target / base */
     double contribution_s;       /* target_s x weight */
     int estimated;               /* not measured: base_s x the rank's aggregate ratio */
+    uint32_t nvalues;            /* the timed values the target PhaseET rests on (0: none,
+                                    estimated; or not known: an older prediction file) */
+    double lo_s, hi_s;           /* their range, on the scale of target_s */
+    double early_s;              /* > 0: the target's median was taken against the base's
+                                    median over its first recorded occurrences, early_s
+                                    (predict, a phase whose base mean is PAS2P_PET_DRIFT x
+                                    that or more: pas2p_pet_from_times) */
 } pas2p_pet_phase_t;
 
 typedef struct {
@@ -87,19 +94,23 @@ void pas2p_pet_print(const pas2p_pet_t *p, FILE *out);
 int pas2p_times_read(const char *dir, const pas2p_sig_rank_t *R, double *t, pas2p_times_t *st,
                      char *err, size_t errlen);
 
-/* Every path's way: every rank's DIR/rank-NNNNN.times into the PET, SET being the slowest
- * rank's.  base_dir (may be NULL): the times of the same replay run on the base machine;
- * each phase's target time is then base PhaseET x DIR's time / base_dir's time, so whatever
- * the replay models wrongly on both machines (the kernel's speed against the application's
- * own computation, the replayer's MPI overheads) cancels.
- * occurrences: the times are the application's own occurrences (predict), whose median is
- * compared with the base's mean; a skewed phase (base mean > PAS2P_PET_SKEW x base median:
- * most of its time in a few heavy occurrences the run may not reach before its stop) is then
- * predicted as target median + (base mean - base median) x the rank's ratio over its other
- * measured phases (the medians' ratio when it has none): its typical occurrence measured,
- * its tail estimated (the replayers replay a phase's mean skeleton, so they pass 0).
+/* Every rank's DIR/rank-NNNNN.times into the PET, SET being the slowest rank's.  base_dir
+ * (may be NULL): the times of the same replay run on the base machine; each phase's target
+ * time is then base PhaseET x DIR's time / base_dir's time, so whatever the replay models
+ * wrongly on both machines (the kernel's speed against the application's own computation,
+ * the replayer's MPI overheads) cancels.
+ *
+ * occurrences (predict: the times are the application's own early occurrences, not
+ * repetitions of the phase's mean skeleton): a phase whose base mean is PAS2P_PET_DRIFT
+ * times its base median over the occurrences the signature records (2nd to 32nd) or more
+ * gets base mean x target median / that early median instead of the target median.  Its
+ * early occurrences are then no sample of its whole run: md at 40 x 40 particles, 1000
+ * steps, slows down 2.5x as it clusters (predict: PET -64 % with the median), LAMMPS's
+ * short exchange phase has a mean 3.2x its median.  The factor is twice anything the
+ * machine's noise made of that ratio on 24 signatures of 9 applications (0.92-1.43:
+ * results/predict.md), where the median stays, for the reasons above.
  * 0, or -1 with a one-line reason (a missing or malformed times file is named). */
-#define PAS2P_PET_SKEW 2.0
+#define PAS2P_PET_DRIFT 2.0
 int pas2p_pet_from_times(const pas2p_signature_t *sig, const char *dir, const char *base_dir,
                          int occurrences, double aet_s, pas2p_pet_t *out, char *err,
                          size_t errlen);

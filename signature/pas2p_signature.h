@@ -97,6 +97,8 @@ typedef struct {
                                     into one call and count an empty Testsome as a failed
                                     poll (analysis/completion_runs="folded"; pas2p_trace.h,
                                     pas2p_number_event) */
+    int tests;                   /* global: ordinals count no Test* call, whatever it completed
+                                    (analysis/completion_tests="polls"; PAS2P_NUMBER_TESTS) */
     uint32_t ncomms;
     pas2p_sig_comm_t *comms;
     uint32_t nranks;

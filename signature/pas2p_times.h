@@ -75,6 +75,7 @@ typedef struct {
     unsigned id;
     int n;                   /* values on its line (at most PAS2P_TIMES_MAX_VALUES read) */
     double median;           /* of those values */
+    double min, max;         /* their range */
 } pas2p_times_phase_t;
 
 typedef struct {
@@ -291,6 +292,8 @@ static inline int pas2p_times_load(const char *dir, unsigned rank, pas2p_times_f
             ph->id = (unsigned)id;
             ph->n = n;
             ph->median = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+            ph->min = v[0];
+            ph->max = v[n - 1];
         }
     }
     fclose(f);

@@ -124,13 +124,23 @@ void pas2p_pet_print(const pas2p_pet_t *p, FILE *out)
     }
     fprintf(out, "\nrank %u: %u relevant phases, target/base ratio %.4f\n", p->rank, p->nphases,
             p->ratio);
-    fprintf(out, "%6s %10s %14s %14s %8s %14s\n", "phase", "weight", "base_s", "target_s",
-            "ratio", "W x target_s");
+    fprintf(out, "%6s %10s %14s %14s %8s %14s %6s %8s\n", "phase", "weight", "base_s", "target_s",
+            "ratio", "W x target_s", "values", "range");
     for (uint32_t i = 0; i < p->nphases; i++) {
         const pas2p_pet_phase_t *q = &p->phases[i];
-        fprintf(out, "%6u %10llu %14.9f %14.9f %8.4f %14.6f%s\n", q->id,
+        char n[16] = "-", range[32] = "-";
+        if (q->nvalues) {
+            snprintf(n, sizeof n, "%u", q->nvalues);
+            if (q->target_s > 0)
+                snprintf(range, sizeof range, "%+.0f/%+.0f%%", (q->lo_s / q->target_s - 1) * 100,
+                         (q->hi_s / q->target_s - 1) * 100);
+        }
+        fprintf(out, "%6u %10llu %14.9f %14.9f %8.4f %14.6f %6s %8s%s\n", q->id,
                 (unsigned long long)q->weight, q->base_s, q->target_s, q->ratio,
-                q->contribution_s, q->estimated ? "  (not measured: base x ratio)" : "");
+                q->contribution_s, n, range, q->estimated ? "  (not measured: base x ratio)" : "");
+        if (q->early_s > 0)
+            fprintf(out, "%6s the base's mean is %.1fx its early occurrences' median (%.9f s): "
+                    "target median x base mean / that\n", "", q->base_s / q->early_s, q->early_s);
     }
     fprintf(out, "%6s %10s %14.6f %14.6f %8.4f %14.6f\n", "rest", "-", p->remainder_base_s,
             p->remainder_s, p->ratio, p->remainder_s);
@@ -173,6 +183,28 @@ int pas2p_times_read(const char *dir, const pas2p_sig_rank_t *R, double *t,
 }
 
 
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* the base's median over phase p's recorded occurrences after the first, when its mean is
+ * PAS2P_PET_DRIFT times that or more (see pas2p_pet_from_times); else 0 */
+static double early_median(const pas2p_sig_phase_t *p)
+{
+    double v[PAS2P_SIG_OCC];
+    uint32_t n = 0;
+    for (uint32_t j = 1; j < p->nocc && j < PAS2P_SIG_OCC; j++)
+        if (p->occ_time_s[j] > 0)
+            v[n++] = p->occ_time_s[j];
+    if (p->weight < 8 || n < 3)
+        return 0;
+    qsort(v, n, sizeof *v, cmp_d);
+    double m = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    return m > 0 && p->time_mean_s >= PAS2P_PET_DRIFT * m ? m : 0;
+}
+
 int pas2p_pet_from_times(const pas2p_signature_t *sig, const char *dir, const char *base_dir,
                          int occurrences, double aet_s, pas2p_pet_t *out, char *err,
                          size_t errlen)
@@ -204,28 +236,10 @@ int pas2p_pet_from_times(const pas2p_signature_t *sig, const char *dir, const ch
                 target[r][k] = NAN;
         if (st.set_s > set)
             set = st.set_s;
-        /* a skewed phase (HPCC: one MPI_Allreduce round of median 0.9 us and mean 0.76 ms:
-         * the rounds where rank 1 waits for rank 0's single-process benchmark): its typical
-         * occurrence is the target's median, its tail (mean - median on the base: the
-         * heavy occurrences the run may not reach before its stop) scales by the rank's
-         * ratio over its other measured phases, or, if none, by the medians' ratio
-         * (scaling the whole mean by the medians' ratio made noise of a microsecond
-         * median 900x larger: +2.5 s on a loaded machine) */
-        double wb = 0, wt = 0;
         for (uint32_t k = 0; occurrences && used && k < R->nphases; k++) {
-            const pas2p_sig_phase_t *p = &R->phases[k];
-            int skewed = p->time_median_s > 0 && p->time_mean_s > PAS2P_PET_SKEW * p->time_median_s;
-            if (p->relevant && !skewed && isfinite(target[r][k]) && target[r][k] >= 0) {
-                wb += p->time_mean_s * (double)p->weight;
-                wt += target[r][k] * (double)p->weight;
-            }
-        }
-        for (uint32_t k = 0; occurrences && used && k < R->nphases; k++) {
-            const pas2p_sig_phase_t *p = &R->phases[k];
-            if (isfinite(target[r][k]) && p->time_median_s > 0 &&
-                p->time_mean_s > PAS2P_PET_SKEW * p->time_median_s)
-                target[r][k] += (p->time_mean_s - p->time_median_s) *
-                                (wb > 0 ? wt / wb : target[r][k] / p->time_median_s);
+            double e = isfinite(target[r][k]) ? early_median(&R->phases[k]) : 0;
+            if (e > 0)
+                target[r][k] = R->phases[k].time_mean_s * target[r][k] / e;
         }
         if (!base_dir || !used)
             continue;
@@ -246,6 +260,30 @@ int pas2p_pet_from_times(const pas2p_signature_t *sig, const char *dir, const ch
                                : NAN;
     }
     rc = pas2p_pet_compute(sig, (const double *const *)target, set, aet_s, out, err, errlen);
+    /* what each measured phase rests on: its values on the prediction's rank, their range
+     * on the scale of its target PhaseET (median x whatever scaled it) */
+    pas2p_times_file_t tf;
+    char lerr[64];
+    if (!rc && !pas2p_times_load(dir, out->rank, &tf, lerr, sizeof lerr)) {
+        for (uint32_t i = 0; i < out->nphases; i++) {
+            pas2p_pet_phase_t *q = &out->phases[i];
+            for (size_t j = 0; !q->estimated && j < tf.nphases; j++)
+                if (tf.phases[j].id == q->id && tf.phases[j].median > 0) {
+                    double f = q->target_s / tf.phases[j].median;
+                    q->nvalues = (uint32_t)tf.phases[j].n;
+                    q->lo_s = tf.phases[j].min * f;
+                    q->hi_s = tf.phases[j].max * f;
+                }
+        }
+        pas2p_times_file_free(&tf);
+    }
+    for (uint32_t i = 0; !rc && occurrences && i < out->nphases; i++) {
+        pas2p_pet_phase_t *q = &out->phases[i];
+        for (uint32_t r = 0; r < sig->nranks; r++)
+            for (uint32_t k = 0; sig->ranks[r].rank == out->rank && k < sig->ranks[r].nphases; k++)
+                if (sig->ranks[r].phases[k].id == q->id && !q->estimated)
+                    q->early_s = early_median(&sig->ranks[r].phases[k]);
+    }
 out:
     for (uint32_t r = 0; r < sig->nranks; r++)
         free(target[r]);

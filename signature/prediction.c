@@ -84,6 +84,13 @@ int pas2p_prediction_write(const pas2p_prediction_t *p, const char *path, char *
             REAL("ratio", q->ratio);
         REAL("contribution_s", q->contribution_s);
         STR("measured", q->estimated ? "no" : "yes");
+        if (q->nvalues) {
+            W(xmlTextWriterWriteFormatAttribute(w, BAD_CAST "values", "%u", q->nvalues));
+            REAL("lo_s", q->lo_s);
+            REAL("hi_s", q->hi_s);
+        }
+        if (q->early_s > 0)
+            REAL("early_s", q->early_s);
         W(xmlTextWriterEndElement(w));
     }
     W(xmlTextWriterEndElement(w));
@@ -149,6 +156,12 @@ int pas2p_prediction_read(const char *path, pas2p_prediction_t *p, char *err, si
                 q->ratio = pas2p_xml_attr(k, "ratio") ? pas2p_xml_attr_d(k, "ratio") : NAN;
                 q->contribution_s = pas2p_xml_attr_d(k, "contribution_s");
                 q->estimated = !strcmp(pas2p_xml_attr(k, "measured"), "no");
+                q->early_s = pas2p_xml_attr(k, "early_s") ? pas2p_xml_attr_d(k, "early_s") : 0;
+                if (pas2p_xml_attr(k, "values")) {
+                    q->nvalues = (uint32_t)pas2p_xml_attr_u(k, "values");
+                    q->lo_s = pas2p_xml_attr_d(k, "lo_s");
+                    q->hi_s = pas2p_xml_attr_d(k, "hi_s");
+                }
                 t->nestimated += (uint32_t)q->estimated;
             }
         }

@@ -80,6 +80,8 @@ int pas2p_signature_write(const pas2p_signature_t *s, const char *path, char *er
         ATTR("located", "%s", "anchors");
     if (s->global && s->runs)
         ATTR("completion_runs", "%s", "folded");
+    if (s->global && s->tests)
+        ATTR("completion_tests", "%s", "polls");
     W(xmlTextWriterEndElement(w));
 
     for (uint32_t i = 0; i < s->ncomms; i++) {
@@ -238,6 +240,8 @@ static int fill(xmlNodePtr root, pas2p_signature_t *s)
             s->anchored = lo && !strcmp(lo, "anchors");
             const char *ru = pas2p_xml_attr(n, "completion_runs");
             s->runs = s->global && ru && !strcmp(ru, "folded");
+            const char *te = pas2p_xml_attr(n, "completion_tests");
+            s->tests = s->global && te && !strcmp(te, "polls");
         } else if (pas2p_xml_is(n, "communicator")) {
             pas2p_sig_comm_t *c = &s->comms[ci++];
             c->id = (uint32_t)pas2p_xml_attr_u(n, "id");

@@ -717,10 +717,12 @@ static void sig_event(void *state, const pas2p_event_t *e, uint64_t i)
     count_messages(s, e);
     /* a global signature numbers calls as the analyzer does (pas2p_number_event): not the
      * failed polls (an Iprobe or Test* that found nothing: waiting, folded into the
-     * computation before the next call), and with completion runs, one number for a run of
-     * Waitsome (Testsome) calls, however many the requests' arrival took: a run that polls
-     * or waits more or less often than the base still follows the signature */
-    int kind = s->sig.global ? pas2p_number_event(&s->last_call, e, s->sig.runs) : PAS2P_NUM_CALL;
+     * computation before the next call), with completion runs, one number for a run of
+     * Waitsome (Testsome) calls, however many the requests' arrival took, and with
+     * completion tests, no number for any Test*: a run that polls, tests or waits more or
+     * less often than the base still follows the signature */
+    int rules = (s->sig.runs ? PAS2P_NUMBER_RUNS : 0) | (s->sig.tests ? PAS2P_NUMBER_TESTS : 0);
+    int kind = s->sig.global ? pas2p_number_event(&s->last_call, e, rules) : PAS2P_NUM_CALL;
     if (kind == PAS2P_NUM_POLL)
         goto stop_points;
     if (kind == PAS2P_NUM_RUN) { /* the previous call goes on: its end is this one's */

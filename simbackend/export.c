@@ -25,9 +25,8 @@ typedef struct {
     double speed;
     uint32_t *world;     /* communicator ids whose members are the world in order */
     size_t nworld;
-    uint32_t *every;            /* communicators of every rank in another order (a random
-                                   process grid: HPCC's PTRANS) */
-    size_t nevery;
+    struct sub { uint32_t id; int n, *members; } *subs; /* the others: their world ranks */
+    size_t nsubs;
     pend_t *pend;        /* pending requests, oldest first */
     size_t npend, cappend;
     unsigned phase;
@@ -168,21 +167,128 @@ static int ti_phase(TI_ARGS) /* phase blocks are the files themselves (convert_r
     return -1;
 }
 
-/* stock collectives are on MPI_COMM_WORLD, with world ranks as roots; a communicator of
- * every rank in another order is the world too for a collective without per-member counts
- * (its roots are world ranks already; each rank's bytes are its own) */
-static int world_coll(conv_t *C, const pas2p_action_t *a)
+/* ------------------------------------------------------------------ sub-communicators
+ * Stock collectives are on MPI_COMM_WORLD, with world ranks as roots.  A collective on a
+ * communicator of fewer ranks, or of the world in another order (CP2K's Cartesian and
+ * split grids, ScaLAPACK's row and column contexts), is written as the point-to-point
+ * messages of a linear algorithm between its members' world ranks, tag SUB_TAG, each rank
+ * posting all its sends and receives and then waiting for them: the same bytes between
+ * the same ranks, a model of the algorithm (README limits).  One of a single rank moves
+ * nothing and is left out. */
+#define SUB_TAG 32767 /* (the smallest MPI_TAG_UB MPI allows) */
+
+static const struct sub *sub_of(const conv_t *C, unsigned comm)
+{
+    for (size_t k = 0; k < C->nsubs; k++)
+        if (C->subs[k].id == comm)
+            return &C->subs[k];
+    return NULL;
+}
+
+/* one message of a sub-communicator collective: posted, waited for by sub_wait */
+static int sub_msg(conv_t *C, FILE *out, int send, int peer, long long bytes)
+{
+    int r = C->rank;
+    if (peer == r)
+        return 0;
+    fprintf(out, "%d %s %d %d %lld\n", r, send ? "isend" : "irecv", peer, SUB_TAG, bytes);
+    return push(C, send ? r : peer, send ? peer : r, SUB_TAG);
+}
+
+static void sub_wait(conv_t *C, FILE *out, size_t before)
+{
+    for (size_t k = before; k < C->npend; k++)
+        fprintf(out, "%d wait %d %d %d\n", C->rank, C->pend[k].src, C->pend[k].dst, C->pend[k].tag);
+    C->npend = before;
+}
+
+static long long count_at(const pas2p_action_t *a, int list, int i, long long dflt)
+{
+    return i < a->ncounts[list] ? a->counts[list][i] : dflt;
+}
+
+/* to: every member sends to `to`, or (to < 0) `from` sends to every member; bytes[i] is
+ * member i's share (NULL: b each); steps of a linear algorithm */
+static int sub_fan(conv_t *C, FILE *out, const struct sub *S, int me, int root, int in,
+                   const pas2p_action_t *a, int list, long long b)
+{
+    for (int i = 0; i < S->n; i++) {
+        long long bi = list >= 0 ? count_at(a, list, i, b) : b;
+        if (in && me == root && S->members[i] != C->rank && sub_msg(C, out, 0, S->members[i], bi))
+            return -1;
+        if (in && me != root && i == root && sub_msg(C, out, 1, S->members[root], b))
+            return -1;
+        if (!in && me == root && S->members[i] != C->rank && sub_msg(C, out, 1, S->members[i], bi))
+            return -1;
+        if (!in && me != root && i == root && sub_msg(C, out, 0, S->members[root], b))
+            return -1;
+    }
+    return 0;
+}
+
+/* a collective on sub-communicator S as point-to-point messages: 0, or -1 */
+static int sub_coll(conv_t *C, const pas2p_action_t *a, const struct sub *S, FILE *out)
+{
+    int me = -1, root = 0;
+    for (int i = 0; i < S->n; i++) {
+        if (S->members[i] == C->rank)
+            me = i;
+        if (S->members[i] == a->peer)
+            root = i;
+    }
+    if (me < 0) {
+        snprintf(C->err, C->errlen, "phase %u, rank %d: '%s' on communicator %u, which does not "
+                 "list this rank", C->phase, C->rank, pas2p_action_rows[a->act].name, a->comm);
+        return -1;
+    }
+    if (S->n < 2)
+        return 1; /* nothing between ranks */
+    size_t before = C->npend;
+    const char *n = pas2p_action_rows[a->act].name;
+    int rc = 0;
+    if (!strcmp(n, "barrier")) {
+        rc = sub_fan(C, out, S, me, 0, 1, a, -1, 0);
+        sub_wait(C, out, before);
+        rc = rc || sub_fan(C, out, S, me, 0, 0, a, -1, 0);
+    } else if (!strcmp(n, "bcast") || !strcmp(n, "scatter")) {
+        rc = sub_fan(C, out, S, me, root, 0, a, -1, a->bytes);
+    } else if (!strcmp(n, "reduce") || !strcmp(n, "gather")) {
+        rc = sub_fan(C, out, S, me, root, 1, a, -1, a->bytes);
+    } else if (!strcmp(n, "allreduce")) {
+        rc = sub_fan(C, out, S, me, 0, 1, a, -1, a->bytes);
+        sub_wait(C, out, before);
+        rc = rc || sub_fan(C, out, S, me, 0, 0, a, -1, a->bytes);
+    } else if (!strcmp(n, "gatherv")) { /* root: COUNTS from each */
+        rc = sub_fan(C, out, S, me, root, 1, a, 0, a->bytes);
+    } else if (!strcmp(n, "scatterv")) { /* root: COUNTS to each */
+        rc = sub_fan(C, out, S, me, root, 0, a, 0, a->bytes);
+    } else { /* everyone to everyone: allgather(v), alltoall(v), reduce_scatter(v) */
+        for (int i = 0; i < S->n && !rc; i++) {
+            int p = S->members[i];
+            long long sb = a->bytes, rb = a->bytes;
+            if (!strcmp(n, "allgatherv"))
+                rb = count_at(a, 0, i, a->bytes);
+            else if (!strcmp(n, "alltoallv"))
+                sb = count_at(a, 0, i, 0), rb = count_at(a, 1, i, 0);
+            else if (!strcmp(n, "reduce_scatterv"))
+                sb = count_at(a, 0, i, 0), rb = count_at(a, 0, me, 0);
+            rc = sub_msg(C, out, 0, p, rb) || sub_msg(C, out, 1, p, sb);
+        }
+    }
+    sub_wait(C, out, before);
+    return rc ? -1 : 1;
+}
+
+/* 0: a world collective, write the stock line; 1: written as messages (sub_coll); -1 */
+static int world_coll(conv_t *C, const pas2p_action_t *a, FILE *out)
 {
     if (world_like(C, a->comm))
         return 0;
-    int f = pas2p_action_rows[a->act].fields;
-    for (size_t k = 0; k < C->nevery && f != PAS2P_AF_VROOTED && f != PAS2P_AF_VBYTES &&
-                       f != PAS2P_AF_VV && f != PAS2P_AF_VCOUNTS; k++)
-        if (C->every[k] == a->comm)
-            return 0;
-    snprintf(C->err, C->errlen, "phase %u, rank %d: '%s' is on a sub-communicator (SimGrid's "
-             "stock collectives are on MPI_COMM_WORLD): replay it with pas2p simulate", C->phase,
-             C->rank, pas2p_action_rows[a->act].name);
+    const struct sub *S = sub_of(C, a->comm);
+    if (S)
+        return sub_coll(C, a, S, out);
+    snprintf(C->err, C->errlen, "phase %u, rank %d: '%s' is on communicator %u, which the "
+             "actions do not describe", C->phase, C->rank, pas2p_action_rows[a->act].name, a->comm);
     return -1;
 }
 
@@ -195,56 +301,63 @@ static void ti_counts(const conv_t *C, const pas2p_action_t *a, int k, FILE *out
 
 static int ti_barrier(TI_ARGS)
 {
-    if (world_coll(C, a))
-        return -1;
+    int w = world_coll(C, a, out);
+    if (w)
+        return w < 0 ? -1 : 0;
     fprintf(out, "%d barrier\n", C->rank);
     return 0;
 }
 
 static int ti_bcast(TI_ARGS)
 {
-    if (world_coll(C, a))
-        return -1;
+    int w = world_coll(C, a, out);
+    if (w)
+        return w < 0 ? -1 : 0;
     fprintf(out, "%d bcast %lld %d\n", C->rank, a->bytes, a->peer);
     return 0;
 }
 
 static int ti_reduce(TI_ARGS)
 {
-    if (world_coll(C, a))
-        return -1;
+    int w = world_coll(C, a, out);
+    if (w)
+        return w < 0 ? -1 : 0;
     fprintf(out, "%d reduce %lld 0 %d\n", C->rank, a->bytes, a->peer);
     return 0;
 }
 
 static int ti_allreduce(TI_ARGS)
 {
-    if (world_coll(C, a))
-        return -1;
+    int w = world_coll(C, a, out);
+    if (w)
+        return w < 0 ? -1 : 0;
     fprintf(out, "%d allreduce %lld 0\n", C->rank, a->bytes);
     return 0;
 }
 
 static int ti_gather(TI_ARGS) /* gather, scatter */
 {
-    if (world_coll(C, a))
-        return -1;
+    int w = world_coll(C, a, out);
+    if (w)
+        return w < 0 ? -1 : 0;
     fprintf(out, "%d %s %lld %lld %d\n", C->rank, pas2p_action_rows[a->act].name, a->bytes, a->bytes, a->peer);
     return 0;
 }
 
 static int ti_allgather(TI_ARGS) /* allgather, alltoall */
 {
-    if (world_coll(C, a))
-        return -1;
+    int w = world_coll(C, a, out);
+    if (w)
+        return w < 0 ? -1 : 0;
     fprintf(out, "%d %s %lld %lld\n", C->rank, pas2p_action_rows[a->act].name, a->bytes, a->bytes);
     return 0;
 }
 
 static int ti_reduce_scatter(TI_ARGS)
 {
-    if (world_coll(C, a))
-        return -1;
+    int w = world_coll(C, a, out);
+    if (w)
+        return w < 0 ? -1 : 0;
     fprintf(out, "%d reducescatter", C->rank);
     for (int k = 0; k < C->np; k++)
         fprintf(out, " %lld", a->bytes);
@@ -254,8 +367,9 @@ static int ti_reduce_scatter(TI_ARGS)
 
 static int ti_gatherv(TI_ARGS) /* R gatherv SENDCOUNT RECVCOUNTS... ROOT */
 {
-    if (world_coll(C, a))
-        return -1;
+    int w = world_coll(C, a, out);
+    if (w)
+        return w < 0 ? -1 : 0;
     fprintf(out, "%d gatherv %lld", C->rank, a->bytes);
     ti_counts(C, a, 0, out);
     fprintf(out, " %d\n", a->peer);
@@ -264,8 +378,9 @@ static int ti_gatherv(TI_ARGS) /* R gatherv SENDCOUNT RECVCOUNTS... ROOT */
 
 static int ti_scatterv(TI_ARGS) /* R scatterv SENDCOUNTS... RECVCOUNT ROOT */
 {
-    if (world_coll(C, a))
-        return -1;
+    int w = world_coll(C, a, out);
+    if (w)
+        return w < 0 ? -1 : 0;
     fprintf(out, "%d scatterv", C->rank);
     ti_counts(C, a, 0, out);
     fprintf(out, " %lld %d\n", a->bytes, a->peer);
@@ -274,8 +389,9 @@ static int ti_scatterv(TI_ARGS) /* R scatterv SENDCOUNTS... RECVCOUNT ROOT */
 
 static int ti_allgatherv(TI_ARGS) /* R allgatherv SENDCOUNT RECVCOUNTS... */
 {
-    if (world_coll(C, a))
-        return -1;
+    int w = world_coll(C, a, out);
+    if (w)
+        return w < 0 ? -1 : 0;
     fprintf(out, "%d allgatherv %lld", C->rank, a->bytes);
     ti_counts(C, a, 0, out);
     fputc('\n', out);
@@ -292,8 +408,9 @@ static long long sum_of(const pas2p_action_t *a, int k)
 
 static int ti_alltoallv(TI_ARGS) /* R alltoallv SENDBUF SENDCOUNTS... RECVBUF RECVCOUNTS... */
 {
-    if (world_coll(C, a))
-        return -1;
+    int w = world_coll(C, a, out);
+    if (w)
+        return w < 0 ? -1 : 0;
     fprintf(out, "%d alltoallv %lld", C->rank, sum_of(a, 0));
     ti_counts(C, a, 0, out);
     fprintf(out, " %lld", sum_of(a, 1));
@@ -304,8 +421,9 @@ static int ti_alltoallv(TI_ARGS) /* R alltoallv SENDBUF SENDCOUNTS... RECVBUF RE
 
 static int ti_reduce_scatterv(TI_ARGS) /* R reducescatter RECVCOUNTS... COMP */
 {
-    if (world_coll(C, a))
-        return -1;
+    int w = world_coll(C, a, out);
+    if (w)
+        return w < 0 ? -1 : 0;
     fprintf(out, "%d reducescatter", C->rank);
     ti_counts(C, a, 0, out);
     fprintf(out, " 0\n");
@@ -368,29 +486,35 @@ static int convert_rank(conv_t *C, const char *dir, char *err, size_t errlen)
             if (sscanf(p, "%u%n", &id, &n) != 1)
                 continue;
             p += n;
-            unsigned char *seen = calloc((size_t)(C->np > 0 ? C->np : 1), 1);
-            int every = seen != NULL; /* every rank, once, in some order */
-            for (int k = 0; (ok || every) && k < C->np; k++) {
-                if (sscanf(p, k ? ",%d%n" : " %d%n", &v, &n) != 1) {
-                    ok = every = 0;
-                    break;
-                }
-                ok &= v == k;
-                every &= v >= 0 && v < C->np && !seen[v];
-                if (every)
-                    seen[v] = 1;
+            for (int k = 0; ok && k < C->np; k++) {
+                if (sscanf(p, k ? ",%d%n" : " %d%n", &v, &n) != 1 || v != k)
+                    ok = 0;
                 p += n;
             }
-            free(seen);
-            if (!ok && every && (*p == '\n' || !*p)) {
-                uint32_t *x = realloc(C->every, (C->nevery + 1) * sizeof *x);
-                if (!x) {
+            if (!ok || (*p != '\n' && *p)) { /* a sub-communicator: its members */
+                char *e, *f;
+                strtoul(line + off, &e, 10); /* past the id */
+                int cap = 1, k = 0;
+                for (const char *c = e; *c; c++)
+                    cap += *c == ',';
+                struct sub *x = realloc(C->subs, (C->nsubs + 1) * sizeof *x);
+                int *m = malloc((size_t)cap * sizeof *m);
+                if (x)
+                    C->subs = x;
+                if (!x || !m) {
+                    free(m);
                     snprintf(err, errlen, "out of memory");
                     rc = -1;
                     break;
                 }
-                C->every = x;
-                C->every[C->nevery++] = id;
+                for (; k < cap; k++, e = f + 1) {
+                    m[k] = (int)strtol(e, &f, 10);
+                    if (f == e || *f != ',') {
+                        k += f != e;
+                        break;
+                    }
+                }
+                C->subs[C->nsubs++] = (struct sub){id, k, m};
             }
             if (ok && (*p == '\n' || !*p)) {
                 uint32_t *x = realloc(C->world, (C->nworld + 1) * sizeof *x);
@@ -528,11 +652,15 @@ int pas2p_actions_export_ti(const pas2p_signature_t *sig, const char *dir, doubl
     for (uint32_t r = 0; r < sig->nranks && !rc; r++) {
         C.rank = (int)sig->ranks[r].rank;
         C.nworld = 0;
-        C.nevery = 0;
+        for (size_t k = 0; k < C.nsubs; k++)
+            free(C.subs[k].members);
+        C.nsubs = 0;
         rc = convert_rank(&C, dir, err, errlen);
     }
+    for (size_t k = 0; k < C.nsubs; k++)
+        free(C.subs[k].members);
+    free(C.subs);
     free(C.world);
-    free(C.every);
     free(C.pend);
     if (rc) {
         free(C.alias);

@@ -31,6 +31,7 @@ for k in PET SET; do
   a=$(grep "^$k = " "$log") b=$(grep "^$k = " <<<"$show")
   [[ -n $a && $a == "$b" ]] || { echo "predict.sh: show says '$b', predict said '$a'"; exit 1; }
 done
-grep -Eq "^ +[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+$" <<<"$show" ||
+# a measured phase's line: ..., W x target_s, the values it rests on (>= 1), their range
+grep -Eq "^ +[0-9]+ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[1-9][0-9]* +[-+][0-9]+/[-+][0-9]+%$" <<<"$show" ||
   { echo "predict.sh: no relevant phase was measured"; exit 1; }
 echo "predict.sh: ok ($n ranks stopped early; prediction.xml reads back)"

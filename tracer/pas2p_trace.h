@@ -360,16 +360,30 @@ int pas2p_mkdir_p(const char *dir);
  *                  run of them is one call, folded into the run's first (numbered) one.
  *  PAS2P_NUM_CALL  a call: the next ordinal.
  *
- * runs: the signature says analysis/completion_runs="folded"; without it (older
- * signatures) only flag-false polls are folded.  `last` is the rank's state: the call of
+ * rules (PAS2P_NUMBER_* below): runs when the signature says analysis/completion_runs=
+ * "folded"; without it (older signatures) only flag-false polls are folded.  `last` is the rank's state: the call of
  * its last numbered event (0 before the first). */
 enum { PAS2P_NUM_CALL, PAS2P_NUM_POLL, PAS2P_NUM_RUN };
+/* pas2p_number_event's rules: runs as above; tests, also every Test* (Test, Testany,
+ * Testall, Testsome) whatever it completed (analysis/completion_tests="polls"): whether a
+ * test finds its requests done depends on timing, and a library that tests its sends again
+ * only while they are not done (ScaLAPACK's BLACS: an Isend, a Testall, another Testall at
+ * its next call if that one failed) then makes more or fewer tests, in other places, from
+ * run to run.  The requests they complete are still completed there (the analyzer's closure,
+ * the runtime's bookkeeping); a replay completes them at the end of the phase. */
+enum { PAS2P_NUMBER_RUNS = 1, PAS2P_NUMBER_TESTS = 2 };
+/* the rules `pas2p analyze` numbers a global signature with (and says so in its file) */
+#define PAS2P_NUMBER_GLOBAL (PAS2P_NUMBER_RUNS | PAS2P_NUMBER_TESTS)
 
-static inline int pas2p_number_event(unsigned *last, const pas2p_event_t *e, int runs)
+static inline int pas2p_number_event(unsigned *last, const pas2p_event_t *e, int rules)
 {
     unsigned c = e->call;
-    int polls = c == PAS2P_CALL_Iprobe || c == PAS2P_CALL_Test || c == PAS2P_CALL_Testany ||
-                c == PAS2P_CALL_Testall || c == PAS2P_CALL_Testsome;
+    int runs = rules & PAS2P_NUMBER_RUNS;
+    int tests = c == PAS2P_CALL_Test || c == PAS2P_CALL_Testany || c == PAS2P_CALL_Testall ||
+                c == PAS2P_CALL_Testsome;
+    if (tests && (rules & PAS2P_NUMBER_TESTS))
+        return PAS2P_NUM_POLL;
+    int polls = c == PAS2P_CALL_Iprobe || tests;
     if (polls && (!(e->flags & PAS2P_EV_FLAG_TRUE) || (runs && c != PAS2P_CALL_Iprobe && !e->aux)))
         return PAS2P_NUM_POLL;
     if (runs && (c == PAS2P_CALL_Waitsome || c == PAS2P_CALL_Testsome) && *last == c)

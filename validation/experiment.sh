@@ -112,7 +112,7 @@ limit=(timeout --kill-after=10 900)
 # the applications: "app|args" at the chosen size
 app_lines() {
   local app _np targs vargs eargs
-  while IFS="|" read -r app _np targs vargs eargs; do
+  while IFS="|" read -r app _np targs vargs eargs _largs; do
     [[ $app == \#* ]] && continue
     app=$(echo "$app" | xargs)
     [[ -z $app || " $apps " != *" $app "* ]] && continue

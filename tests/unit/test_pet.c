@@ -181,44 +181,60 @@ static void test_times_median(void **state)
     rmdir(dir);
 }
 
-/* predict's times of a skewed phase (HPCC: an MPI_Allreduce round of median 0.85 us and
- * mean 0.76 ms, a few rounds on the rank that runs a single-process benchmark): the target's
- * median is its typical occurrence, its tail (base mean - median) scales by the ratio of
- * the rank's other phases; an even phase keeps its median; the replayers (occurrences 0)
- * replay the mean skeleton and keep theirs.
- * A `departed` line (tolerated departures of a non-relevant phase) is read. */
-static void test_skewed_phase(void **state)
+/* the times file's optional `departed` line (predict: rounds of non-relevant phases of an
+ * anchored signature that made other calls than the base's, tolerated) is read */
+static void test_departed_line(void **state)
 {
     (void)state;
-    char dir[] = "/tmp/pas2p-test-skew-XXXXXX", path[128], err[512];
+    char dir[] = "/tmp/pas2p-test-dep-XXXXXX", path[128], err[512];
     times_file(dir, path, sizeof path, "pas2p-times 1\nrank 0\nnp 1\nstatus stopped\nset_s 1\n"
-                                       "departed 5 diverged from the signature at event 9\n"
-                                       "phase 1 2e-6 2e-6 2e-6\nphase 2 0.02 0.02 0.02\n");
-    pas2p_sig_phase_t p[2];
-    set_phase(&p[0], 1, 300, 7.6e-4, 1);
-    p[0].time_median_s = 1e-6;
-    set_phase(&p[1], 2, 100, 0.01, 1);
-    p[1].time_median_s = 0.009;
-    pas2p_sig_rank_t R = {.rank = 0, .nphases = 2, .phases = p};
-    pas2p_signature_t sig;
-    memset(&sig, 0, sizeof sig);
-    sig.np = sig.nranks = 1;
-    sig.ranks = &R;
-    sig.spmd = 1;
-    pas2p_pet_t out;
-    assert_int_equal(pas2p_pet_from_times(&sig, dir, NULL, 1, 0, &out, err, sizeof err), 0);
-    /* its median, 2e-6, and its tail, 7.59e-4, x the other phase's ratio, 2 */
-    assert_true(fabs(out.phases[0].target_s - (2e-6 + (7.6e-4 - 1e-6) * 2)) < 1e-12);
-    assert_true(fabs(out.phases[1].target_s - 0.02) < 1e-12); /* even: its median */
-    pas2p_pet_free(&out);
-    assert_int_equal(pas2p_pet_from_times(&sig, dir, NULL, 0, 0, &out, err, sizeof err), 0);
-    assert_true(fabs(out.phases[0].target_s - 2e-6) < 1e-15);
-    pas2p_pet_free(&out);
+                                       "departed 5 departed from the signature at event 9\n"
+                                       "phase 1 2e-6 2e-6 2e-6\n");
     pas2p_times_file_t tf;
     assert_int_equal(pas2p_times_load(dir, 0, &tf, err, sizeof err), 0);
     assert_int_equal(tf.st.departed, 5);
-    assert_string_equal(tf.st.departed_why, "diverged from the signature at event 9");
+    assert_string_equal(tf.st.departed_why, "departed from the signature at event 9");
     pas2p_times_file_free(&tf);
+    unlink(path);
+    rmdir(dir);
+}
+
+/* predict's drift guard: a phase whose base mean is 2x or more its base median over its
+ * recorded early occurrences (md slowing down 2.5x as it clusters) is the target's median
+ * x base mean / that early median; below the factor, and for replays (repetitions of the
+ * mean skeleton, occurrences = 0), the target's median */
+static void test_drift_guard(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/pas2p-test-drift-XXXXXX", path[128], err[512];
+    times_file(dir, path, sizeof path, "pas2p-times 1\nrank 0\nnp 1\nstatus stopped\nset_s 0.01\n"
+                                       "phase 1 0.0035 0.0034 0.0036\n");
+    pas2p_sig_phase_t p[1];
+    set_phase(&p[0], 1, 800, 0.010, 1); /* mean 10 ms over the run */
+    p[0].nocc = 6;
+    double base[6] = {0.008, 0.004, 0.0039, 0.0041, 0.0040, 0.0042}; /* early: 4.0 ms */
+    memcpy(p[0].occ_time_s, base, sizeof base);
+    pas2p_sig_rank_t R = {.rank = 0, .nphases = 1, .phases = p};
+    pas2p_signature_t sig = {.nranks = 1, .ranks = &R, .np = 1, .representative = 0, .spmd = 1};
+    pas2p_pet_t out;
+    assert_int_equal(pas2p_pet_from_times(&sig, dir, NULL, 1, 0, &out, err, sizeof err), 0);
+    assert_int_equal(out.nphases, 1);
+    assert_true(fabs(out.phases[0].early_s - 0.0040) < 1e-12);
+    assert_true(fabs(out.phases[0].target_s - 0.010 * 0.0035 / 0.0040) < 1e-12);
+    /* what it rests on: 3 values, their range on the target PhaseET's scale */
+    assert_int_equal(out.phases[0].nvalues, 3);
+    assert_true(fabs(out.phases[0].lo_s - 0.010 * 0.0034 / 0.0040) < 1e-12);
+    assert_true(fabs(out.phases[0].hi_s - 0.010 * 0.0036 / 0.0040) < 1e-12);
+    pas2p_pet_free(&out);
+    /* a replay's times: the median */
+    assert_int_equal(pas2p_pet_from_times(&sig, dir, NULL, 0, 0, &out, err, sizeof err), 0);
+    assert_true(fabs(out.phases[0].target_s - 0.0035) < 1e-12 && out.phases[0].early_s == 0);
+    pas2p_pet_free(&out);
+    /* a mean 1.9x the early median: noise can do that much (0.92-1.43 seen), the median */
+    p[0].time_mean_s = 1.9 * 0.0040;
+    assert_int_equal(pas2p_pet_from_times(&sig, dir, NULL, 1, 0, &out, err, sizeof err), 0);
+    assert_true(fabs(out.phases[0].target_s - 0.0035) < 1e-12 && out.phases[0].early_s == 0);
+    pas2p_pet_free(&out);
     unlink(path);
     rmdir(dir);
 }
@@ -235,6 +251,10 @@ static void test_prediction_file(void **state)
     memset(&a, 0, sizeof a);
     char err[512], path[64], other[80];
     assert_int_equal(pas2p_pet_compute(&f.s, t, 0.25, 2.0, &a.pet, err, sizeof err), 0);
+    a.pet.phases[0].early_s = 0.125;
+    a.pet.phases[0].nvalues = 7;
+    a.pet.phases[0].lo_s = 0.5;
+    a.pet.phases[0].hi_s = 1.5;
     snprintf(a.method, sizeof a.method, "predict");
     snprintf(a.signature, sizeof a.signature, "/x/sig.xml");
     snprintf(a.application, sizeof a.application, "mpirun -np 2 ./app \"<&>\"");
@@ -256,6 +276,10 @@ static void test_prediction_file(void **state)
     assert_int_equal(b.pet.nphases, 2);
     assert_int_equal(b.pet.nestimated, 1);
     assert_true(b.pet.phases[1].estimated);
+    assert_true(fabs(b.pet.phases[0].early_s - 0.125) < 1e-15 && b.pet.phases[1].early_s == 0);
+    assert_int_equal(b.pet.phases[0].nvalues, 7);
+    assert_true(b.pet.phases[0].lo_s == 0.5 && b.pet.phases[0].hi_s == 1.5);
+    assert_int_equal(b.pet.phases[1].nvalues, 0);
     assert_true(fabs(b.pet.phases[1].target_s - a.pet.phases[1].target_s) < 1e-15);
     pas2p_prediction_free(&b);
 
@@ -301,7 +325,9 @@ int main(void)
         cmocka_unit_test(test_unmeasured_phase_is_estimated),
         cmocka_unit_test(test_nothing_measured_is_an_error),
         cmocka_unit_test(test_per_rank_takes_the_slowest),
-        cmocka_unit_test(test_times_median), cmocka_unit_test(test_skewed_phase),
+        cmocka_unit_test(test_times_median),
+        cmocka_unit_test(test_drift_guard),
+        cmocka_unit_test(test_departed_line),
         cmocka_unit_test(test_prediction_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,12 +3,15 @@
 # itself, bundled SPMD applications at validation size: PETE <= 2 %, SET/AET <= 2 %, wall
 # time of the predict run <= 10 % of AET plus the launch time).
 #
-#   bash validation/bench/predict.sh [--build DIR] [--np N] [--runs R] [--apps "a b"]
-#                                    [--occurrences K] [--rare-after F]
+#   bash validation/bench/predict.sh [--build DIR] [--np N] [--runs R] [--apps "a b lammps"]
+#                                    [--occurrences K] [--rare-after F] [--size long]
 #                                    [--args "app=ARGS;app=ARGS"]
 #
-# --args replaces an application's validation-size arguments (e.g. "stencil2d=2048 1500":
-# more iterations for the same AET, to see SET/AET where a phase recurs every 10 of them).
+# --size long: the long-run sizes of validation/apps/sizes.txt (>= 500 iterations, the size
+# the SET/AET target is stated for), LAMMPS (validation/lammps: Debian's lmp, its LJ melt)
+# at 5000 steps and 4000 atoms; lammps is only run when named in --apps (600 steps, 32000
+# atoms, at validation size).  --args replaces an application's arguments (e.g.
+# "stencil2d=2048 1500"; lammps: "STEPS BOX").
 # Per application (validation/apps/sizes.txt, validation size, np ranks, default 2):
 #  1. trace once and analyse: the signature (base = this machine);
 #  2. R times, interleaved so that both see the same machine state: a measured run (AET:
@@ -21,31 +24,41 @@
 # never asserted by the tests.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-build=build np=2 runs=3 apps="stencil2d cg wavefront cartsweep ftn_ring" occ="" rare="" args=""
+build=build np=2 runs=3 apps="stencil2d cg wavefront cartsweep ftn_ring" occ="" rare="" args="" size=validation
 source validation/bench/common.sh
 bench_option() {
-  case $1 in --occurrences) occ=$2 ;; --rare-after) rare=$2 ;; --args) args=$2 ;; *) return 1 ;; esac
+  case $1 in --occurrences) occ=$2 ;; --rare-after) rare=$2 ;; --args) args=$2 ;; --size) size=$2 ;; *) return 1 ;; esac
 }
-bench_parse predict.sh 20 "$@"
+bench_parse predict.sh 24 "$@"
+[[ $size == validation || $size == long ]] || { echo "predict.sh: --size is validation or long" >&2; exit 2; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 launch=$(launch_time "$np")
 launch_true=$(launch_time "$np" /bin/true)
 
 echo "## Real-target prediction on the base machine ($(date -u +%F), $(nproc) cores, commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'))"
 echo
-echo "np $np, $runs interleaved AET/predict pairs per application, --occurrences ${occ:-default}, --rare-after ${rare:-default};" \
+echo "np $np, $size size, $runs interleaved AET/predict pairs per application, --occurrences ${occ:-default}, --rare-after ${rare:-default};" \
      "launch time (mpirun -np $np of an empty MPI program: MPI_Init, MPI_Finalize) $(printf '%.3f' "$launch") s" \
      "(mpirun -np $np /bin/true: $(printf '%.3f' "$launch_true") s)."
 echo
 echo "| app | AET s median (range) | PET s median (range) | PETE | pair PETEs | SET/AET | wall s | (wall - launch)/AET | stop |"
 echo "|---|---|---|---|---|---|---|---|---|"
-while IFS="|" read -r -u 3 app _np _targs vargs _eargs; do
-  app=$(echo "$app" | xargs); vargs=$(echo "$vargs" | xargs)
+{ grep -v '^#' validation/apps/sizes.txt; echo "lammps | | | 600 1 | | 5000 0.5"; } >"$tmp/sizes"
+while IFS="|" read -r -u 3 app _np _targs vargs _eargs largs; do
+  app=$(echo "$app" | xargs); vargs=$(echo "$vargs" | xargs); largs=$(echo "$largs" | xargs)
   [[ -z $app || $app == \#* ]] && continue
   [[ " $apps " != *" $app "* ]] && continue
+  [[ $size == long ]] && vargs=$largs
   own=$(tr ';' '\n' <<<"$args" | awk -F= -v a="$app" '$1 == a { print $2 }')
   [[ -n $own ]] && vargs=$own
-  launchcmd=("${mpirun[@]}" -np "$np" "$build/apps/$app" $vargs)
+  if [[ $app == lammps ]]; then
+    command -v lmp >/dev/null || { echo "predict.sh: no LAMMPS binary (lmp): bash scripts/setup.sh" >&2; exit 2; }
+    read -r steps box <<<"$vargs"
+    launchcmd=("${mpirun[@]}" -np "$np" lmp -in validation/lammps/in.lj -log none -nocite -screen none
+               -var x "${box:-1}" -var y "${box:-1}" -var z "${box:-1}" -var steps "$steps")
+  else
+    launchcmd=("${mpirun[@]}" -np "$np" "$build/apps/$app" $vargs)
+  fi
   rm -rf "$tmp/sig"
   "$pas2p" trace -o "$tmp/sig" -- "${launchcmd[@]}" >/dev/null
   "$pas2p" analyze "$tmp/sig" -o "$tmp/sig.xml" >/dev/null
@@ -69,4 +82,4 @@ while IFS="|" read -r -u 3 app _np _targs vargs _eargs; do
     "$(awk -v p="$p" -v a="$a" 'BEGIN{print (p-a)/a*100}')" "$(paste -sd' ' "$tmp/pair")" \
     "$(awk -v s="$s" -v a="$a" 'BEGIN{print s/a*100}')" "$w" \
     "$(awk -v w="$w" -v l="$launch" -v a="$a" 'BEGIN{print (w-l)/a*100}')" "$stop"
-done 3< validation/apps/sizes.txt
+done 3< "$tmp/sizes"
