@@ -20,14 +20,15 @@ timeout 120 "$pas2p" trace -o "$w/t" -- "${launcher[@]}" -x RANDACC_SEED=1 "${pr
 timeout 120 "$pas2p" analyze "$w/t" -o "$w/sig.xml" >"$w/analyze.out" 2>"$w/analyze.err" || fail "analyze failed"
 grep -q 'located="anchors"' "$w/sig.xml" || fail "the signature is not anchored"
 # the global table (phase weight PhaseET ...) has it as a phase of weight 1; and no phase
-# that repeats has a mean 50x its median (the heavy round spread over the light ones)
+# that repeats has a mean 50x its median and 0.1 s in all (the heavy round spread over the
+# light ones; preemption alone on a loaded machine makes a large ratio, not 0.1 s)
 awk '/^# global phases/ { on = 1; next } on && /^ *[0-9]+ +[0-9]+ / { if ($2 == 1 && $3 > 0.1) heavy = 1 }
      /^$/ { on = 0 } END { exit !heavy }' "$w/analyze.out" || fail "no phase of weight 1 holds the 150 ms round"
 awk '/<phase id=/ { w = m = d = 0
        if (match($0, / weight="[0-9]+"/)) w = substr($0, RSTART + 9, RLENGTH - 10) + 0
        if (match($0, / time_mean_s="[^"]+"/)) m = substr($0, RSTART + 14, RLENGTH - 15) + 0
        if (match($0, / time_median_s="[^"]+"/)) d = substr($0, RSTART + 16, RLENGTH - 17) + 0
-       if (w >= 20 && m > 50 * d) bad = 1 }
+       if (w >= 20 && m > 50 * d && w * m > 0.1) bad = 1 }
      END { exit bad }' "$w/sig.xml" || fail "the 150 ms round is merged into the light rounds"
 for k in 1 2 3; do
   rm -rf "$w/pred"
