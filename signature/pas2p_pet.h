@@ -104,11 +104,20 @@ int pas2p_times_read(const char *dir, const pas2p_sig_rank_t *R, double *t, pas2
  * repetitions of the phase's mean skeleton): a phase whose base mean is PAS2P_PET_DRIFT
  * times its base median over the occurrences the signature records (2nd to 32nd) or more
  * gets base mean x target median / that early median instead of the target median.  Its
- * early occurrences are then no sample of its whole run: md at 40 x 40 particles, 1000
- * steps, slows down 2.5x as it clusters (predict: PET -64 % with the median), LAMMPS's
- * short exchange phase has a mean 3.2x its median.  The factor is twice anything the
- * machine's noise made of that ratio on 24 signatures of 9 applications (0.92-1.43:
- * results/predict.md), where the median stays, for the reasons above.
+ * early occurrences are then no sample of its whole run.  And a phase whose mean is over
+ * PAS2P_PET_TAIL (10) times its whole-run median (its time is in a few heavy occurrences)
+ * gets its measured typical occurrence plus its tail (mean - early median) x the rank's
+ * ratio over its other phases (pet.c).  Measured on quiet traces: LAMMPS's LJ melt (4000
+ * atoms, 5000 steps) has one phase for its step's four exchanges, 13 us to 0.9 ms as the
+ * force computation precedes one of them or not, mean 26x median: the median alone
+ * predicted -89 %, the tail rule -17 % (3 runs, results/predict.md); HPCC's Allreduce
+ * rounds on rank 1 wait for rank 0's single-process benchmarks (median 0.85 us, mean
+ * 0.76 ms).  The drift factor is above what noise made of the ratio on 24 quiet signatures
+ * of 9 applications (0.92-1.43), which keep the median.  On a loaded base, though, stalls
+ * (a rank descheduled for a time slice) make the same shape: md at 40 x 40 particles
+ * traced beside 4 busy processes on 2 cores had a mean 2.5x its early median (1.05x on a
+ * quiet machine); the guard then predicts a target that stalls as the base did.  Trace on
+ * a quiet base.
  * 0, or -1 with a one-line reason (a missing or malformed times file is named). */
 #define PAS2P_PET_DRIFT 2.0
 int pas2p_pet_from_times(const pas2p_signature_t *sig, const char *dir, const char *base_dir,

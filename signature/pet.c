@@ -206,7 +206,7 @@ static double early_median(const pas2p_sig_phase_t *p)
 }
 
 /* A phase whose mean a few heavy occurrences carry (its mean over PAS2P_PET_TAIL times its
- * median over the whole run; a drift, md's 2.5x, keeps the two close), not a drift of all of
+ * median over the whole run; a drift of all of them keeps the two close), not a drift of all of
  * them: HPCC's 301 MPI_Allreduce rounds on rank 1, median 0.85 us, mean 0.76 ms, longest
  * 0.155 s (the rounds where it waits for rank 0's
  * single-process benchmark).  The drift guard would scale its whole mean by a microsecond

@@ -200,7 +200,7 @@ static void test_departed_line(void **state)
 }
 
 /* predict's drift guard: a phase whose base mean is 2x or more its base median over its
- * recorded early occurrences (md slowing down 2.5x as it clusters) is the target's median
+ * recorded early occurrences (a phase whose first occurrences are cheap) is the target's median
  * x base mean / that early median; below the factor, and for replays (repetitions of the
  * mean skeleton, occurrences = 0), the target's median */
 static void test_drift_guard(void **state)
