@@ -1339,7 +1339,8 @@ static int orphans_out(gstate_t *g)
                 O->post[2 * O->n + 1] = R->pending.s[s].b;
                 O->n++;
             }
-        qsort(O->post, O->n, 2 * sizeof *O->post, cmp_post);
+        if (O->n) /* (no array when none: qsort wants one) */
+            qsort(O->post, O->n, 2 * sizeof *O->post, cmp_post);
     }
     g->orphaned = 1;
     return 1;

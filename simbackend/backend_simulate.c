@@ -251,11 +251,14 @@ static int run_simgrid(pas2p_run_t *run, char *err, size_t errlen)
     cmd[c++] = s->hostfile;
     cmd[c++] = "--cfg=smpi/simulate-computation:no"; /* only the actions' flops count */
     cmd[c++] = "--cfg=smpi/wtime:0";                 /* reading the clock costs nothing */
-    /* nor does a test or a probe: SimGrid charges each 0.1 ms by default, and a `test`
-     * action stands for a call that completed something (HPCC's RandomAccess: 14 k per
-     * rank, 1.4 s of a 1.65 s phase); the base's time between calls is in `compute` */
+    /* nor does a test: SimGrid charges each 0.1 ms by default, and a `test` action stands
+     * for a call that completed something (HPCC's RandomAccess: 14 k per rank, 1.4 s of a
+     * 1.65 s phase); the base's time between calls is in `compute`.  A probe polls:
+     * SimGrid's MPI_Probe loops on iprobe,
+     * each charged smpi/iprobe, so at 0 a probe whose message is not there yet never lets
+     * the simulated clock move (a full trace with an MPI_Probe hung); 1 us a poll */
     cmd[c++] = "--cfg=smpi/test:0";
-    cmd[c++] = "--cfg=smpi/iprobe:0";
+    cmd[c++] = "--cfg=smpi/iprobe:1e-6";
     cmd[c++] = "--log=xbt_cfg.thres:warning";
     cmd[c++] = "--log=smpi_config.thres:warning";
     for (int k = 0; k < o->ncfg && k < 32; k++) {

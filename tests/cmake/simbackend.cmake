@@ -109,6 +109,12 @@ add_test(NAME simulate_closed_form COMMAND ${EXPECT} --clean ${W}/sim-cf --out "
 # a pipeline stage (tests/data/closed-form-pipeline.sig.xml): the representative only
 # sends, and is done in 1 s; the phase's time is the slice's, until rank 1 has received and
 # computed: 2.000011 s, PET = 20.00011 s (each rank's own time gave 10 s)
+# a full trace (tests/mpi/probe.c traced by an ASan build: data/probe-late) whose MPI_Probe
+# comes before its message in simulated time: SimGrid's MPI_Probe polls iprobe, and at
+# smpi/iprobe:0 the simulated clock never moved (the simulation hung); a timeout, not a hang
+add_test(NAME simulate_full_trace_probe_late COMMAND ${EXPECT} --clean ${W}/sim-probe-late
+  --out "^PET = 0\\.0[0-9]+ s" -- timeout 60 ${PAS2P} simulate --full-trace ${D}/probe-late
+  --platform ${CMAKE_SOURCE_DIR}/platforms/gbe-cluster.xml -o ${W}/sim-probe-late)
 add_test(NAME simulate_pipeline_closed_form COMMAND ${EXPECT} --clean ${W}/sim-cfp
   --out "^PET = 20\\.000110? s" --out "^ +1 +10 +2\\.000011000 +2\\.00001"
   -- ${PAS2P} simulate ${D}/closed-form-pipeline.sig.xml --platform ${D}/one-link.xml ${EXACT}
