@@ -249,6 +249,44 @@ static void test_drift_guard(void **state)
     rmdir(dir);
 }
 
+/* a predict run that stopped early after SET cannot take less than SET: said, not hidden */
+static void test_pet_below_set_is_said(void **state)
+{
+    (void)state;
+    fix_t f;
+    make(&f, 1);
+    double t0[3] = {0.05, 0.001, NAN};
+    const double *t[2] = {t0, NULL};
+    pas2p_prediction_t a;
+    memset(&a, 0, sizeof a);
+    char err[512], *text = NULL;
+    size_t len = 0;
+    assert_int_equal(pas2p_pet_compute(&f.s, t, 2.0, 0, &a.pet, err, sizeof err), 0);
+    assert_true(a.pet.pet_s < 2.0);
+    snprintf(a.method, sizeof a.method, "predict");
+    snprintf(a.stop, sizeof a.stop, "early (all ranks agreed, nothing in flight)");
+    FILE *out = open_memstream(&text, &len);
+    pas2p_prediction_print(&a, out);
+    fclose(out);
+    assert_non_null(strstr(text, "warning: PET ("));
+    free(text);
+    /* SET below PET, or a replay (its SET is the replay's own time): nothing said */
+    a.pet.set_s = a.pet.pet_s / 2;
+    out = open_memstream(&text, &len);
+    pas2p_prediction_print(&a, out);
+    fclose(out);
+    assert_null(strstr(text, "warning:"));
+    free(text);
+    a.pet.set_s = 2.0;
+    snprintf(a.method, sizeof a.method, "replay");
+    out = open_memstream(&text, &len);
+    pas2p_prediction_print(&a, out);
+    fclose(out);
+    assert_null(strstr(text, "warning:"));
+    free(text);
+    pas2p_prediction_free(&a);
+}
+
 /* the result file: written, read back equal; another version, another kind refused */
 static void test_prediction_file(void **state)
 {
@@ -337,6 +375,7 @@ int main(void)
         cmocka_unit_test(test_per_rank_takes_the_slowest),
         cmocka_unit_test(test_times_median),
         cmocka_unit_test(test_drift_guard),
+        cmocka_unit_test(test_pet_below_set_is_said),
         cmocka_unit_test(test_departed_line),
         cmocka_unit_test(test_prediction_file),
     };
