@@ -171,6 +171,7 @@ static void release(pas2p_run_t *run)
 
 const pas2p_backend_t pas2p_backend_predict = {
     .method = "predict",
+    .occurrences = 1,
     .dir_prefix = "pas2p-predict",
     .check = check,
     .mode = NULL,

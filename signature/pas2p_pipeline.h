@@ -81,6 +81,9 @@ typedef struct {
  * program on the terminal). */
 struct pas2p_backend {
     const char *method;            /* "predict", "replay", "simulate": the prediction's method */
+    int occurrences;               /* its times are the application's own occurrences, not
+                                      repetitions of a phase's mean skeleton (predict:
+                                      pas2p_pet_from_times's drift and tail rules) */
     const char *dir_prefix;        /* default output directory "PREFIX-YYYYmmdd-HHMMSS" */
     /* Before anything is written: what the backend needs (its programs, the signature's
      * calibration, the launch's np); sets run->np when there is no signature. */
