@@ -11,7 +11,9 @@
 # the SET/AET target is stated for), LAMMPS (validation/lammps: Debian's lmp, its LJ melt)
 # at 5000 steps and 4000 atoms; lammps is only run when named in --apps (600 steps, 32000
 # atoms, at validation size).  --args replaces an application's arguments (e.g.
-# "stencil2d=2048 1500"; lammps: "STEPS BOX").
+# "stencil2d=2048 1500"; lammps: "STEPS BOX").  --rare-after takes one value or several
+# ("1 0.03"): with several, each round runs one predict per value after its AET run (the
+# values compared on the same signature and machine state), one row per value.
 # Per application (validation/apps/sizes.txt, validation size, np ranks, default 2):
 #  1. trace once and analyse: the signature (base = this machine);
 #  2. R times, interleaved so that both see the same machine state: a measured run (AET:
@@ -62,24 +64,35 @@ while IFS="|" read -r -u 3 app _np _targs vargs _eargs largs; do
   rm -rf "$tmp/sig"
   "$pas2p" trace -o "$tmp/sig" -- "${launchcmd[@]}" >/dev/null
   "$pas2p" analyze "$tmp/sig" -o "$tmp/sig.xml" >/dev/null
-  : >"$tmp/aet"; : >"$tmp/pet"; : >"$tmp/set"; : >"$tmp/wall"; : >"$tmp/pair"; stops=""
+  read -r -a rares <<<"$rare"; ((${#rares[@]})) || rares=("")
+  : >"$tmp/aet"
+  for j in "${!rares[@]}"; do : >"$tmp/pet$j"; : >"$tmp/set$j"; : >"$tmp/wall$j"; : >"$tmp/pair$j"; : >"$tmp/stops$j"; done
   for ((i = 0; i < runs; i++)); do
-    rm -rf "$tmp/a" "$tmp/p"
+    rm -rf "$tmp/a"
     "$pas2p" trace -o "$tmp/a" -- "${launchcmd[@]}" >/dev/null
     aet=$("$pas2p" dump "$tmp/a" | field AET)
-    "$pas2p" predict "$tmp/sig.xml" ${occ:+--occurrences "$occ"} ${rare:+--rare-after "$rare"} -o "$tmp/p" -- "${launchcmd[@]}" >"$tmp/out" 2>&1 ||
-      { echo "| $app | predict failed: $(grep -m1 'pas2p predict:' "$tmp/out") |"; continue 2; }
-    pet=$(field PET <"$tmp/out")
-    echo "$aet" >>"$tmp/aet"; echo "$pet" >>"$tmp/pet"
-    field SET <"$tmp/out" >>"$tmp/set"; field wall <"$tmp/out" >>"$tmp/wall"
-    awk -v p="$pet" -v a="$aet" 'BEGIN{printf "%+.1f\n", (p-a)/a*100}' >>"$tmp/pair"
-    grep -q "^stop = early" "$tmp/out" && stops+="e" || stops+="n"
+    echo "$aet" >>"$tmp/aet"
+    for j in "${!rares[@]}"; do
+      rm -rf "$tmp/p"
+      r=${rares[$j]}
+      "$pas2p" predict "$tmp/sig.xml" ${occ:+--occurrences "$occ"} ${r:+--rare-after "$r"} -o "$tmp/p" -- "${launchcmd[@]}" >"$tmp/out" 2>&1 ||
+        { echo "| $app | predict failed: $(grep -m1 'pas2p predict:' "$tmp/out") |"; continue 3; }
+      pet=$(field PET <"$tmp/out")
+      echo "$pet" >>"$tmp/pet$j"
+      field SET <"$tmp/out" >>"$tmp/set$j"; field wall <"$tmp/out" >>"$tmp/wall$j"
+      awk -v p="$pet" -v a="$aet" 'BEGIN{printf "%+.1f\n", (p-a)/a*100}' >>"$tmp/pair$j"
+      grep -q "^stop = early" "$tmp/out" && printf e >>"$tmp/stops$j" || printf n >>"$tmp/stops$j"
+    done
   done
-  a=$(median <"$tmp/aet"); p=$(median <"$tmp/pet"); s=$(median <"$tmp/set"); w=$(median <"$tmp/wall")
-  case $stops in *n*e*|*e*n*) stop="mixed ($stops)" ;; *e*) stop=early ;; *) stop="none (ran to Finalize)" ;; esac
-  printf '| %s %s | %.3f (%s) | %.3f (%s) | %+.2f %% | %s | %.2f %% | %.3f | %.2f %% | %s |\n' \
-    "$app" "$vargs" "$a" "$(rng "$tmp/aet")" "$p" "$(rng "$tmp/pet")" \
-    "$(awk -v p="$p" -v a="$a" 'BEGIN{print (p-a)/a*100}')" "$(paste -sd' ' "$tmp/pair")" \
-    "$(awk -v s="$s" -v a="$a" 'BEGIN{print s/a*100}')" "$w" \
-    "$(awk -v w="$w" -v l="$launch" -v a="$a" 'BEGIN{print (w-l)/a*100}')" "$stop"
+  a=$(median <"$tmp/aet")
+  for j in "${!rares[@]}"; do
+    p=$(median <"$tmp/pet$j"); s=$(median <"$tmp/set$j"); w=$(median <"$tmp/wall$j"); stops=$(cat "$tmp/stops$j")
+    case $stops in *n*e*|*e*n*) stop="mixed ($stops)" ;; *e*) stop=early ;; *) stop="none (ran to Finalize)" ;; esac
+    label="$app $vargs"; ((${#rares[@]} > 1)) && label+=" (--rare-after ${rares[$j]})"
+    printf '| %s | %.3f (%s) | %.3f (%s) | %+.2f %% | %s | %.2f %% | %.3f | %.2f %% | %s |\n' \
+      "$label" "$a" "$(rng "$tmp/aet")" "$p" "$(rng "$tmp/pet$j")" \
+      "$(awk -v p="$p" -v a="$a" 'BEGIN{print (p-a)/a*100}')" "$(paste -sd' ' "$tmp/pair$j")" \
+      "$(awk -v s="$s" -v a="$a" 'BEGIN{print s/a*100}')" "$w" \
+      "$(awk -v w="$w" -v l="$launch" -v a="$a" 'BEGIN{print (w-l)/a*100}')" "$stop"
+  done
 done 3< "$tmp/sizes"
