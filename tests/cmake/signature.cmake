@@ -97,17 +97,19 @@ set_tests_properties(predict_no_early_stop predict_end_estimated PROPERTIES FIXT
 # more meanwhile: those are timed too (the signature locates 32, so <= 31).  Phases cut by
 # the calls alone, never coarsened into 10-iteration blocks, all relevant: the same
 # structure whatever the machine's load did to the trace's times
-# (and, with --rare-after 0.03, the same phase estimated instead: the rare phases)
+# (with --rare-after 1: every phase waited for; with the default 0.03, the same phase
+# estimated instead: the rare phases)
 add_test(NAME predict_extra_occurrences COMMAND bash -c [=[
   set -e; W=$1; shift; rm -rf "$W"; mkdir -p "$W"
   "$1" trace -o "$W/t" -- "${@:3}" >/dev/null
   "$1" analyze "$W/t" --compute-similarity 0 --skew 1 --relevance 0 -o "$W/s.xml" >/dev/null
-  "$1" predict "$W/s.xml" -o "$W/p" -- "${@:3}" | grep "^stop = early"
+  "$1" predict "$W/s.xml" --rare-after 1 -o "$W/p" -- "${@:3}" | grep "^stop = early"
   m=$(awk '$1 == "phase" {print NF - 2}' "$W"/p/rank-00000.times | sort -n | tail -1)
   echo "most values timed for one phase on rank 0: $m"; ((m > 3 && m <= 31))
-  # with --rare-after 0.03 that Allreduce phase is rare (its 4th occurrence would hold the
-  # stop to iteration 40 of 60): estimated from the ratio, and the run stops within a quarter
-  "$1" predict "$W/s.xml" --rare-after 0.03 -o "$W/r" -- "${@:3}" >"$W/r.out"
+  # by default (--rare-after 0.03) that Allreduce phase is rare (its 4th occurrence would
+  # hold the stop to iteration 40 of 60): estimated from the ratio, and the run stops within
+  # a quarter
+  "$1" predict "$W/s.xml" -o "$W/r" -- "${@:3}" >"$W/r.out"
   grep "^stop = early" "$W/r.out"; grep -E "^ +[0-9]+ +6 .*\(not measured: base x ratio\)" "$W/r.out"
   n=$(awk '$1 == "done_at" {print $2}' "$W"/r/rank-00000.times)
   t=$(grep -o '<rank id="0"[^>]*' "$W/s.xml" | grep -o ' events="[0-9]*"' | tr -dc 0-9)

@@ -86,6 +86,11 @@ def estimate(name, ph, t):
         return B * med(t) / ph['Bm']
     if name == 'early-scaled':
         return B * med(t) / med(occ[1:]) if len(occ) > 1 and med(occ[1:]) > 0 else med(t)
+    if name in ('matched median', 'matched mean'):
+        return (ph['Bm'] if name == 'matched median' else B) * med(t) / med(b)
+    if name == 'trend matched':
+        base = occ[1:]
+        return ph['Bm'] * med(t) / med(b) if len(base) >= 8 and spearman(base) >= 0.6 else med(t)
     lfl = B * med([x / y for x, y in zip(t, b)])
     if name == 'like-for-like':
         return lfl
@@ -144,7 +149,8 @@ def family_ratios(phases, values, how):
 
 
 def main(root):
-    names = ('median', 'like-for-like', '2-SE switch', 'median-scaled', 'early-scaled', 'trend switch')
+    names = ('median', 'like-for-like', '2-SE switch', 'median-scaled', 'early-scaled', 'trend switch',
+             'matched mean', 'matched median', 'trend matched')
     shown = names + ('family', 'family-sum')
     apps = sorted(a for a in os.listdir(root) if os.path.isfile(os.path.join(root, a, 'aet')))
     pete = {}
