@@ -169,6 +169,17 @@ static void check_closed(stream_t *s, int np, const pas2p_rank_phases_t *res)
     }
 }
 
+/* every rank calls MPI_Finalize; the streams are analysed (which must succeed) into res and
+ * every phase is checked closed */
+static void finish(stream_t *s, int np, pas2p_rank_phases_t *res)
+{
+    for (int r = 0; r < np; r++)
+        add(&s[r], PAS2P_CALL_Finalize, -1, -1, 0, 0);
+    char err[512];
+    assert_int_equal(analyze(s, np, res, err, sizeof err), 0);
+    check_closed(s, np, res);
+}
+
 static uint32_t nphases(const pas2p_rank_phases_t *res, int np)
 {
     uint32_t maxid = 0;
@@ -208,12 +219,8 @@ static void test_rotated_bodies(void **state)
         add(&s[1], PAS2P_CALL_Recv, 0, 1, 4096, 1000);
     }
     add(&s[1], PAS2P_CALL_Send, 0, 2, 4096, 50000);
-    add(&s[0], PAS2P_CALL_Finalize, -1, -1, 0, 0);
-    add(&s[1], PAS2P_CALL_Finalize, -1, -1, 0, 0);
     pas2p_rank_phases_t res[2];
-    char err[512];
-    assert_int_equal(analyze(s, 2, res, err, sizeof err), 0);
-    check_closed(s, 2, res);
+    finish(s, 2, res);
     assert_true(nphases(res, 2) <= 4);
     /* the loop is one phase that repeats, not one occurrence for the whole run */
     uint64_t wmax = 0;
@@ -264,12 +271,8 @@ static void test_wait_for_slowest(void **state)
             if (!pipeline)
                 add(&s[1], PAS2P_CALL_Send, 0, 2, 4096, 1000);
         }
-        add(&s[0], PAS2P_CALL_Finalize, -1, -1, 0, 0);
-        add(&s[1], PAS2P_CALL_Finalize, -1, -1, 0, 0);
         pas2p_rank_phases_t res[2];
-        char err[512];
-        assert_int_equal(analyze(s, 2, res, err, sizeof err), 0);
-        check_closed(s, 2, res);
+        finish(s, 2, res);
         for (int r = 0; r < 2; r++) {
             const pas2p_phase_t *p = heaviest(&res[r]);
             assert_non_null(p);
@@ -305,12 +308,8 @@ static void test_time_variants_linked(void **state)
             add(&s[1], PAS2P_CALL_Recv, 0, 1, 4096, c);
             add(&s[1], PAS2P_CALL_Send, 0, 2, 4096, 1000);
         }
-        add(&s[0], PAS2P_CALL_Finalize, -1, -1, 0, 0);
-        add(&s[1], PAS2P_CALL_Finalize, -1, -1, 0, 0);
         pas2p_rank_phases_t res[2];
-        char err[512];
-        assert_int_equal(analyze(s, 2, res, err, sizeof err), 0);
-        check_closed(s, 2, res);
+        finish(s, 2, res);
         /* the steps' phases: those of two calls on rank 0 */
         uint64_t w[4] = {0};
         int k = 0;
@@ -350,12 +349,8 @@ static void test_lag2_pipeline(void **state)
         if (i >= 2)
             add_wait(&s[1], post[i - 2], 0, 7, 1000);
     }
-    add(&s[0], PAS2P_CALL_Finalize, -1, -1, 0, 0);
-    add(&s[1], PAS2P_CALL_Finalize, -1, -1, 0, 0);
     pas2p_rank_phases_t res[2];
-    char err[512];
-    assert_int_equal(analyze(s, 2, res, err, sizeof err), 0);
-    check_closed(s, 2, res);
+    finish(s, 2, res);
     free_all(s, res, 2);
 }
 
@@ -551,12 +546,8 @@ static void test_farm_any_source(void **state)
             add(&s[w], PAS2P_CALL_Recv, 0, 4, 64, 1000);
         }
     }
-    for (int r = 0; r < 3; r++)
-        add(&s[r], PAS2P_CALL_Finalize, -1, -1, 0, 0);
     pas2p_rank_phases_t res[3];
-    char err[512];
-    assert_int_equal(analyze(s, 3, res, err, sizeof err), 0);
-    check_closed(s, 3, res);
+    finish(s, 3, res);
     /* the master's receives are wildcards in the skeleton */
     int any = 0;
     for (uint32_t i = 0; i < res[0].nsymbols; i++)
@@ -590,12 +581,8 @@ static void test_farm_rounds(void **state)
         for (int r = 0; r < 3; r++)
             add(&s[r], PAS2P_CALL_Bcast, 0, -1, 8, 1000);
     }
-    for (int r = 0; r < 3; r++)
-        add(&s[r], PAS2P_CALL_Finalize, -1, -1, 0, 0);
     pas2p_rank_phases_t res[3];
-    char err[512];
-    assert_int_equal(analyze(s, 3, res, err, sizeof err), 0);
-    check_closed(s, 3, res);
+    finish(s, 3, res);
     for (int r = 0; r < 3; r++) {
         const pas2p_phase_t *p = heaviest(&res[r]);
         assert_non_null(p);
@@ -803,12 +790,8 @@ static void test_rare_anchors_keep_steps(void **state)
                 add(&s[r], PAS2P_CALL_Allreduce, -1, -1, 8, 2000)->comm = PAS2P_COMM_WORLD;
         }
     }
-    for (int r = 0; r < 2; r++)
-        add(&s[r], PAS2P_CALL_Finalize, -1, -1, 0, 0);
     pas2p_rank_phases_t res[2];
-    char err[512];
-    assert_int_equal(analyze(s, 2, res, err, sizeof err), 0);
-    check_closed(s, 2, res);
+    finish(s, 2, res);
     assert_true(heaviest(&res[0])->weight >= 600);
     free_all(s, res, 2);
 }
@@ -865,12 +848,8 @@ static void test_heavy_oneoff_apart(void **state)
     for (int round = 0; round < 61; round++)
         for (int r = 0; r < 2; r++)
             add(&s[r], PAS2P_CALL_Barrier, -1, -1, 0, round == 30 ? 300000000 : 2000 + (uint64_t)(round % 3) * 100);
-    for (int r = 0; r < 2; r++)
-        add(&s[r], PAS2P_CALL_Finalize, -1, -1, 0, 0);
     pas2p_rank_phases_t res[2];
-    char err[512];
-    assert_int_equal(analyze(s, 2, res, err, sizeof err), 0);
-    check_closed(s, 2, res);
+    finish(s, 2, res);
     for (int r = 0; r < 2; r++) {
         const pas2p_phase_t *p = heaviest(&res[r]);
         assert_non_null(p);
@@ -919,12 +898,8 @@ static void test_regular_heavy_step_apart(void **state)
             add(&s[1], PAS2P_CALL_Recv, 0, 1, 4096, c);
             add(&s[1], PAS2P_CALL_Send, 0, 2, 4096, 1000);
         }
-        for (int r = 0; r < 2; r++)
-            add(&s[r], PAS2P_CALL_Finalize, -1, -1, 0, 0);
         pas2p_rank_phases_t res[2];
-        char err[512];
-        assert_int_equal(analyze(s, 2, res, err, sizeof err), 0);
-        check_closed(s, 2, res);
+        finish(s, 2, res);
         int steps = 0;
         for (uint32_t i = 0; i < res[0].nphases; i++)
             if (res[0].phases[i].nsym == 2) {
