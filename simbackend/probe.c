@@ -5,7 +5,8 @@
  *                                     SECONDS/5.  No MPI.
  *   pas2p-probe net [OUT]             np = 2: MPI one-way times between ranks 0 and 1 at
  *                                     sizes from 1 byte to 4 MiB (half the round trip of a
- *                                     ping-pong; median of 7 blocks of >= 4 ms each):
+ *                                     ping-pong; median of 7 blocks of >= 4 ms each,
+ *                                     after 100 ms of round trips not measured):
  *                                     `oneway-BYTES`, and from them `latency` (1 byte) and
  *                                     `bandwidth` (4 MiB / its one-way time).
  * Writes "key = value" lines (speed in flop/s, latency in s, bandwidth in B/s) to OUT, or
@@ -72,6 +73,26 @@ static int net(const char *out)
     if (!buf) {
         fprintf(stderr, "pas2p-probe net: out of memory\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    /* 100 ms of 1-byte round trips first, not measured: a job's two ranks may share a core
+     * for a while after they start (--bind-to none), and the 1-byte size, measured first,
+     * came out 3x slower than 1 KiB's (calibrate also keeps each size's time at most the
+     * next size's) */
+    double spent = 0;
+    for (int more = 1; more;) {
+        double t0 = MPI_Wtime();
+        for (int i = 0; i < 1000; i++) {
+            if (rank == 0) {
+                MPI_Send(buf, 1, MPI_CHAR, peer, 99, MPI_COMM_WORLD);
+                MPI_Recv(buf, 1, MPI_CHAR, peer, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            } else {
+                MPI_Recv(buf, 1, MPI_CHAR, peer, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                MPI_Send(buf, 1, MPI_CHAR, peer, 99, MPI_COMM_WORLD);
+            }
+        }
+        spent += MPI_Wtime() - t0;
+        more = spent < 0.1; /* rank 0's clock decides */
+        MPI_Bcast(&more, 1, MPI_INT, 0, MPI_COMM_WORLD);
     }
     double oneway[NSIZES];
     for (int k = 0; k < NSIZES; k++) {

@@ -193,6 +193,14 @@ add_test(NAME calibrate_speed_unit COMMAND grep -q "<prop id=\"pas2p_speed_unit\
 set_tests_properties(calibrate_speed_unit PROPERTIES FIXTURES_REQUIRED calibrated)
 # its network model against closed forms, with a probe of known results (tests/fake_probe.sh)
 add_test(NAME calibrate_model COMMAND bash ${T}/calibrate_model.sh ${PAS2P} ${D} ${W} ${MPIRUN})
+# a probe that measured 1 byte slower than 1 KiB (its ranks still sharing a core): the
+# platform's latency and 1-byte time are 1 KiB's, not the noise (run H's base platform
+# had 2.7 us against 0.8 us)
+add_test(NAME calibrate_noisy_latency COMMAND bash -c [=[
+  set -e; p=$1 w=$2; shift 2; rm -f "$w"
+  FAKE_PROBE_SLOW_1B=1 PAS2P_PROBE=${0%/*}/fake_probe.sh "$p" calibrate --hosts 2 -o "$w" -- "$@" >/dev/null
+  grep "MPI latency    1.2e-05 s" "$w"; grep -E "one-way times .*: 1: 1.2e-05, 1024: 1.2e-05," "$w"]=]
+  ${T}/fake_probe.sh ${PAS2P} ${W}/noisy-calib.xml ${MPIRUN})
 add_test(NAME simulate_calibrated COMMAND ${EXPECT} --clean ${W}/sim-cal --out "^PET = [0-9.]+ s"
   --out "base speed: kernel calibration"
   -- ${PAS2P} simulate ${D}/closed-form-kernel.sig.xml --platform ${W}/calib.xml --base-speed kernel
