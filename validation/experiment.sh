@@ -14,7 +14,9 @@
 #     refer to), then on every target in turn: the AET run (a traced run: its AET is
 #     MPI_Init -> MPI_Finalize, slowest rank, the signature's definition), `pas2p predict`,
 #     `pas2p replay`, `pas2p replay --relative` and `pas2p simulate` on the target's own
-#     platform (default flags).  Interleaved, because this VM's speed drifts over minutes.
+#     platform (default flags), its host speeds scaled by this machine's kernel speed at the
+#     start of the round over the one measured with the platform (`kernel-speed` rows).
+#     Interleaved, because this VM's speed drifts over minutes.
 # Targets: name, nodes, links, CPU per node (the table TARGETS below; add a line for more):
 #   base    this machine itself, mpirun over shared memory (platform: pas2p calibrate)
 #   vc1g    2 nodes x 1 CPU, 1 Gbit/s links          (validation/vcluster, as e<name>;
@@ -153,6 +155,36 @@ for t in $targets; do
   "$vc" platform "e$t" -o "$out/platform-$t.xml" || { echo "experiment.sh: no platform for $t" >&2; exit 1; }
 done
 
+# Each round simulates on its own copy of the platforms: their host speeds scaled by this
+# machine's kernel speed measured at the start of the round over the one each platform was
+# measured with.  This VM's speed drifts over minutes (run H: the base calibrated at 6.55
+# and vc1g a minute later at 7.48 Gflop/s; the traces' own kernel rates 7.2-7.6), and a
+# platform measured once carried the drift between its measurement and each round's AET
+# run into every simulation: simulate on the base was +9 to +31 % on 7 of 9 codes.
+declare -A KSPEED
+for t in $targets; do
+  KSPEED[$t]=$(awk '/kernel speed/ { print $3; exit }' "$out/platform-$t.xml")
+  num "${KSPEED[$t]}" || { echo "experiment.sh: no kernel speed in $out/platform-$t.xml" >&2; exit 1; }
+done
+# round_platforms DIR: this round's platforms into DIR/platform-TARGET.xml; sets NOW (the
+# kernel speed now, flop/s; empty when the probe failed: then the measured platforms)
+round_platforms() {
+  local t f
+  NOW=$("$build/bin/pas2p-probe" speed 1 2>/dev/null | awk '$1 == "speed" { print $3 }')
+  for t in $targets; do
+    if num "$NOW"; then
+      f=$(awk -v n="$NOW" -v k="${KSPEED[$t]}" 'BEGIN { printf "%.6g", n / k }')
+      awk -v f="$f" -v now="$NOW" 'NR == 2 { print; printf "<!-- experiment.sh: host speeds x %s (this machine'"'"'s kernel speed now, %s flop/s, over the calibration'"'"'s) -->\n", f, now; next }
+        /<cluster / && match($0, /speed="[0-9.eE+-]+f"/) {
+          v = substr($0, RSTART + 7, RLENGTH - 9) * f
+          $0 = substr($0, 1, RSTART - 1) sprintf("speed=\"%.6gf\"", v) substr($0, RSTART + RLENGTH) }
+        { print }' "$out/platform-$t.xml" >"$1/platform-$t.xml"
+    else
+      cp "$out/platform-$t.xml" "$1/platform-$t.xml"
+    fi
+  done
+}
+
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo '?')
 git diff --quiet HEAD 2>/dev/null || commit+="+dirty"
 {
@@ -214,6 +246,9 @@ while IFS="|" read -r -u 3 app args; do
   (cd "$out" && "$pas2p" report "signatures/$app.sig.xml" --fragment --title "$app $args" -o "phases/$app.html" >/dev/null) ||
     log "$app: pas2p report --fragment failed: no phases on the page"
   for ((k = 1; k <= rounds; k++)); do
+    round_platforms "$a"
+    row "$app" "$args" base "$k" kernel-speed "$NOW" "" "" "$(num "$NOW" && echo 1 || echo 0)" \
+      "$(num "$NOW" || echo 'the kernel probe failed: the measured platforms')"
     # the base replay this round's relative replays refer to (same stretch of time)
     rm -rf "$a/rbase"
     run_path "$a/rbase.out" "$pas2p" replay "$a/sig.xml" -o "$a/rbase" -- "${mpirun[@]}" -np "$np"
@@ -237,7 +272,7 @@ while IFS="|" read -r -u 3 app args; do
           replay) run_path "$a/$path.out" "$pas2p" replay "$a/sig.xml" -o "$a/r" -- "${L[@]}" -np "$np" ;;
           replay-relative)
             run_path "$a/$path.out" "$pas2p" replay "$a/sig.xml" -o "$a/rr" --relative "$a/rbase" -- "${L[@]}" -np "$np" ;;
-          simulate) run_path "$a/$path.out" "$pas2p" simulate "$a/sig.xml" --platform "$out/platform-$t.xml" -o "$a/s" ;;
+          simulate) run_path "$a/$path.out" "$pas2p" simulate "$a/sig.xml" --platform "$a/platform-$t.xml" -o "$a/s" ;;
         esac
         row "$app" "$args" "$t" "$k" "$path" "$PET" "$SET" "$WALL" "$OK" "$NOTE"
         line+=" $path ${PET:-fail}"

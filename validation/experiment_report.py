@@ -8,8 +8,10 @@ Reads what validation/experiment.sh wrote in DIR:
                           app,args,np,target,round,path,time_s,set_s,wall_s,ok,note
                           path: aet (the AET run: time_s is its AET), predict, replay,
                           replay-relative, simulate (time_s is the PET), replay-base (the base
-                          replay that the round's relative replays refer to), tfat and trace
-                          (round 0: the analysis time and the AET of the traced base run)
+                          replay that the round's relative replays refer to), kernel-speed
+                          (this machine's kernel speed at the round's start, flop/s: the
+                          round's platforms are scaled by it), tfat and trace (round 0: the
+                          analysis time and the AET of the traced base run)
   experiment-targets.csv  target,nodes,bandwidth,cpu,description
   experiment-info.txt     `key = value` lines: date, commit, host, command, rounds, np, size
   phases/APP.html         `pas2p report --fragment` of each application's signature (optional)
