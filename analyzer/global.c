@@ -1572,8 +1572,9 @@ static int regular(const gphase_t *p)
  * LAMMPS's re-neighbouring step (every 20th: 9.7 ms +- 1.1 of computation over the ranks,
  * 205 occurrences) came out as one phase with its ordinary step (2.25 ms +- 0.28, 4745
  * occurrences) through a single 4.8 ms occurrence between them, and predict's median of a
- * few occurrences then missed the 20 % of the time the heavier steps hold.  The variants a continuous spread is cut into are a factor ~2 apart with standard
- * deviations of ~20 % of their means, at most ~3 deviations apart: they still link. */
+ * few occurrences then missed the 20 % of the time the heavier steps hold.  The variants a
+ * continuous spread is cut into are a factor ~2 apart with standard deviations of ~20 % of
+ * their means, at most ~3 deviations apart: they still link. */
 static int distinct_groups(const gstate_t *g, const gphase_t *a, const gphase_t *b)
 {
     if (a->weight < 8 || b->weight < 8 || similar(g, a->ref, b->ref))
