@@ -798,9 +798,10 @@ static void test_rare_anchors_keep_steps(void **state)
 
 /* HPCC's RandomAccess: a rank keeps an MPI_Irecv(MPI_ANY_SOURCE) posted and polls it with
  * MPI_Test thousands of times per message; at np 2 every message comes from the one other
- * rank, but the order of its calls follows the arrivals (anchored although one source).  The wildcard receives are a third of the calls
- * a signature numbers, but under 2 % of the events: the failed polls are waiting, not calls,
- * and the order of the rank's calls depends on timing, so the signature must be anchored
+ * rank, but the order of its calls follows the arrivals (anchored although one source).
+ * The wildcard receives are a third of the calls a signature numbers, but under 2 % of the
+ * events: the failed polls are waiting, not calls, and the order of the rank's calls
+ * depends on timing, so the signature must be anchored
  * (before: the share was of all events, the signature was not anchored, and every
  * prediction diverged in the polling loop). */
 static void test_polled_wildcards_anchor(void **state)
