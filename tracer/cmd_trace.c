@@ -1,9 +1,11 @@
-/* `pas2p trace [-o DIR] [--counters LIST] [--buffer SIZE] -- LAUNCH...`
+/* `pas2p trace [-o DIR] [--counters LIST] [--buffer SIZE] [--runs N] -- LAUNCH...`
  *
  * Runs LAUNCH with libpas2p preloaded in every rank: for Open MPI's launchers the library
  * and settings are passed with `-x` (so remote nodes get them too); any other launcher
  * (or a singleton ./app) gets them through the environment.  The application's exit
- * status is passed through. */
+ * status is passed through.  With --runs N the application is traced N times, each run
+ * into DIR/run-K, and the run whose AET is the median stays as DIR (on a noisy machine
+ * one run can be 20-60 % off; everything measured from the trace inherits it). */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -24,7 +26,7 @@
 #include "pas2p_trace.h"
 
 static const char usage[] =
-    "usage: pas2p trace [-o DIR] [--counters LIST] [--buffer SIZE] -- LAUNCH...\n"
+    "usage: pas2p trace [-o DIR] [--counters LIST] [--buffer SIZE] [--runs N] -- LAUNCH...\n"
     "\n"
     "Runs an MPI application with libpas2p interposed on every rank and writes its trace\n"
     "to DIR: one binary file per rank and a manifest (see tracer/FORMAT.md).\n"
@@ -34,10 +36,18 @@ static const char usage[] =
     "  --counters LIST  comma-separated PAPI events recorded per event (default PAPI_TOT_INS;\n"
     "                   'none' for time only). Machines without counters trace time only.\n"
     "  --buffer SIZE    per-rank buffer written when full, e.g. 1M (default 256K)\n"
+    "  --runs N         trace the application N times (default 1) and keep the run whose\n"
+    "                   AET is the median (the lower of the two middle ones when N is\n"
+    "                   even): on a noisy machine one run can be far from typical, and the\n"
+    "                   signature and every prediction from it inherit that run's time.\n"
+    "                   Each run's AET is said as it ends and recorded in the manifest\n"
+    "                   (aet_runs, kept_run); the first run that fails stops the rest.\n"
     "  LAUNCH           e.g. mpirun -np 4 ./app args  (or a singleton ./app)\n"
     "\n"
     "Prints `trace = DIR`, `np`, `events` and `AET` when the run ends; exits with the\n"
     "application's status.\n";
+
+#define MAX_RUNS 99
 
 static int check_counters(const char *list)
 {
@@ -66,14 +76,104 @@ static int check_counters(const char *list)
     return 0;
 }
 
+/* One traced run of the launch into absdir (PAS2P_TRACE_DIR; the other settings are in the
+ * environment already).  0 with *m read, or the exit status after the error (said with
+ * `shown`, the directory as the user named it, and `which`, "" or " (run K of N)"). */
+static int trace_once(const char *lib, char **launch, int nlaunch, const char *absdir,
+                      const char *shown, const char *which, pas2p_manifest_t *m, int *app_code)
+{
+    static const char *const xs[] = {"PAS2P_TRACE_DIR", "PAS2P_COMMAND", "PAS2P_COUNTERS",
+                                     "PAS2P_BUFFER_SIZE", "PAS2P_QUIET"};
+    setenv("PAS2P_TRACE_DIR", absdir, 1);
+    int code = pas2p_launch("pas2p trace", lib, launch, nlaunch, xs, sizeof xs / sizeof *xs);
+    *app_code = code;
+    if (code == 127)
+        return 127;
+    char err[1024], rank0[PATH_MAX];
+    if (pas2p_manifest_read(absdir, m, err, sizeof err)) {
+        pas2p_rank_path(absdir, 0, rank0, sizeof rank0);
+        if (access(rank0, F_OK))
+            pas2p_err("trace", "no trace in %s%s: no rank called MPI_Init with libpas2p "
+                      "(not an MPI program, or the launcher dropped LD_PRELOAD)", shown, which);
+        else
+            pas2p_err("trace", "incomplete trace in %s%s: no manifest (the run %s; see the "
+                      "errors above); rank files are kept", shown, which,
+                      code ? "failed" : "did not reach MPI_Finalize, or could not write");
+        return code ? code : PAS2P_EXIT_FAIL;
+    }
+    if (!m->complete) {
+        pas2p_err("trace", "incomplete trace in %s%s: some ranks could not write their files "
+                  "(see the errors above)", shown, which);
+        pas2p_manifest_free(m);
+        return code ? code : PAS2P_EXIT_FAIL;
+    }
+    return 0;
+}
+
+/* removes run directory `run` (a trace: flat files only); 0 or -1 with errno */
+static int remove_run(const char *run)
+{
+    DIR *d = opendir(run);
+    if (!d)
+        return -1;
+    struct dirent *e;
+    char path[PATH_MAX + 300];
+    int rc = 0;
+    while ((e = readdir(d)))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+            snprintf(path, sizeof path, "%s/%s", run, e->d_name);
+            if (unlink(path))
+                rc = -1;
+        }
+    closedir(d);
+    return rc || rmdir(run) ? -1 : 0;
+}
+
+/* moves every file of run directory `run` into `dir` and removes `run`; 0 or -1 (errno) */
+static int promote_run(const char *run, const char *dir)
+{
+    DIR *d = opendir(run);
+    if (!d)
+        return -1;
+    struct dirent *e;
+    char from[PATH_MAX + 300], to[PATH_MAX + 300];
+    int rc = 0;
+    while (!rc && (e = readdir(d)))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+            snprintf(from, sizeof from, "%s/%s", run, e->d_name);
+            snprintf(to, sizeof to, "%s/%s", dir, e->d_name);
+            rc = rename(from, to);
+        }
+    closedir(d);
+    return rc || rmdir(run) ? -1 : 0;
+}
+
+/* the index of the median of v[0..n) (the lower middle one when n is even) */
+static int median_index(const double *v, int n)
+{
+    for (int i = 0; i < n; i++) {
+        int below = 0, same_before = 0;
+        for (int k = 0; k < n; k++) {
+            below += v[k] < v[i];
+            same_before += k < i && v[k] == v[i];
+        }
+        if (below + same_before == (n - 1) / 2)
+            return i;
+    }
+    return 0;
+}
+
 int pas2p_cmd_trace(int argc, char **argv)
 {
     const char *dir = NULL, *counters = getenv("PAS2P_COUNTERS"), *buffer = NULL;
+    long runs = 1;
     const pas2p_opt_t opts[] = {
         {.name = "-o", .kind = PAS2P_OPT_STRING, .dst = &dir, .what = "a directory"},
         {.name = "--counters", .kind = PAS2P_OPT_STRING, .dst = &counters,
          .what = "a comma-separated list of PAPI events, or none"},
         {.name = "--buffer", .kind = PAS2P_OPT_STRING, .dst = &buffer, .what = "a size, e.g. 1M"},
+        {.name = "--runs", .kind = PAS2P_OPT_LONG, .dst = &runs, .min = 1, .max = MAX_RUNS,
+         .what = "a whole number of runs, 1 to 99"},
     };
     const pas2p_cli_t cli = {.cmd = "trace", .usage = usage, .opts = opts,
                              .nopts = sizeof opts / sizeof *opts, .dashdash = 1};
@@ -111,37 +211,80 @@ int pas2p_cmd_trace(int argc, char **argv)
     char cmd[4096] = "";
     for (int k = 0; k < nlaunch && cl < sizeof cmd; k++)
         cl += (size_t)snprintf(cmd + cl, sizeof cmd - cl, "%s%s", k ? " " : "", launch[k]);
-    setenv("PAS2P_TRACE_DIR", absdir, 1);
     setenv("PAS2P_COMMAND", cmd, 1);
     if (counters && *counters)
         setenv("PAS2P_COUNTERS", counters, 1);
     if (buffer)
         setenv("PAS2P_BUFFER_SIZE", buffer, 1);
 
-    static const char *const xs[] = {"PAS2P_TRACE_DIR", "PAS2P_COMMAND", "PAS2P_COUNTERS",
-                                     "PAS2P_BUFFER_SIZE", "PAS2P_QUIET"};
-    int code = pas2p_launch("pas2p trace", lib, launch, nlaunch, xs, sizeof xs / sizeof *xs);
-    if (code == 127)
-        return 127;
-
     pas2p_manifest_t m;
-    char err[1024], rank0[PATH_MAX];
-    if (pas2p_manifest_read(absdir, &m, err, sizeof err)) {
-        pas2p_rank_path(absdir, 0, rank0, sizeof rank0);
-        if (access(rank0, F_OK))
-            pas2p_err("trace", "no trace in %s: no rank called MPI_Init with libpas2p "
-                      "(not an MPI program, or the launcher dropped LD_PRELOAD)", dir);
-        else
-            pas2p_err("trace", "incomplete trace in %s: no manifest (the run %s; see the "
-                      "errors above); rank files are kept", dir,
-                      code ? "failed" : "did not reach MPI_Finalize, or could not write");
-        return code ? code : PAS2P_EXIT_FAIL;
-    }
-    if (!m.complete) {
-        pas2p_err("trace", "incomplete trace in %s: some ranks could not write their files "
-                  "(see the errors above)", dir);
-        pas2p_manifest_free(&m);
-        return code ? code : PAS2P_EXIT_FAIL;
+    int code = 0;
+    if (runs == 1) {
+        int rc = trace_once(lib, launch, nlaunch, absdir, dir, "", &m, &code);
+        if (rc)
+            return rc;
+    } else {
+        /* each run in DIR/run-K; the median one's files become DIR's */
+        double aet[MAX_RUNS];
+        char run[PATH_MAX + 32], shown[PATH_MAX + 32], which[64];
+        for (int k = 0; k < runs; k++) {
+            snprintf(run, sizeof run, "%s/run-%d", absdir, k + 1);
+            snprintf(shown, sizeof shown, "%s/run-%d", dir, k + 1);
+            snprintf(which, sizeof which, " (run %d of %ld)", k + 1, runs);
+            if (pas2p_prepare_dir("pas2p trace", run))
+                return 2;
+            int rc = trace_once(lib, launch, nlaunch, run, shown, which, &m, &code);
+            if (!rc && code) { /* a trace, but the application failed: no median of that */
+                pas2p_err("trace", "run %d of %ld: the application exited with status %d; "
+                          "its trace is in %s, the runs before it in %s/run-*",
+                          k + 1, runs, code, shown, dir);
+                pas2p_manifest_free(&m);
+                return code;
+            }
+            if (rc)
+                return rc;
+            aet[k] = m.aet_s;
+            fprintf(stderr, "pas2p trace: run %d of %ld: AET %.6f s\n", k + 1, runs, aet[k]);
+            pas2p_manifest_free(&m);
+        }
+        int keep = median_index(aet, (int)runs);
+        for (int k = 0; k < runs; k++) {
+            snprintf(run, sizeof run, "%s/run-%d", absdir, k + 1);
+            if (k != keep && remove_run(run)) {
+                pas2p_err("trace", "cannot remove %s/run-%d: %s", dir, k + 1, strerror(errno));
+                return PAS2P_EXIT_FAIL;
+            }
+        }
+        snprintf(run, sizeof run, "%s/run-%d", absdir, keep + 1);
+        if (promote_run(run, absdir)) {
+            pas2p_err("trace", "cannot move %s/run-%d's files into %s: %s", dir, keep + 1, dir,
+                      strerror(errno));
+            return PAS2P_EXIT_FAIL;
+        }
+        /* every run's AET in the manifest (readers ignore keys they do not know) */
+        char mpath[PATH_MAX + 32];
+        snprintf(mpath, sizeof mpath, "%s/manifest", absdir);
+        FILE *f = fopen(mpath, "a");
+        int bad = !f;
+        if (f) {
+            fprintf(f, "aet_runs = ");
+            for (int k = 0; k < runs; k++)
+                fprintf(f, "%s%.9f", k ? "," : "", aet[k]);
+            fprintf(f, "\nkept_run = %d\n", keep + 1);
+            bad = ferror(f) | fclose(f);
+        }
+        if (bad) {
+            pas2p_err("trace", "%s/manifest: cannot record the runs' AETs: %s", dir,
+                      strerror(errno));
+            return PAS2P_EXIT_FAIL;
+        }
+        char err[1024];
+        if (pas2p_manifest_read(absdir, &m, err, sizeof err)) {
+            pas2p_err("trace", "%s", err);
+            return PAS2P_EXIT_FAIL;
+        }
+        fprintf(stderr, "pas2p trace: kept run %d of %ld (AET %.6f s, the median)\n", keep + 1,
+                runs, aet[keep]);
     }
     printf("trace = %s\n", dir);
     printf("np = %d\n", m.np);

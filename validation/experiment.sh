@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # The PET-vs-AET experiment on real, different targets (validation/README.md, issue 22).
 #
-#   bash validation/experiment.sh [--quick] [--rounds R] [--apps "a b"] [--targets "t1 t2"]
-#                                 [--build DIR] [-o DIR]
+#   bash validation/experiment.sh [--quick] [--rounds R] [--trace-runs K] [--apps "a b"]
+#                                 [--targets "t1 t2"] [--build DIR] [-o DIR]
 #
 # np 2 on every target and no oversubscription: this machine has 2 cores, the base runs one
 # rank per core, and each virtual cluster's CPUs add up to at most the cores (checked).
 # Per application (validation/apps/sizes.txt's experiment column, runs of >= 5 s at np 2 on
 # the base; LAMMPS from validation/lammps, its LJ melt):
-#  1. on the base: trace once and analyse (TFAT); the signature goes to DIR/signatures/ and
-#     its phases (`pas2p report --fragment`) to DIR/phases/;
+#  1. on the base: trace K times and keep the run whose AET is the median (`pas2p trace
+#     --runs K`, default 5: one run of this VM can be 20-65 % off its median, and replay and
+#     simulate inherit the traced run's times), analyse it (TFAT); the signature goes to
+#     DIR/signatures/ and its phases (`pas2p report --fragment`) to DIR/phases/;
 #  2. R rounds (default 5), each: a base replay (what this round's `replay --relative` runs
 #     refer to), then on every target in turn: the AET run (a traced run: its AET is
 #     MPI_Init -> MPI_Finalize, slowest rank, the signature's definition), `pas2p predict`,
@@ -23,6 +25,7 @@
 #   vc200   2 nodes x 0.5 CPU, 200 Mbit/s links       platform: vcluster platform)
 # --quick: cg at its test size, targets base and vc200, 3 rounds: the CI subset (~30 s).
 # --rounds R (or --runs R): rounds (default 5; at least 2).
+# --trace-runs K: base runs traced per application, the median kept (default 5; --quick 1).
 # Writes in DIR (default validation/results): experiment-rounds.csv (every run),
 # experiment.csv (per app, target and path: medians, PETE and its bootstrap 90 % interval),
 # experiment.md (table, per-path summary against the targets, machine, commit), index.html
@@ -35,11 +38,12 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 cmdline="bash validation/experiment.sh${*:+ $*}" # as run, for the report
-build=build out=validation/results rounds="" quick=0 apps="" targets=""
+build=build out=validation/results rounds="" quick=0 apps="" targets="" trace_runs=""
 while (($#)); do
   case $1 in
     --quick) quick=1 ;;
     --rounds | --runs) rounds=${2:?$1 needs a number}; shift ;;
+    --trace-runs) trace_runs=${2:?--trace-runs needs a number}; shift ;;
     --apps) apps=${2:?--apps needs a list}; shift ;;
     --targets) targets=${2:?--targets needs a list}; shift ;;
     --build) build=${2:?--build needs a directory}; shift ;;
@@ -51,6 +55,9 @@ while (($#)); do
 done
 [[ -z $rounds ]] && { ((quick)) && rounds=3 || rounds=5; }
 [[ $rounds =~ ^[0-9]+$ ]] && ((rounds >= 2)) || { echo "experiment.sh: --rounds needs a whole number >= 2, not '$rounds'" >&2; exit 2; }
+[[ -z $trace_runs ]] && { ((quick)) && trace_runs=1 || trace_runs=5; }
+[[ $trace_runs =~ ^[0-9]+$ ]] && ((trace_runs >= 1 && trace_runs <= 99)) ||
+  { echo "experiment.sh: --trace-runs needs a whole number from 1 to 99, not '$trace_runs'" >&2; exit 2; }
 
 # The targets besides the base: name, nodes, link bandwidth (tc's unit), CPU per node (a
 # share of one core: a cgroup quota).  One line each; the default list is below.
@@ -195,6 +202,7 @@ git diff --quiet HEAD 2>/dev/null || commit+="+dirty"
   echo "rounds = $rounds"
   echo "np = $np"
   echo "size = $size"
+  echo "trace_runs = $trace_runs"
 } >"$out/experiment-info.txt"
 {
   echo "target,nodes,bandwidth,cpu,description"
@@ -232,14 +240,20 @@ while IFS="|" read -r -u 3 app args; do
   [[ -n $args ]] || { log "$app: validation/apps/sizes.txt has no $size size for it"; failed=1; continue; }
   a=$work/$app; mkdir -p "$a"
   app_cmd "$app" "$args"
-  log "$app $args: trace and analyse on the base (np $np)"
-  if ! "${limit[@]}" "$pas2p" trace -o "$a/trace" -- "${mpirun[@]}" -np "$np" "${CMD[@]}" >"$a/trace.out" 2>&1 ||
+  log "$app $args: trace ($trace_runs runs, the median kept) and analyse on the base (np $np)"
+  if ! timeout --kill-after=10 $((900 * trace_runs)) "$pas2p" trace --runs "$trace_runs" -o "$a/trace" -- \
+       "${mpirun[@]}" -np "$np" "${CMD[@]}" >"$a/trace.out" 2>&1 ||
      ! "$pas2p" analyze "$a/trace" -o "$a/sig.xml" >"$a/analyze.out" 2>&1; then
     log "$app: trace/analyse failed: $(cat "$a/trace.out" "$a/analyze.out" 2>/dev/null | grep -m1 'pas2p' || tail -n 1 "$a/trace.out")"
     row "$app" "$args" base 0 trace "" "" "" 0 "trace or analyse failed"
     failed=1; continue
   fi
-  row "$app" "$args" base 0 trace "$(field AET <"$a/analyze.out")" "" "" 1 ""
+  row "$app" "$args" base 0 trace "$(field AET <"$a/analyze.out")" "" "" 1 \
+    "$( ((trace_runs > 1)) && echo "run $(awk -F' = ' '$1 == "kept_run" { print $2 }' "$a/trace/manifest") of $trace_runs")"
+  k=0
+  for t_run in $(awk -F' = ' '$1 == "aet_runs" { gsub(",", " ", $2); print $2 }' "$a/trace/manifest"); do
+    row "$app" "$args" base $((++k)) trace-run "$t_run" "" "" 1 ""
+  done
   row "$app" "$args" base 0 tfat "$(field TFAT <"$a/analyze.out")" "" "" 1 ""
   rm -rf "$a/trace"
   cp "$a/sig.xml" "$out/signatures/$app.sig.xml"

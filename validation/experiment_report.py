@@ -11,7 +11,9 @@ Reads what validation/experiment.sh wrote in DIR:
                           replay that the round's relative replays refer to), kernel-speed
                           (this machine's kernel speed at the round's start, flop/s: the
                           round's platforms are scaled by it), tfat and trace (round 0: the
-                          analysis time and the AET of the traced base run)
+                          analysis time and the AET of the traced base run kept, the median
+                          of `pas2p trace --runs K`), trace-run (round k: the AET of the
+                          k-th of those K runs)
   experiment-targets.csv  target,nodes,bandwidth,cpu,description
   experiment-info.txt     `key = value` lines: date, commit, host, command, rounds, np, size
   phases/APP.html         `pas2p report --fragment` of each application's signature (optional)

@@ -22,6 +22,9 @@ target_link_libraries(probe_linked PRIVATE pas2p_tracer MPI::MPI_C)
 add_executable(check_trace check_trace.c)
 target_link_libraries(check_trace PRIVATE pas2p_format PkgConfig::CMOCKA)
 
+# `pas2p trace --runs`: the median run kept, the others removed, a failed run named
+add_test(NAME trace_runs COMMAND bash ${T}/trace_runs.sh ${PAS2P} $<TARGET_FILE:share> ${W}
+  ${MPIRUN})
 # the compute share and the kernel rate it scales (manifest), spinning against sleeping
 add_test(NAME compute_share COMMAND bash ${T}/compute_share.sh ${PAS2P} $<TARGET_FILE:share> ${W}
   ${MPIRUN})

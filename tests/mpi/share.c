@@ -1,9 +1,12 @@
-/* Test subject for the tracer's compute share: 40 iterations of ~5 ms of "computation"
- * between two barriers, done as `spin` (busy on the CPU) or as `sleep` (off the CPU).
- * The manifest's compute_share must be high for the first and near zero for the second. */
+/* Test subject for the tracer's compute share: 40 iterations (or the second argument's
+ * number) of ~5 ms of "computation" between two barriers, done as `spin` (busy on the CPU)
+ * or as `sleep` (off the CPU).  The manifest's compute_share must be high for the first
+ * and near zero for the second.  `pas2p trace --runs` uses the count to make runs of
+ * known, different lengths. */
 #define _POSIX_C_SOURCE 200809L
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -11,8 +14,9 @@ int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     int sleep_mode = argc > 1 && !strcmp(argv[1], "sleep");
+    int iters = argc > 2 ? atoi(argv[2]) : 40;
     volatile double x = 1;
-    for (int i = 0; i < 40; i++) {
+    for (int i = 0; i < iters; i++) {
         if (sleep_mode) {
             struct timespec ts = {0, 5000000};
             nanosleep(&ts, NULL);
