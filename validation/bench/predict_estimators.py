@@ -19,6 +19,8 @@ deviation, and the first 8 occurrences' times b_0..b_7):
                  values of every member (the `variant` lines of the minor ones too) and Bf
                  the base times of the same occurrences; every member gets its B x that ratio
   family-sum     the same with sum(T) / sum(Bf)
+  guard X        pas2p predict's drift guard at threshold X (PAS2P_PET_DRIFT, 1.12): early-
+                 scaled when B >= X x median(b_1..b_31), else median(t)
   trend switch   like-for-like when the base's own recorded occurrences (b_1..b_31) drift:
                  their Spearman rank correlation with their position is >= 0.6 over >= 8
                  of them (a step that gets slower as the run goes on: md, LAMMPS), else
@@ -86,6 +88,9 @@ def estimate(name, ph, t):
         return B * med(t) / ph['Bm']
     if name == 'early-scaled':
         return B * med(t) / med(occ[1:]) if len(occ) > 1 and med(occ[1:]) > 0 else med(t)
+    if name.startswith('guard '):  # predict's drift guard at that threshold (pas2p_pet.h)
+        early = med(occ[1:]) if len(occ) > 1 else 0
+        return B * med(t) / early if early > 0 and B >= float(name[6:]) * early else med(t)
     if name in ('matched median', 'matched mean'):
         return (ph['Bm'] if name == 'matched median' else B) * med(t) / med(b)
     if name == 'trend matched':
@@ -150,7 +155,7 @@ def family_ratios(phases, values, how):
 
 def main(root):
     names = ('median', 'like-for-like', '2-SE switch', 'median-scaled', 'early-scaled', 'trend switch',
-             'matched mean', 'matched median', 'trend matched')
+             'matched mean', 'matched median', 'trend matched', 'guard 1.12', 'guard 1.05', 'guard 1.03')
     shown = names + ('family', 'family-sum')
     apps = sorted(a for a in os.listdir(root) if os.path.isfile(os.path.join(root, a, 'aet')))
     pete = {}
