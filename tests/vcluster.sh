@@ -34,6 +34,8 @@ expect 2 1 "$vc" up $name --nodes 0 --bandwidth 1gbit
 expect 2 1 "$vc" up $name --nodes 2 --bandwidth fast
 expect 2 1 "$vc" up $name --nodes 2 --bandwidth 1gbit --cpu 2
 expect 2 1 "$vc" up $name --nodes 2 --bandwidth 1gbit --colour blue
+expect 2 1 "$vc" up $name --nodes 2 --bandwidth 1gbit --period 500
+expect 2 1 "$vc" up $name --nodes 2 --bandwidth 1gbit --cpu 0.1 --period 5000 # a 500 us quota
 expect 1 1 "$vc" mpirun nosuch -np 1 true
 grep -q "no cluster 'nosuch'" "$tmp/err" || fail "mpirun on a missing cluster: $(cat "$tmp/err")"
 if command -v setpriv >/dev/null; then # not root: skipped (a copy that user 65534 can read)
@@ -58,6 +60,7 @@ for i in 0 1; do
   q=$(cat /sys/fs/cgroup/cpu/pas2p-vcluster/$name/n$i/cpu.cfs_quota_us)
   p=$(cat /sys/fs/cgroup/cpu/pas2p-vcluster/$name/n$i/cpu.cfs_period_us)
   ((q * 2 == p)) || fail "n$i: cpu quota $q/$p, not half a core"
+  ((p == 5000)) || fail "n$i: cfs period $p us, not the default 5000"
 done
 
 # mpirun: each rank on its own node (hostname, network namespace, cgroup)
