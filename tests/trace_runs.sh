@@ -36,6 +36,12 @@ grep -Eq "^AET = " <<<"$out" || fail "no AET line"
 "$pas2p" dump "$d" >/dev/null || fail "pas2p dump refuses the kept trace"
 echo "median run kept: $runs -> run $kept"
 
+# an even number of runs keeps the lower of the two middle ones: 120 then 10 iterations
+rm -rf "$d" "$d.count"
+"$pas2p" trace --runs 2 -o "$d" -- bash "$0" --launch "$d.count" "$prog" 0 "$@" >/dev/null 2>&1 ||
+  fail "pas2p trace --runs 2 failed"
+[[ $(field kept_run "$d") == 2 ]] || fail "--runs 2 kept run $(field kept_run "$d"), not 2 (the shorter)"
+
 # the second run is no MPI program: an error naming it, non-zero, the first run kept aside
 rm -rf "$d" "$d.count"
 if out=$("$pas2p" trace --runs 3 -o "$d" -- bash "$0" --launch "$d.count" "$prog" 2 "$@" 2>&1); then
