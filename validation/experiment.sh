@@ -208,7 +208,10 @@ git diff --quiet HEAD 2>/dev/null || commit+="+dirty"
   echo "target,nodes,bandwidth,cpu,description"
   for t in $targets; do
     if [[ $t == base ]]; then echo "base,,,,this machine: mpirun over shared memory, one rank per core"
-    else echo "$t,${NODES[$t]},${BW[$t]},${CPU[$t]},virtual cluster: ${NODES[$t]} nodes x ${CPU[$t]} CPU (cgroup quota); ${BW[$t]} links (tc tbf); Open MPI over TCP"; fi
+    else
+      period=$(awk -F' = ' '$1 == "period_us" { print $2 / 1000 " ms period" }' "${VCLUSTER_STATE:-/run/pas2p-vcluster}/e$t/config" 2>/dev/null)
+      echo "$t,${NODES[$t]},${BW[$t]},${CPU[$t]},virtual cluster: ${NODES[$t]} nodes x ${CPU[$t]} CPU (cgroup quota${period:+; $period}); ${BW[$t]} links (tc tbf); Open MPI over TCP"
+    fi
   done
 } >"$out/experiment-targets.csv"
 rm -rf "$out/signatures" "$out/phases"
