@@ -56,6 +56,23 @@ static int speed(double seconds, const char *out)
 static const int sizes[] = {1, 1024, 8192, 65536, 524288, 4 << 20};
 enum { NSIZES = sizeof sizes / sizeof sizes[0], BLOCKS = 7, BLOCK_MS = 4 };
 
+/* n ping-pong round trips of `bytes` between ranks 0 and 1 (tag `tag`); this rank's seconds */
+static double round_trips(char *buf, int bytes, int n, int rank, int tag)
+{
+    int peer = 1 - rank;
+    double t0 = MPI_Wtime();
+    for (int i = 0; i < n; i++) {
+        if (rank == 0) {
+            MPI_Send(buf, bytes, MPI_CHAR, peer, tag, MPI_COMM_WORLD);
+            MPI_Recv(buf, bytes, MPI_CHAR, peer, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        } else {
+            MPI_Recv(buf, bytes, MPI_CHAR, peer, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Send(buf, bytes, MPI_CHAR, peer, tag, MPI_COMM_WORLD);
+        }
+    }
+    return MPI_Wtime() - t0;
+}
+
 static int net(const char *out)
 {
     int rank, np;
@@ -68,7 +85,6 @@ static int net(const char *out)
         MPI_Finalize();
         return 2;
     }
-    int peer = 1 - rank;
     char *buf = calloc((size_t)sizes[NSIZES - 1], 1);
     if (!buf) {
         fprintf(stderr, "pas2p-probe net: out of memory\n");
@@ -80,17 +96,7 @@ static int net(const char *out)
      * next size's) */
     double spent = 0;
     for (int more = 1; more;) {
-        double t0 = MPI_Wtime();
-        for (int i = 0; i < 1000; i++) {
-            if (rank == 0) {
-                MPI_Send(buf, 1, MPI_CHAR, peer, 99, MPI_COMM_WORLD);
-                MPI_Recv(buf, 1, MPI_CHAR, peer, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            } else {
-                MPI_Recv(buf, 1, MPI_CHAR, peer, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-                MPI_Send(buf, 1, MPI_CHAR, peer, 99, MPI_COMM_WORLD);
-            }
-        }
-        spent += MPI_Wtime() - t0;
+        spent += round_trips(buf, 1, 1000, rank, 99);
         more = spent < 0.1; /* rank 0's clock decides */
         MPI_Bcast(&more, 1, MPI_INT, 0, MPI_COMM_WORLD);
     }
@@ -100,17 +106,7 @@ static int net(const char *out)
         double t[BLOCKS];
         for (int b = 0; b < BLOCKS;) {
             MPI_Barrier(MPI_COMM_WORLD);
-            double t0 = MPI_Wtime();
-            for (int i = 0; i < n; i++) {
-                if (rank == 0) {
-                    MPI_Send(buf, sizes[k], MPI_CHAR, peer, k, MPI_COMM_WORLD);
-                    MPI_Recv(buf, sizes[k], MPI_CHAR, peer, k, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-                } else {
-                    MPI_Recv(buf, sizes[k], MPI_CHAR, peer, k, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-                    MPI_Send(buf, sizes[k], MPI_CHAR, peer, k, MPI_COMM_WORLD);
-                }
-            }
-            double dt = MPI_Wtime() - t0;
+            double dt = round_trips(buf, sizes[k], n, rank, k);
             int longer = dt < BLOCK_MS * 1e-3 && n < (1 << 20); /* rank 0's clock decides */
             MPI_Bcast(&longer, 1, MPI_INT, 0, MPI_COMM_WORLD);
             if (longer)
