@@ -252,9 +252,9 @@ while IFS="|" read -r -u 3 app args; do
     failed=1; continue
   fi
   row "$app" "$args" base 0 trace "$(field AET <"$a/analyze.out")" "" "" 1 \
-    "$( ((trace_runs > 1)) && echo "run $(awk -F' = ' '$1 == "kept_run" { print $2 }' "$a/trace/manifest") of $trace_runs")"
+    "$( ((trace_runs > 1)) && echo "run $(field kept_run <"$a/trace/manifest") of $trace_runs")"
   k=0
-  for t_run in $(awk -F' = ' '$1 == "aet_runs" { gsub(",", " ", $2); print $2 }' "$a/trace/manifest"); do
+  for t_run in $(field aet_runs <"$a/trace/manifest" | tr , ' '); do
     row "$app" "$args" base $((++k)) trace-run "$t_run" "" "" 1 ""
   done
   row "$app" "$args" base 0 tfat "$(field TFAT <"$a/analyze.out")" "" "" 1 ""
