@@ -110,27 +110,9 @@ static int trace_once(const char *lib, char **launch, int nlaunch, const char *a
     return 0;
 }
 
-/* removes run directory `run` (a trace: flat files only); 0 or -1 with errno */
-static int remove_run(const char *run)
-{
-    DIR *d = opendir(run);
-    if (!d)
-        return -1;
-    struct dirent *e;
-    char path[PATH_MAX + 300];
-    int rc = 0;
-    while ((e = readdir(d)))
-        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-            snprintf(path, sizeof path, "%s/%s", run, e->d_name);
-            if (unlink(path))
-                rc = -1;
-        }
-    closedir(d);
-    return rc || rmdir(run) ? -1 : 0;
-}
-
-/* moves every file of run directory `run` into `dir` and removes `run`; 0 or -1 (errno) */
-static int promote_run(const char *run, const char *dir)
+/* empties run directory `run` (a trace: flat files only) and removes it: its files are
+ * moved into `into`, or deleted when `into` is NULL.  0, or -1 with errno */
+static int clear_run(const char *run, const char *into)
 {
     DIR *d = opendir(run);
     if (!d)
@@ -141,8 +123,9 @@ static int promote_run(const char *run, const char *dir)
     while (!rc && (e = readdir(d)))
         if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
             snprintf(from, sizeof from, "%s/%s", run, e->d_name);
-            snprintf(to, sizeof to, "%s/%s", dir, e->d_name);
-            rc = rename(from, to);
+            if (into)
+                snprintf(to, sizeof to, "%s/%s", into, e->d_name);
+            rc = into ? rename(from, to) : unlink(from);
         }
     closedir(d);
     return rc || rmdir(run) ? -1 : 0;
@@ -250,13 +233,13 @@ int pas2p_cmd_trace(int argc, char **argv)
         int keep = median_index(aet, (int)runs);
         for (int k = 0; k < runs; k++) {
             snprintf(run, sizeof run, "%s/run-%d", absdir, k + 1);
-            if (k != keep && remove_run(run)) {
+            if (k != keep && clear_run(run, NULL)) {
                 pas2p_err("trace", "cannot remove %s/run-%d: %s", dir, k + 1, strerror(errno));
                 return PAS2P_EXIT_FAIL;
             }
         }
         snprintf(run, sizeof run, "%s/run-%d", absdir, keep + 1);
-        if (promote_run(run, absdir)) {
+        if (clear_run(run, absdir)) {
             pas2p_err("trace", "cannot move %s/run-%d's files into %s: %s", dir, keep + 1, dir,
                       strerror(errno));
             return PAS2P_EXIT_FAIL;
