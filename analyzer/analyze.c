@@ -339,7 +339,7 @@ static int sources_open(sources_t *S, const char *dir, int np, int strict, char 
         if (!S->rd[r])
             return -1;
         S->ss[r] = (src_t){S->rd[r], strict, 0, 0, 0};
-        S->src[r] = (pas2p_event_source_t){src_next, src_error, &S->ss[r], NULL, NULL};
+        S->src[r] = (pas2p_event_source_t){src_next, src_error, &S->ss[r], src_batch, NULL};
     }
     return 0;
 }

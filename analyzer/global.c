@@ -149,8 +149,9 @@ typedef struct {
 
 typedef struct {
     pas2p_event_source_t src;
-    pas2p_event_view_t cur;
-    int have, eof;
+    pas2p_event_view_t *buf;  /* events read, not consumed yet: buf[bi, bn) (batches) */
+    int bi, bn, eof;
+    const pas2p_event_view_t *cur; /* the event consumed last (valid until the next read) */
     uint64_t pos;             /* events consumed */
     uint64_t total;           /* events in the stream (from the per-rank analysis) */
     const uint64_t *bounds;
@@ -555,10 +556,11 @@ static int post_request(grank_t *R, uint64_t ordinal, uint64_t index, uint32_t c
 static int advance(gstate_t *g, int rank)
 {
     grank_t *R = &g->r[rank];
-    if (!R->have) {
+    if (R->bi == R->bn) {
         if (R->eof)
             return 0;
-        int rc = R->src.next(R->src.ctx, &R->cur);
+        int rc = R->src.next_batch ? R->src.next_batch(R->src.ctx, R->buf, PAS2P_READ_BATCH)
+                                   : R->src.next(R->src.ctx, R->buf);
         if (rc < 0) {
             snprintf(g->err, g->errlen, "%s", R->src.error ? R->src.error(R->src.ctx) : "read error");
             return -1;
@@ -567,9 +569,10 @@ static int advance(gstate_t *g, int rank)
             R->eof = 1;
             return 0;
         }
-        R->have = 1;
+        R->bi = 0;
+        R->bn = rc;
     }
-    const pas2p_event_view_t *v = &R->cur;
+    const pas2p_event_view_t *v = &R->buf[R->bi];
     const pas2p_event_t *e = &v->ev;
     if (v->ordinal != R->pos) {
         snprintf(g->err, g->errlen, "rank %d: event %" PRIu64 " read where %" PRIu64 " was expected",
@@ -669,7 +672,8 @@ static int advance(gstate_t *g, int rank)
     uint64_t dur = init ? 0 : e->t_end - e->t_start;
     uint64_t instr = g->use_instr && v->counters ? v->counters[0] : 0;
     R->pos++;
-    R->have = 0;
+    R->bi++;
+    R->cur = v;
     int kind = pas2p_number_event(&R->last_call, e, PAS2P_NUMBER_GLOBAL);
     if (kind == PAS2P_NUM_RUN && R->nsl) {
         /* a Waitsome (Testsome) continuing a run of them: one call with the run's first,
@@ -1420,7 +1424,7 @@ static int sweep_anchored(gstate_t *g)
         for (int r = 0; r < g->np; r++) {
             grank_t *R = &g->r[r];
             int rc;
-            while ((rc = advance(g, r)) > 0 && !is_anchor(g, &R->cur.ev))
+            while ((rc = advance(g, r)) > 0 && !is_anchor(g, &R->cur->ev))
                 ;
             if (rc < 0)
                 return -1;
@@ -1515,7 +1519,7 @@ static int sweep(gstate_t *g)
             }
             /* snapped: on to the end of the next anchor (the cut after it is the same loop
              * boundary at every np, whichever call each rank's loop happened to start at) */
-            while (g->snap && moved && to != UINT64_MAX && !is_anchor(g, &R->cur.ev)) {
+            while (g->snap && moved && to != UINT64_MAX && !is_anchor(g, &R->cur->ev)) {
                 int rc = advance(g, r);
                 if (rc < 0)
                     return -1;
@@ -2077,6 +2081,8 @@ int pas2p_global_phases(pas2p_event_source_t *srcs, int np, const pas2p_analysis
     for (int r = 0; r < np; r++) {
         grank_t *R = &g.r[r];
         R->src = srcs[r];
+        if (!(R->buf = malloc(PAS2P_READ_BATCH * sizeof *R->buf)))
+            goto oom;
         R->bounds = res[r].bounds;
         R->nbounds = res[r].nbounds;
         R->total = res[r].events;
@@ -2144,6 +2150,7 @@ oom:
     snprintf(err, errlen, "out of memory");
 out:
     for (int r = 0; g.r && r < np; r++) {
+        free(g.r[r].buf);
         free(g.r[r].sl);
         free(g.r[r].set);
         free(g.r[r].syms.v);
