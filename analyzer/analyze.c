@@ -733,6 +733,14 @@ int pas2p_analyze(const pas2p_analyze_opts_t *opts, const pas2p_analyze_dist_t *
                    warn(out, "the trace is cut: its last occurrence is not communication-closed")) {
             snprintf(err, errlen, "out of memory");
             rc = PAS2P_ANALYZE_FAILED;
+        } else if (!g && out->ginfo.unreceived &&
+                   warn(out, "%" PRIu64 " message(s) sent and never received (the first from rank "
+                        "%d to rank %d): left in flight at the end, they belong to the last "
+                        "occurrence, and replay and simulate leave them out",
+                        out->ginfo.unreceived, out->ginfo.unreceived_src,
+                        out->ginfo.unreceived_dst)) {
+            snprintf(err, errlen, "out of memory");
+            rc = PAS2P_ANALYZE_FAILED;
         }
     }
     for (int r = 0; !rc && r < np; r++) {

@@ -201,6 +201,10 @@ typedef struct {
                                     occurrences, WORLD on a tie (thesis 7.4); UINT32_MAX:
                                     none (point-to-point only) */
     int unclosed_end;            /* cut: the last occurrence is not closed (truncated trace) */
+    uint64_t unreceived;         /* messages sent and never received (left in flight when
+                                    the ranks end: Ray's message to itself); the last
+                                    occurrence holds them.  0: none */
+    int32_t unreceived_src, unreceived_dst; /* the first such channel's ranks */
     int anchored;                /* a rank receives from MPI_ANY_SOURCE in >= 5 % of its calls
                                     (a farm's master): occurrences are cut at
                                     the all-rank blocking collectives (anchors) only, located
@@ -223,7 +227,9 @@ void pas2p_orphans_free(pas2p_orphans_t *orph, int np);
  * run the pass again on fresh sources with them (analyze.c does), and the slices are cut as
  * if they had completed at once.  An orphaned receive leaves its sender's message unmatched:
  * the trace then does not add up, an error as before.  NULL: an active request at the end is
- * an error. */
+ * an error.  Messages sent and never received, with every rank at its end, are not an
+ * error: they are the last occurrence's (info->unreceived); a receive whose message is
+ * never sent is. */
 int pas2p_global_phases(pas2p_event_source_t *srcs, int np, const pas2p_analysis_opts_t *o,
                         int use_instr, int cut, pas2p_rank_phases_t *res,
                         pas2p_orphans_t *orph, pas2p_global_info_t *info, char *err,

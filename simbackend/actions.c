@@ -360,11 +360,10 @@ static int sig_counts(const pas2p_signature_t *s, int row, uint32_t me, const pa
     return 0;
 }
 
-/* Is phase `id` replayable alone?  Point-to-point messages balance per (sender, receiver,
- * communicator); every member of a communicator makes the same collectives in order. */
-static int check_phase(const pas2p_signature_t *s, uint32_t id, char *err, size_t errlen)
+/* The point-to-point messages of phase `id`, every rank's sends (+1) and receives (-1) per
+ * (receiver, communicator, sender, tag), sorted (cmp_msg).  0, or -1 out of memory. */
+static int phase_messages(const pas2p_signature_t *s, uint32_t id, msgs_t *v)
 {
-    msgs_t v = {0};
     int rc = 0;
     for (uint32_t r = 0; r < s->nranks && !rc; r++) {
         const pas2p_sig_phase_t *p = find_phase(&s->ranks[r], id);
@@ -373,21 +372,76 @@ static int check_phase(const pas2p_signature_t *s, uint32_t id, char *err, size_
             const pas2p_sig_event_t *e = &p->events[i];
             int cls = pas2p_call_class(e->call);
             if (cls == PAS2P_CLASS_SEND)
-                rc = push(&v, me, e->peer, e->comm, e->tag, +1);
+                rc = push(v, me, e->peer, e->comm, e->tag, +1);
             else if (cls == PAS2P_CLASS_RECV && e->call != PAS2P_CALL_Probe && e->call != PAS2P_CALL_Iprobe)
-                rc = push(&v, e->peer, me, e->comm, e->tag, -1);
+                rc = push(v, e->peer, me, e->comm, e->tag, -1);
             else if (cls == PAS2P_CLASS_SENDRECV)
-                rc = push(&v, me, e->peer, e->comm, e->tag, +1) ||
-                     push(&v, e->peer2, me, e->comm, e->tag2, -1);
+                rc = push(v, me, e->peer, e->comm, e->tag, +1) ||
+                     push(v, e->peer2, me, e->comm, e->tag2, -1);
         }
     }
+    if (!rc && v->n) /* no point-to-point message in the phase: nothing to match (and qsort(NULL) is UB) */
+        qsort(v->m, v->n, sizeof *v->m, cmp_msg);
+    return rc;
+}
+
+/* Calls `f` for each (sender, receiver, communicator, tag) of phase `id` whose sends no
+ * receive of the phase takes, with how many: a receiver's surplus over its wildcard
+ * receives, taken from its senders in order (sender, tag).  Only a global signature's last
+ * occurrence has them: messages the application left in flight when it ended (the
+ * analyzer's note; Ray sends one to itself), which are not replayed.  Returns what f
+ * returns when not 0, else 0; -1 out of memory. */
+typedef int (*unreceived_fn)(void *ctx, int32_t src, int32_t dst, uint32_t comm, int32_t tag, long n);
+static int unreceived(const msgs_t *v, unreceived_fn f, void *ctx)
+{
+    for (size_t i = 0; i < v->n;) {
+        size_t j = i;
+        long any = 0, surplus = 0;
+        while (j < v->n && v->m[j].dst == v->m[i].dst && v->m[j].comm == v->m[i].comm) {
+            long sum = 0;
+            size_t k = j;
+            while (k < v->n && v->m[k].dst == v->m[j].dst && v->m[k].comm == v->m[j].comm &&
+                   v->m[k].src == v->m[j].src && v->m[k].tag == v->m[j].tag)
+                sum += v->m[k++].n;
+            if (v->m[j].src == PAS2P_PEER_ANY)
+                any = -sum;
+            else if (sum > 0)
+                surplus += sum;
+            j = k;
+        }
+        long left = surplus - any; /* sends no receive takes */
+        for (size_t k = i; k < j && left > 0;) {
+            size_t e = k;
+            long sum = 0;
+            while (e < j && v->m[e].src == v->m[k].src && v->m[e].tag == v->m[k].tag)
+                sum += v->m[e++].n;
+            if (v->m[k].src != PAS2P_PEER_ANY && sum > 0) {
+                long n = sum < left ? sum : left;
+                int rc = f(ctx, v->m[k].src, v->m[k].dst, v->m[k].comm, v->m[k].tag, n);
+                if (rc)
+                    return rc;
+                left -= n;
+            }
+            k = e;
+        }
+        i = j;
+    }
+    return 0;
+}
+
+/* Is phase `id` replayable alone?  Point-to-point messages balance per (sender, receiver,
+ * communicator) -- in a global signature a surplus of sends is the messages never received
+ * (unreceived), left out; every member of a communicator makes the same collectives in
+ * order. */
+static int check_phase(const pas2p_signature_t *s, uint32_t id, char *err, size_t errlen)
+{
+    msgs_t v = {0};
+    int rc = phase_messages(s, id, &v);
     if (rc) {
         snprintf(err, errlen, "out of memory");
         free(v.m);
         return -1;
     }
-    if (v.n) /* no point-to-point message in the phase: nothing to match (and qsort(NULL) is UB) */
-        qsort(v.m, v.n, sizeof *v.m, cmp_msg);
     /* per (receiver, communicator): each (sender, tag)'s surplus must be absorbed by that
      * receiver's wildcard receives, exactly */
     for (size_t i = 0; i < v.n && !rc;) {
@@ -413,8 +467,9 @@ static int check_phase(const pas2p_signature_t *s, uint32_t id, char *err, size_
             j = k;
         }
         /* more wildcard receives than messages left for them: the application cancelled
-         * the others (unmatched_wildcards; they are not replayed) */
-        if (!rc && surplus > any) {
+         * the others (unmatched_wildcards; they are not replayed); more messages than
+         * receives: in a per-rank signature, a phase that is not communication-closed */
+        if (!rc && surplus > any && !s->global) {
             snprintf(err, errlen, "phase %u cannot be replayed alone: rank %d is sent %ld "
                      "message(s) more than it receives in that phase (communicator %u)", id,
                      v.m[i].dst, surplus - any, v.m[i].comm);
@@ -525,6 +580,51 @@ static uint8_t *cancelled_receives(const pas2p_signature_t *s, const pas2p_sig_r
             n--;
         }
     }
+    return skip;
+}
+
+/* rank R's sends that no receive takes (unreceived), marked in skip: the last n of each
+ * such (receiver, communicator, tag) in R's phase */
+typedef struct {
+    const pas2p_sig_rank_t *R;
+    const pas2p_sig_phase_t *p;
+    uint8_t **skip;
+} unrecv_ctx_t;
+
+static int mark_unreceived(void *ctx, int32_t src, int32_t dst, uint32_t comm, int32_t tag, long n)
+{
+    unrecv_ctx_t *u = ctx;
+    if (src != (int32_t)u->R->rank)
+        return 0;
+    for (uint32_t i = u->p->nevents; n > 0 && i-- > 0;) {
+        const pas2p_sig_event_t *e = &u->p->events[i];
+        if (pas2p_call_class(e->call) != PAS2P_CLASS_SEND || e->peer != dst || e->comm != comm ||
+            e->tag != tag || (*u->skip && (*u->skip)[i]))
+            continue;
+        if (!*u->skip && !(*u->skip = calloc(u->p->nevents, 1)))
+            return -1;
+        (*u->skip)[i] = 1;
+        n--;
+    }
+    return 0;
+}
+
+/* cancelled_receives, and in a global signature the sends never received: rank R's events
+ * of phase p that are not replayed (1 per event; NULL: none, or out of memory: *oom) */
+static uint8_t *not_replayed(const pas2p_signature_t *s, const pas2p_sig_rank_t *R,
+                             const pas2p_sig_phase_t *p, int *oom)
+{
+    uint8_t *skip = cancelled_receives(s, R, p, oom);
+    if (*oom || !s->global)
+        return skip;
+    msgs_t v = {0};
+    unrecv_ctx_t u = {R, p, &skip};
+    if (phase_messages(s, p->id, &v) || unreceived(&v, mark_unreceived, &u) < 0) {
+        *oom = 1;
+        free(skip);
+        skip = NULL;
+    }
+    free(v.m);
     return skip;
 }
 
@@ -643,14 +743,14 @@ static int write_actions(const pas2p_signature_t *s, const callmap_t *m, const c
                 fprintf(f, "%s%u", k ? "," : " as ", A->ids[k]);
             fputc('\n', f);
             int oom = 0;
-            uint8_t *skip = p ? cancelled_receives(s, R, p, &oom) : NULL;
+            uint8_t *skip = p ? not_replayed(s, R, p, &oom) : NULL;
             if (oom) {
                 snprintf(err, errlen, "out of memory");
                 rc = -1;
             }
             for (uint32_t j = 0; p && j < p->nevents && !rc; j++) {
                 const pas2p_sig_event_t *e = &p->events[j];
-                if (skip && skip[j]) { /* a receive the application cancelled */
+                if (skip && skip[j]) { /* cancelled by the application, or never received */
                     write_compute(f, m, e);
                     continue;
                 }

@@ -178,6 +178,14 @@ add_test(NAME hpcc_patterns COMMAND bash ${T}/hpcc_patterns.sh ${PAS2P}
   ${CMAKE_SOURCE_DIR}/platforms/gbe-cluster.xml ${W}/hpcc -- ${MPIRUN} -np 2 $<TARGET_FILE:randacc> 300)
 set_tests_properties(hpcc_patterns PROPERTIES TIMEOUT 600)
 
+# a message sent and never received when the ranks end (Ray's, to itself): analyzed with a
+# note, replayed and simulated without it (tests/unreceived.sh)
+add_executable(unreceived mpi/unreceived.c)
+target_link_libraries(unreceived PRIVATE MPI::MPI_C)
+add_test(NAME unreceived_message COMMAND bash ${T}/unreceived.sh ${PAS2P}
+  ${CMAKE_SOURCE_DIR}/platforms/gbe-cluster.xml ${W}/unreceived -- ${MPIRUN} -np 2 $<TARGET_FILE:unreceived> 200)
+set_tests_properties(unreceived_message PROPERTIES TIMEOUT 300)
+
 # pas2p report (one self-contained HTML page), rendered by headless Chromium
 add_test(NAME report_renders COMMAND bash ${T}/report.sh ${PAS2P} ${CMAKE_CURRENT_SOURCE_DIR}/data/closed-form.sig.xml
   ${CMAKE_CURRENT_SOURCE_DIR}/data/one-link.xml ${W}/report)
