@@ -142,9 +142,10 @@ static void describe(const pas2p_run_t *run, pas2p_prediction_t *res)
     }
 }
 
-/* departures the signature runtime tolerated (sigrun.c, tolerate(): rounds of phases that
- * are not relevant, in an anchored signature, whose point-to-point calls differed from the
- * base run's): how many, and the first, so that a user sees the run was not the base's */
+/* departures the signature runtime tolerated in phases that are not relevant (sigrun.c:
+ * tolerate(), rounds of an anchored signature whose point-to-point calls differed from the
+ * base run's; depart(), a call with a size the base run did not see): how many, and the
+ * first, so that a user sees the run was not the base's */
 static void print(const pas2p_run_t *run, FILE *out)
 {
     unsigned long long n = 0;
@@ -157,8 +158,8 @@ static void print(const pas2p_run_t *run, FILE *out)
     if (!n)
         return;
     fprintf(out, "departures = %llu\n", n);
-    fprintf(out, "note: %llu occurrence(s) of phases that are not relevant made other calls than "
-            "the base run's between the same collectives (tolerated; no time is taken from them); "
+    fprintf(out, "note: %llu occurrence(s) of phases that are not relevant made other calls or "
+            "sizes than the base run's (tolerated; no time is taken from them); "
             "the first: rank %u %.900s\n", n, run->sig->ranks[first].rank,
             run->st[first].departed_why);
 }

@@ -21,6 +21,10 @@
 #   farm     LAUNCH is the task farm (MPI_ANY_SOURCE: which worker gets which task changes
 #            from run to run): the signature is anchored, and five predictions in a row
 #            must none diverge
+#   size     LAUNCH is tests/mpi/sizes: predicted with SETUP_BYTES=5000 (the trace had 1000),
+#            its one-off set-up message has a size the base never saw, in a phase that is not
+#            relevant: not a divergence, a departure said (exit 0, stopped early); with
+#            LOOP_BYTES=800 the relevant loop's messages change size: still a divergence
 set -u
 mode=$1 pas2p=$2 w=$3; shift 4
 fail() { echo "FAIL ($mode): $*"; echo "--- stdout"; cat "$w/out" 2>/dev/null; echo "--- stderr"; cat "$w/err" 2>/dev/null; exit 1; }
@@ -32,6 +36,7 @@ for a in "${@:2}"; do [[ -z $prog && -x $a && -f $a ]] && prog=$a; done
 launch=("$@")
 case $mode in
   blocked) launch=("$1" -x STALL=4 "${@:2}") ;;
+  size) launch=("$1" -x SETUP_BYTES=5000 "${@:2}") ;;
   nodir)
     cat >"$w/wrap.sh" <<'W'
 #!/bin/sh
@@ -73,6 +78,12 @@ grep -q "MPI_ABORT\|errorcode\|ORTE_ERROR" "$w/err" && fail "the launcher's abor
 grep -q "^PET = " "$w/out" || fail "no PET"
 case $mode in
   farm) grep -q "diverged" "$w/out" "$w/err" && fail "a prediction diverged" ;;
+  size)
+    grep -q "diverged" "$w/out" "$w/err" && fail "the set-up message's size was taken as a divergence"
+    grep -q "^stop = early" "$w/out" || fail "not stopped early"
+    grep -q "^departures = 2$" "$w/out" || fail "the departures (rank 0's send, rank 1's receive) were not said"
+    grep -q "^note: 2 occurrence(s) of phases that are not relevant made other calls or sizes.*bytes 5000" "$w/out" ||
+      fail "the departure's note does not name the size" ;;
   some)
     grep -q "diverged" "$w/out" "$w/err" && fail "a prediction diverged"
     grep -q "^stop = early" "$w/out" || fail "not stopped early"
@@ -94,6 +105,13 @@ if [[ $mode == nodir ]]; then
   [[ -z $(find "$w/elsewhere" -name '*.times' 2>/dev/null) ]] || fail "a rank other than 0 wrote its own times file"
 fi
 echo "ok: predict $mode (exit $rc, $(grep '^stop' "$w/out"))"
+if [[ $mode == size ]]; then # a size the base never saw in the timed loop: a divergence
+  rm -rf "$w/pred"
+  timeout 60 "$pas2p" predict "$w/sig.xml" -o "$w/pred" -- "$1" -x LOOP_BYTES=800 "${@:2}" >"$w/out" 2>"$w/err"
+  rc=$?
+  ((rc != 0)) || fail "LOOP_BYTES=800: predict exited 0 (the loop's sizes differ from the signature's)"
+  grep -q "diverged from the signature" "$w/out" "$w/err" || fail "LOOP_BYTES=800: no divergence reported"
+fi
 if [[ $mode == some ]]; then # a real departure is still one: another call, communicator, peer
   for v in 1 2 3; do
     rm -rf "$w/pred"

@@ -165,6 +165,10 @@ add_test(NAME predict_somewait_collective COMMAND bash ${T}/predict_stop.sh some
   -- ${MPIRUN} -np 2 $<TARGET_FILE:somewait> 200 10)
 add_test(NAME predict_ep_to_end COMMAND bash ${T}/predict_stop.sh ep ${PAS2P} ${W}/stop-ep
   -- ${MPIRUN} -np 2 $<TARGET_FILE:ep> 200)
+add_executable(sizes mpi/sizes.c)
+target_link_libraries(sizes PRIVATE MPI::MPI_C)
+add_test(NAME predict_size_departure COMMAND bash ${T}/predict_stop.sh size ${PAS2P} ${W}/stop-size
+  -- ${MPIRUN} -np 2 $<TARGET_FILE:sizes> 300)
 add_test(NAME predict_farm_any_source COMMAND bash ${T}/predict_stop.sh farm ${PAS2P} ${W}/stop-farm
   -- ${MPIRUN} -np 3 $<TARGET_FILE:taskfarm> 100000 4)
 
