@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The tracer's compute share (tracer/FORMAT.md, manifest `compute_share`): a run whose
 # computation spins has a share near 1 and a kernel_rate of the core's speed; one whose
-# "computation" sleeps has a share near 0, and its kernel_rate says so.
+# "computation" sleeps has a share near 0, and its kernel_rate says so, and so does trace
+# (a note: the machine looked shared).
 # usage: compute_share.sh PAS2P SHARE_PROGRAM WORKDIR MPIRUN...
 set -euo pipefail
 pas2p=$1 prog=$2 work=$3
@@ -10,8 +11,11 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 field() { awk -F' = ' -v k="$1" '$1 == k { print $2 }' "$2/manifest"; }
 for mode in spin sleep; do
   rm -rf "$work/share-$mode"
-  "$pas2p" trace -o "$work/share-$mode" -- "$@" -np 2 "$prog" "$mode" >/dev/null
+  "$pas2p" trace -o "$work/share-$mode" -- "$@" -np 2 "$prog" "$mode" >/dev/null 2>"$work/share-$mode.err"
 done
+# the sleeper's trace says that its ranks had far less than a core (one line)
+grep -Eq "^pas2p trace: note: rank [01] computed on [0-9] % of a core .*shared while tracing.*waited off the CPU" "$work/share-sleep.err" ||
+  fail "trace did not note the low compute share: $(cat "$work/share-sleep.err")"
 spin=$(field compute_share "$work/share-spin") sleep=$(field compute_share "$work/share-sleep")
 krs=$(field kernel_rate "$work/share-spin") krz=$(field kernel_rate "$work/share-sleep")
 echo "compute_share: spin $spin, sleep $sleep; kernel_rate: spin $krs, sleep $krz"

@@ -550,6 +550,8 @@ void pas2p_manifest_free(pas2p_manifest_t *m)
     m->events_per_rank = NULL;
     free(m->kernel_rate);
     m->kernel_rate = NULL;
+    free(m->compute_share);
+    m->compute_share = NULL;
 }
 
 int pas2p_manifest_read(const char *dir, pas2p_manifest_t *m, char *err, size_t errlen)
@@ -564,7 +566,8 @@ int pas2p_manifest_read(const char *dir, pas2p_manifest_t *m, char *err, size_t 
                                 : "");
         return -1;
     }
-    char line[65536], hosts[8192] = "", per_rank[65536] = "", krate[65536] = "";
+    char line[65536], hosts[8192] = "", per_rank[65536] = "", krate[65536] = "",
+         share[65536] = "";
     int lineno = 0, have_format = 0, have_version = 0;
     while (fgets(line, sizeof line, f)) {
         lineno++;
@@ -611,6 +614,8 @@ int pas2p_manifest_read(const char *dir, pas2p_manifest_t *m, char *err, size_t 
             snprintf(per_rank, sizeof per_rank, "%s", v);
         } else if (!strcmp(k, "kernel_rate")) {
             snprintf(krate, sizeof krate, "%s", v);
+        } else if (!strcmp(k, "compute_share")) {
+            snprintf(share, sizeof share, "%s", v);
         } else if (!strcmp(k, "complete")) {
             m->complete = !strcmp(v, "yes");
         } /* unknown keys are ignored: later minor versions may add some */
@@ -632,7 +637,8 @@ int pas2p_manifest_read(const char *dir, pas2p_manifest_t *m, char *err, size_t 
     m->hosts = calloc((size_t)m->np, sizeof *m->hosts);
     m->events_per_rank = calloc((size_t)m->np, sizeof *m->events_per_rank);
     m->kernel_rate = calloc((size_t)m->np, sizeof *m->kernel_rate);
-    if (!m->hosts || !m->events_per_rank || !m->kernel_rate) {
+    m->compute_share = calloc((size_t)m->np, sizeof *m->compute_share);
+    if (!m->hosts || !m->events_per_rank || !m->kernel_rate || !m->compute_share) {
         set_err(err, errlen, "%s: out of memory", path);
         goto fail;
     }
@@ -651,6 +657,14 @@ int pas2p_manifest_read(const char *dir, pas2p_manifest_t *m, char *err, size_t 
     for (int i = 0; i < m->np && tok; i++, tok = strtok_r(NULL, ",", &save)) {
         double v = strtod(tok, NULL);
         m->kernel_rate[i] = v > 0 && v < 1e15 ? v : 0;
+    }
+    save = NULL;
+    tok = strtok_r(share, ",", &save);
+    for (int i = 0; i < m->np; i++) {
+        double v = tok ? strtod(tok, NULL) : 1;
+        m->compute_share[i] = v > 0 && v <= 1 ? v : 1;
+        if (tok)
+            tok = strtok_r(NULL, ",", &save);
     }
     return 0;
 fail:

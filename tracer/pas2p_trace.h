@@ -320,6 +320,7 @@ typedef struct {
     char **hosts;           /* np entries */
     uint64_t *events_per_rank; /* np entries (what each rank wrote) */
     double *kernel_rate;    /* np entries: replay kernel blocks/s (pas2p_kernel.h), 0 unknown */
+    double *compute_share;  /* np entries: share of a core while computing (1 when absent) */
     uint64_t clock_res_ns;
     double aet_s;           /* MPI_Init return -> MPI_Finalize entry, max over ranks */
     uint64_t events;        /* total over ranks */
