@@ -743,6 +743,12 @@ int pas2p_analyze(const pas2p_analyze_opts_t *opts, const pas2p_analyze_dist_t *
             rc = PAS2P_ANALYZE_FAILED;
         }
     }
+    char untraced[512];
+    if (!rc && pas2p_manifest_untraced_note(&m, untraced, sizeof untraced) &&
+        warn(out, "%s", untraced)) {
+        snprintf(err, errlen, "out of memory");
+        rc = PAS2P_ANALYZE_FAILED;
+    }
     for (int r = 0; !rc && r < np; r++) {
         if (j.warn[r][0] && warn(out, "%s", j.warn[r])) {
             snprintf(err, errlen, "out of memory");

@@ -286,6 +286,9 @@ int pas2p_cmd_trace(int argc, char **argv)
                 "the ranks): the machine was shared while tracing (other jobs, more ranks than "
                 "cores) or its computation waited off the CPU (I/O, sleep); the trace's times "
                 "and kernel speeds carry it\n", low, 100 * m.compute_share[low]);
+    char note[512];
+    if (pas2p_manifest_untraced_note(&m, note, sizeof note))
+        fprintf(stderr, "pas2p trace: note: %s\n", note);
     if (code)
         pas2p_err("trace", "the application exited with status %d", code);
     pas2p_manifest_free(&m);

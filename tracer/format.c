@@ -552,6 +552,8 @@ void pas2p_manifest_free(pas2p_manifest_t *m)
     m->kernel_rate = NULL;
     free(m->compute_share);
     m->compute_share = NULL;
+    free(m->untraced);
+    m->untraced = NULL;
 }
 
 int pas2p_manifest_read(const char *dir, pas2p_manifest_t *m, char *err, size_t errlen)
@@ -567,7 +569,7 @@ int pas2p_manifest_read(const char *dir, pas2p_manifest_t *m, char *err, size_t 
         return -1;
     }
     char line[65536], hosts[8192] = "", per_rank[65536] = "", krate[65536] = "",
-         share[65536] = "";
+         share[65536] = "", untraced[65536] = "";
     int lineno = 0, have_format = 0, have_version = 0;
     while (fgets(line, sizeof line, f)) {
         lineno++;
@@ -616,6 +618,8 @@ int pas2p_manifest_read(const char *dir, pas2p_manifest_t *m, char *err, size_t 
             snprintf(krate, sizeof krate, "%s", v);
         } else if (!strcmp(k, "compute_share")) {
             snprintf(share, sizeof share, "%s", v);
+        } else if (!strcmp(k, "untraced")) {
+            snprintf(untraced, sizeof untraced, "%s", v);
         } else if (!strcmp(k, "complete")) {
             m->complete = !strcmp(v, "yes");
         } /* unknown keys are ignored: later minor versions may add some */
@@ -638,7 +642,8 @@ int pas2p_manifest_read(const char *dir, pas2p_manifest_t *m, char *err, size_t 
     m->events_per_rank = calloc((size_t)m->np, sizeof *m->events_per_rank);
     m->kernel_rate = calloc((size_t)m->np, sizeof *m->kernel_rate);
     m->compute_share = calloc((size_t)m->np, sizeof *m->compute_share);
-    if (!m->hosts || !m->events_per_rank || !m->kernel_rate || !m->compute_share) {
+    m->untraced = calloc((size_t)m->np, sizeof *m->untraced);
+    if (!m->hosts || !m->events_per_rank || !m->kernel_rate || !m->compute_share || !m->untraced) {
         set_err(err, errlen, "%s: out of memory", path);
         goto fail;
     }
@@ -666,12 +671,36 @@ int pas2p_manifest_read(const char *dir, pas2p_manifest_t *m, char *err, size_t 
         if (tok)
             tok = strtok_r(NULL, ",", &save);
     }
+    save = NULL;
+    tok = strtok_r(untraced, ",", &save);
+    for (int i = 0; i < m->np && tok; i++, tok = strtok_r(NULL, ",", &save))
+        m->untraced[i] = strtoull(tok, NULL, 10);
     return 0;
 fail:
     if (f)
         fclose(f);
     pas2p_manifest_free(m);
     return -1;
+}
+
+int pas2p_manifest_untraced_note(const pas2p_manifest_t *m, char *out, size_t len)
+{
+    unsigned long long n = 0;
+    int most = 0;
+    for (int r = 0; m->untraced && r < m->np; r++) {
+        n += m->untraced[r];
+        if (m->untraced[r] > m->untraced[most])
+            most = r;
+    }
+    if (len)
+        out[0] = 0;
+    if (!n)
+        return 0;
+    snprintf(out, len, "%llu one-sided (RMA) call(s) were made (MPI_Put, MPI_Get, MPI_Accumulate, "
+             "window synchronisation; rank %d made %llu) and are not traced: the data they move "
+             "and the time they take count as computation, which replay, simulate and what-ifs "
+             "replay as such", n, most, (unsigned long long)m->untraced[most]);
+    return 1;
 }
 
 int pas2p_manifest_check_count(const pas2p_manifest_t *m, int rank, uint64_t n, char *err,

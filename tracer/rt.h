@@ -127,6 +127,8 @@ typedef struct {
     pas2p_sink_host_t sink_host;
     uint64_t msg_sent, msg_recvd;       /* point-to-point messages counted by record.c */
     uint64_t reqs_active;               /* non-blocking operations started, not completed */
+    uint64_t untraced;                  /* atomic: calls of the table's untraced section made
+                                           while recording (one-sided communication) */
 } pas2p_rt_t;
 
 extern pas2p_rt_t pas2p_rt;
@@ -158,6 +160,14 @@ static inline uint64_t pas2p_tick_ns(uint64_t t)
 static inline int pas2p_rt_active(void)
 {
     return __atomic_load_n(&pas2p_rt.active, __ATOMIC_RELAXED);
+}
+
+/* a call that is not traced, only counted (mpi_calls.tbl's untraced section): any thread,
+ * async-signal-safe */
+static inline void pas2p_rt_untraced(void)
+{
+    if (pas2p_rt_active())
+        __atomic_add_fetch(&pas2p_rt.untraced, 1, __ATOMIC_RELAXED);
 }
 
 /* ---- runtime.c */

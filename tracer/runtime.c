@@ -707,7 +707,8 @@ static void command_line(char *out, size_t len)
 
 /* rank 0 writes DIR/manifest (atomically: temp file + rename) */
 static void write_manifest(const char *hosts, const uint64_t *events, const double *krate,
-                           const double *share, double aet, int ok_ranks)
+                           const double *share, const uint64_t *untraced, double aet,
+                           int ok_ranks)
 {
     char final[4200], tmp[4300], cmd[4096];
     snprintf(final, sizeof final, "%s/" PAS2P_MANIFEST, pas2p_rt.dir);
@@ -750,6 +751,14 @@ static void write_manifest(const char *hosts, const uint64_t *events, const doub
     fprintf(f, "\ncompute_share = ");
     for (int r = 0; r < pas2p_rt.np; r++)
         fprintf(f, "%s%.3f", r ? "," : "", share[r]);
+    uint64_t any = 0;
+    for (int r = 0; r < pas2p_rt.np; r++)
+        any |= untraced[r];
+    if (any) {
+        fprintf(f, "\nuntraced = ");
+        for (int r = 0; r < pas2p_rt.np; r++)
+            fprintf(f, "%s%llu", r ? "," : "", (unsigned long long)untraced[r]);
+    }
     fprintf(f, "\ncomplete = %s\n", ok_ranks == pas2p_rt.np ? "yes" : "no");
     int bad = ferror(f);
     if (fclose(f) || bad || rename(tmp, final)) {
@@ -809,9 +818,11 @@ void pas2p_rt_finish(int lang)
     char *hosts = NULL;
     uint64_t *events = NULL;
     double *krates = NULL, *shares = NULL;
+    uint64_t *untraced = NULL, nun = __atomic_load_n(&pas2p_rt.untraced, __ATOMIC_RELAXED);
     if (pas2p_rt.rank == 0) {
         hosts = calloc((size_t)pas2p_rt.np, PAS2P_HOST_LEN);
         events = calloc((size_t)pas2p_rt.np, sizeof *events);
+        untraced = calloc((size_t)pas2p_rt.np, sizeof *untraced);
         krates = calloc((size_t)pas2p_rt.np, sizeof *krates);
         shares = calloc((size_t)pas2p_rt.np, sizeof *shares);
     }
@@ -839,10 +850,12 @@ void pas2p_rt_finish(int lang)
     PMPI_Gather(&nev, 1, MPI_UINT64_T, events, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
     PMPI_Gather(&krate, 1, MPI_DOUBLE, krates, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     PMPI_Gather(&share, 1, MPI_DOUBLE, shares, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    PMPI_Gather(&nun, 1, MPI_UINT64_T, untraced, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
     PMPI_Reduce(&aet, &aet_max, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     PMPI_Reduce(&ok, &ok_ranks, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
-    if (pas2p_rt.rank == 0 && hosts && events && krates && shares)
-        write_manifest(hosts, events, krates, shares, aet_max, ok_ranks);
+    if (pas2p_rt.rank == 0 && hosts && events && krates && shares && untraced)
+        write_manifest(hosts, events, krates, shares, untraced, aet_max, ok_ranks);
+    free(untraced);
     free(hosts);
     free(events);
     free(krates);

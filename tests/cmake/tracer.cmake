@@ -186,3 +186,17 @@ add_test(NAME tracer_no_upward_deps COMMAND bash -c [=[
   exported=$(nm -D --defined-only "$sink" | awk '{print $3}')
   [[ $exported == pas2p_sink ]] || { echo "$sink exports: $exported (want pas2p_sink only)"; bad=1; }
   exit $bad]=] deps $<TARGET_FILE:pas2p_tracer> $<TARGET_FILE:pas2p_sigrun>)
+
+# one-sided communication (MPI_Put between MPI_Win_fence) is not traced but counted: the
+# manifest says how many calls (3 per iteration and rank: 40 iterations, 2 ranks), and
+# trace and analyze each say so in one note (tests/mpi/rma.c)
+add_executable(rma mpi/rma.c)
+target_link_libraries(rma PRIVATE MPI::MPI_C)
+add_test(NAME rma_counted_trace
+  COMMAND ${EXPECT} --clean ${W}/rma --out "^events = [0-9]+"
+          --out "note: 240 one-sided \\(RMA\\) call\\(s\\) were made .*rank [01] made 120\\)"
+          -- ${PAS2P} trace -o ${W}/rma -- ${MPIRUN} -np 2 $<TARGET_FILE:rma> 40)
+set_tests_properties(rma_counted_trace PROPERTIES FIXTURES_SETUP rma)
+pas2p_check(rma manifest ${EXPECT} --out "^untraced = 120,120$" -- cat ${W}/rma/manifest)
+pas2p_check(rma analyze ${EXPECT} --out "240 one-sided \\(RMA\\) call\\(s\\) were made"
+  -- ${PAS2P} analyze ${W}/rma -o ${W}/rma/sig.xml)
