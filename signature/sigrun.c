@@ -518,6 +518,15 @@ static void check_event(sigrun_t *s, const interval_t *v, const pas2p_event_t *e
     if (same && size)
         return;
     char why[600];
+    if (e->call == PAS2P_CALL_Finalize) { /* the run ended: say that, not a call mismatch */
+        snprintf(why, sizeof why, "diverged from the signature: the application called "
+                 "MPI_Finalize at event %llu of the %llu the traced run made on this rank "
+                 "(phase %u expected %s): a shorter run than the traced one (other arguments "
+                 "or input, or it stopped on an error of its own: see its output)",
+                 (unsigned long long)i, (unsigned long long)s->me->events, p->id,
+                 pas2p_call_name(x->call));
+        diverge(s, why);
+    }
     snprintf(why, sizeof why, "diverged from the signature at event %llu (phase %u, call %llu "
              "of its occurrence at %s): expected %s peer %d tag %d comm %u bytes %llu, got %s "
              "peer %d tag %d comm %u bytes %llu",

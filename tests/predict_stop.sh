@@ -24,7 +24,8 @@
 #   size     LAUNCH is tests/mpi/sizes: predicted with SETUP_BYTES=5000 (the trace had 1000),
 #            its one-off set-up message has a size the base never saw, in a phase that is not
 #            relevant: not a divergence, a departure said (exit 0, stopped early); with
-#            LOOP_BYTES=800 the relevant loop's messages change size: still a divergence
+#            LOOP_BYTES=800 the relevant loop's messages change size: still a divergence;
+#            a 2-iteration run ends early, said as MPI_Finalize before the traced run's end
 set -u
 mode=$1 pas2p=$2 w=$3; shift 4
 fail() { echo "FAIL ($mode): $*"; echo "--- stdout"; cat "$w/out" 2>/dev/null; echo "--- stderr"; cat "$w/err" 2>/dev/null; exit 1; }
@@ -111,6 +112,13 @@ if [[ $mode == size ]]; then # a size the base never saw in the timed loop: a di
   rc=$?
   ((rc != 0)) || fail "LOOP_BYTES=800: predict exited 0 (the loop's sizes differ from the signature's)"
   grep -q "diverged from the signature" "$w/out" "$w/err" || fail "LOOP_BYTES=800: no divergence reported"
+  # a shorter run (2 iterations, arguments not checked): it ends early, and says so
+  rm -rf "$w/pred"
+  timeout 60 "$pas2p" predict "$w/sig.xml" -o "$w/pred" --ignore-args -- "${@:1:$#-1}" 2 >"$w/out" 2>"$w/err"
+  rc=$?
+  ((rc != 0)) || fail "a 2-iteration run: predict exited 0"
+  grep -q "the application called MPI_Finalize at event [0-9]* of the [0-9]* the traced run made" "$w/out" "$w/err" ||
+    fail "a 2-iteration run: the early end is not said as such"
 fi
 if [[ $mode == some ]]; then # a real departure is still one: another call, communicator, peer
   for v in 1 2 3; do
