@@ -556,6 +556,27 @@ void pas2p_manifest_free(pas2p_manifest_t *m)
     m->untraced = NULL;
 }
 
+/* a manifest's comma-separated per-rank list (rank order) into out[0..n): counts; entries
+ * the list does not have stay as they are */
+static void list_u64(char *s, uint64_t *out, int n)
+{
+    char *save = NULL, *tok = strtok_r(s, ",", &save);
+    for (int i = 0; i < n && tok; i++, tok = strtok_r(NULL, ",", &save))
+        out[i] = strtoull(tok, NULL, 10);
+}
+
+/* the same for values in (0, max]; an entry that is missing or outside is dflt */
+static void list_double(char *s, double *out, int n, double max, double dflt)
+{
+    char *save = NULL, *tok = strtok_r(s, ",", &save);
+    for (int i = 0; i < n; i++) {
+        double v = tok ? strtod(tok, NULL) : dflt;
+        out[i] = v > 0 && v <= max ? v : dflt;
+        if (tok)
+            tok = strtok_r(NULL, ",", &save);
+    }
+}
+
 int pas2p_manifest_read(const char *dir, pas2p_manifest_t *m, char *err, size_t errlen)
 {
     char path[PATH_MAX];
@@ -653,28 +674,10 @@ int pas2p_manifest_read(const char *dir, pas2p_manifest_t *m, char *err, size_t 
         if (tok)
             tok = strtok_r(NULL, ",", &save);
     }
-    save = NULL;
-    tok = strtok_r(per_rank, ",", &save);
-    for (int i = 0; i < m->np && tok; i++, tok = strtok_r(NULL, ",", &save))
-        m->events_per_rank[i] = strtoull(tok, NULL, 10);
-    save = NULL;
-    tok = strtok_r(krate, ",", &save);
-    for (int i = 0; i < m->np && tok; i++, tok = strtok_r(NULL, ",", &save)) {
-        double v = strtod(tok, NULL);
-        m->kernel_rate[i] = v > 0 && v < 1e15 ? v : 0;
-    }
-    save = NULL;
-    tok = strtok_r(share, ",", &save);
-    for (int i = 0; i < m->np; i++) {
-        double v = tok ? strtod(tok, NULL) : 1;
-        m->compute_share[i] = v > 0 && v <= 1 ? v : 1;
-        if (tok)
-            tok = strtok_r(NULL, ",", &save);
-    }
-    save = NULL;
-    tok = strtok_r(untraced, ",", &save);
-    for (int i = 0; i < m->np && tok; i++, tok = strtok_r(NULL, ",", &save))
-        m->untraced[i] = strtoull(tok, NULL, 10);
+    list_u64(per_rank, m->events_per_rank, m->np);
+    list_double(krate, m->kernel_rate, m->np, 1e15, 0);
+    list_double(share, m->compute_share, m->np, 1, 1);
+    list_u64(untraced, m->untraced, m->np);
     return 0;
 fail:
     if (f)
