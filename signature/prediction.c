@@ -189,9 +189,11 @@ void pas2p_prediction_print(const pas2p_prediction_t *p, FILE *out)
     pas2p_pet_print(&p->pet, out);
     /* the application ran SET before it stopped, unfinished: a PET below that cannot be (the
      * timed phases ran faster than the rest of the run, e.g. ranks sharing cores that
-     * spin-wait: CP2K at np 4 on 2 cores, PET 6.30 s after 6.90 s) */
+     * spin-wait: CP2K at np 4 on 2 cores, PET 6.30 s after 6.90 s).  Within 5 % it can: an
+     * EP-like run stops in its last cheap calls, after SET ~ AET, and SET also holds the
+     * ranks' skew at the start (NAS EP's shape on a loaded machine: PET 0.200 s, SET 0.204) */
     if (!strcmp(p->method, "predict") && !strncmp(p->stop, "early", 5) &&
-        p->pet.set_s > p->pet.pet_s)
+        p->pet.set_s > 1.05 * p->pet.pet_s)
         fprintf(out, "warning: PET (%.6f s) is below the %.6f s the run had taken when it stopped "
                 "(SET): the timed phases ran faster than the rest of the run; this PET is too "
                 "low\n", p->pet.pet_s, p->pet.set_s);

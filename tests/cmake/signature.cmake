@@ -165,6 +165,9 @@ add_test(NAME predict_somewait_collective COMMAND bash ${T}/predict_stop.sh some
   -- ${MPIRUN} -np 2 $<TARGET_FILE:somewait> 200 10)
 add_test(NAME predict_ep_to_end COMMAND bash ${T}/predict_stop.sh ep ${PAS2P} ${W}/stop-ep
   -- ${MPIRUN} -np 2 $<TARGET_FILE:ep> 200)
+# NAS EP's shape: the computation ends at the first of 4 MPI_Allreduce in a row
+add_test(NAME predict_ep_allreduces COMMAND bash ${T}/predict_stop.sh epn ${PAS2P} ${W}/stop-ep4
+  -- ${MPIRUN} -np 2 $<TARGET_FILE:ep> 200 4)
 add_executable(sizes mpi/sizes.c)
 target_link_libraries(sizes PRIVATE MPI::MPI_C)
 add_test(NAME predict_size_departure COMMAND bash ${T}/predict_stop.sh size ${PAS2P} ${W}/stop-size
