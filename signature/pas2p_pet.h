@@ -40,7 +40,8 @@ typedef struct {
     double early_s;              /* > 0: the target's median was taken against the base's
                                     median over its first recorded occurrences, early_s
                                     (predict, a phase whose base mean is PAS2P_PET_DRIFT x
-                                    that or more: pas2p_pet_from_times) */
+                                    that or more, or that PAS2P_PET_DRIFT x the mean or
+                                    more: pas2p_pet_from_times) */
 } pas2p_pet_phase_t;
 
 typedef struct {
@@ -102,9 +103,12 @@ int pas2p_times_read(const char *dir, const pas2p_sig_rank_t *R, double *t, pas2
  *
  * occurrences (predict: the times are the application's own early occurrences, not
  * repetitions of the phase's mean skeleton): a phase whose base mean is PAS2P_PET_DRIFT
- * times its base median over the occurrences the signature records (2nd to 32nd) or more
- * gets base mean x target median / that early median instead of the target median.  Its
- * early occurrences are then no sample of its whole run.  And a phase whose mean is over
+ * times its base median over the occurrences the signature records (2nd to 32nd) or more,
+ * or that early median PAS2P_PET_DRIFT times its mean or more, gets base mean x target
+ * median / that early median instead of the target median.  Its early occurrences are
+ * then no sample of its whole run (the second way: NetPIPE's 0.4 us phase took 3.2 us in
+ * its early occurrences, and the median alone predicted +751 %; on the three estimator
+ * studies' kept runs of the bundled codes it never fires, results/predict.md).  And a phase whose mean is over
  * PAS2P_PET_TAIL (10) times its whole-run median (its time is in a few heavy occurrences)
  * gets its measured typical occurrence plus its tail (mean - early median) x the rank's
  * ratio over its other phases (pet.c).  Measured on quiet traces: LAMMPS's LJ melt (4000

@@ -24,6 +24,10 @@
 #   farm     LAUNCH is the task farm (MPI_ANY_SOURCE: which worker gets which task changes
 #            from run to run): the signature is anchored, and five predictions in a row
 #            must none diverge
+#   late     LAUNCH is tests/mpi/sweep with 3 late stages (~64 % of the run together, each
+#            under 25 %): they are awaited and timed, none estimated
+#   tail     LAUNCH is tests/mpi/sweep with 1 short late stage (~13 %): a wind-down, estimated
+#            from the rank's ratio, and the run stops early before it
 #   size     LAUNCH is tests/mpi/sizes: predicted with SETUP_BYTES=5000 (the trace had 1000),
 #            its one-off set-up message has a size the base never saw, in a phase that is not
 #            relevant (analysed with --relevance 0.2, so that it never is): not a divergence, a departure said (exit 0, stopped early); with
@@ -92,6 +96,12 @@ case $mode in
     grep -q "^departures = 2$" "$w/out" || fail "the departures (rank 0's send, rank 1's receive) were not said"
     grep -q "^note: 2 occurrence(s) of phases that are not relevant made other calls or sizes.*bytes 5000" "$w/out" ||
       fail "the departure's note does not name the size" ;;
+  late)
+    grep -q "not measured" "$w/out" && fail "a late stage was estimated, not timed (the late ones are ~64 % of the run)"
+    [[ $(grep -cE "^ +[0-9]+ +20 " "$w/out") -ge 3 ]] || fail "the three late stages (20 occurrences each) are not in the table" ;;
+  tail)
+    grep -q "^stop = early" "$w/out" || fail "not stopped early (the one late stage, ~13 % of the run, was awaited)"
+    grep -Eq "^ +[0-9]+ +5 .*not measured" "$w/out" || fail "the late stage (5 occurrences) is not estimated" ;;
   some)
     grep -q "diverged" "$w/out" "$w/err" && fail "a prediction diverged"
     grep -q "^stop = early" "$w/out" || fail "not stopped early"

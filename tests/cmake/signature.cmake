@@ -172,6 +172,14 @@ add_executable(sizes mpi/sizes.c)
 target_link_libraries(sizes PRIVATE MPI::MPI_C)
 add_test(NAME predict_size_departure COMMAND bash ${T}/predict_stop.sh size ${PAS2P} ${W}/stop-size
   -- ${MPIRUN} -np 2 $<TARGET_FILE:sizes> 300)
+# late phases: a sweep's later stages, together ~64 % of the run, are awaited and timed; one
+# short stage (~13 %) is a wind-down, estimated (tests/predict_stop.sh, modes late, tail)
+add_executable(sweep mpi/sweep.c)
+target_link_libraries(sweep PRIVATE MPI::MPI_C)
+add_test(NAME predict_late_stages COMMAND bash ${T}/predict_stop.sh late ${PAS2P} ${W}/stop-late
+  -- ${MPIRUN} -np 2 $<TARGET_FILE:sweep> 100 3 20 3)
+add_test(NAME predict_late_tail COMMAND bash ${T}/predict_stop.sh tail ${PAS2P} ${W}/stop-tail
+  -- ${MPIRUN} -np 2 $<TARGET_FILE:sweep> 100 1 5 3)
 add_test(NAME predict_farm_any_source COMMAND bash ${T}/predict_stop.sh farm ${PAS2P} ${W}/stop-farm
   -- ${MPIRUN} -np 3 $<TARGET_FILE:taskfarm> 100000 4)
 

@@ -250,6 +250,27 @@ static void test_drift_guard(void **state)
     assert_int_equal(pas2p_pet_from_times(&sig, dir, NULL, 1, 0, &out, err, sizeof err), 0);
     assert_true(fabs(out.phases[0].target_s - 1.2 * 0.0035) < 1e-12);
     pas2p_pet_free(&out);
+    /* early occurrences slower than the run's mean (NetPIPE's first ones of a 0.4 us phase
+     * took 3.2 us): scaled down the same way, and said */
+    p[0].time_mean_s = 0.0040 / 7.7;
+    p[0].time_median_s = 0.0040 / 8;
+    assert_int_equal(pas2p_pet_from_times(&sig, dir, NULL, 1, 0, &out, err, sizeof err), 0);
+    assert_true(fabs(out.phases[0].early_s - 0.0040) < 1e-12);
+    assert_true(fabs(out.phases[0].target_s - 0.0035 / 7.7) < 1e-12);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    pas2p_pet_print(&out, f);
+    fclose(f);
+    assert_non_null(strstr(text, "early occurrences' median (0.004000000 s) is 7.7x its mean"));
+    free(text);
+    pas2p_pet_free(&out);
+    p[0].time_median_s = 0;
+    /* within the factor either way: the median */
+    p[0].time_mean_s = 0.0040 / 1.1;
+    assert_int_equal(pas2p_pet_from_times(&sig, dir, NULL, 1, 0, &out, err, sizeof err), 0);
+    assert_true(fabs(out.phases[0].target_s - 0.0035) < 1e-12 && out.phases[0].early_s == 0);
+    pas2p_pet_free(&out);
     unlink(path);
     rmdir(dir);
 }

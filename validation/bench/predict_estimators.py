@@ -21,6 +21,8 @@ deviation, and the first 8 occurrences' times b_0..b_7):
   family-sum     the same with sum(T) / sum(Bf)
   guard X        pas2p predict's drift guard at threshold X (PAS2P_PET_DRIFT, 1.12): early-
                  scaled when B >= X x median(b_1..b_31), else median(t)
+  both X         the same when either is X times the other (early occurrences slower than
+                 the run's mean too: NetPIPE's first occurrences of a 0.4 us phase, 3.2 us)
   trend switch   like-for-like when the base's own recorded occurrences (b_1..b_31) drift:
                  their Spearman rank correlation with their position is >= 0.6 over >= 8
                  of them (a step that gets slower as the run goes on: md, LAMMPS), else
@@ -91,6 +93,10 @@ def estimate(name, ph, t):
     if name.startswith('guard '):  # predict's drift guard at that threshold (pas2p_pet.h)
         early = med(occ[1:]) if len(occ) > 1 else 0
         return B * med(t) / early if early > 0 and B >= float(name[6:]) * early else med(t)
+    if name.startswith('both '):  # the guard both ways: early occurrences slower than B too
+        early = med(occ[1:]) if len(occ) > 1 else 0
+        x = float(name[5:])
+        return B * med(t) / early if early > 0 and (B >= x * early or early >= x * B) else med(t)
     if name in ('matched median', 'matched mean'):
         return (ph['Bm'] if name == 'matched median' else B) * med(t) / med(b)
     if name == 'trend matched':
@@ -155,7 +161,7 @@ def family_ratios(phases, values, how):
 
 def main(root):
     names = ('median', 'like-for-like', '2-SE switch', 'median-scaled', 'early-scaled', 'trend switch',
-             'matched mean', 'matched median', 'trend matched', 'guard 1.12', 'guard 1.05', 'guard 1.03')
+             'matched mean', 'matched median', 'trend matched', 'guard 1.12', 'guard 1.05', 'guard 1.03', 'both 1.12')
     shown = names + ('family', 'family-sum')
     apps = sorted(a for a in os.listdir(root) if os.path.isfile(os.path.join(root, a, 'aet')))
     pete = {}
