@@ -97,11 +97,14 @@ case $mode in
     grep -q "^note: 2 occurrence(s) of phases that are not relevant made other calls or sizes.*bytes 5000" "$w/out" ||
       fail "the departure's note does not name the size" ;;
   late)
-    grep -q "not measured" "$w/out" && fail "a late stage was estimated, not timed (the late ones are ~64 % of the run)"
-    [[ $(grep -cE "^ +[0-9]+ +20 " "$w/out") -ge 3 ]] || fail "the three late stages (20 occurrences each) are not in the table" ;;
+    # (a one-off at the end, the last ping-pong before MPI_Finalize, may be estimated)
+    grep -Eq "^ +[0-9]+ +([2-9]|[1-9][0-9]+) .*not measured" "$w/out" &&
+      fail "a late stage was estimated, not timed (the late ones are ~64 % of the run)"
+    [[ $(grep -cE "^ +[0-9]+ +[0-9]+ .* [0-9]+ +[-+][0-9]+/[-+][0-9]+%" "$w/out") -ge 4 ]] ||
+      fail "the first stage and the three late ones are not all timed" ;;
   tail)
     grep -q "^stop = early" "$w/out" || fail "not stopped early (the one late stage, ~13 % of the run, was awaited)"
-    grep -Eq "^ +[0-9]+ +5 .*not measured" "$w/out" || fail "the late stage (5 occurrences) is not estimated" ;;
+    grep -Eq "^ +[0-9]+ +[2-5] .*not measured" "$w/out" || fail "the late stage (5 occurrences) is not estimated" ;;
   some)
     grep -q "diverged" "$w/out" "$w/err" && fail "a prediction diverged"
     grep -q "^stop = early" "$w/out" || fail "not stopped early"
