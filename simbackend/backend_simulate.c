@@ -4,6 +4,7 @@
  * smpirun (through the tracer's launcher, its output in DIR/simgrid.log). */
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -286,10 +287,14 @@ static int run_simgrid(pas2p_run_t *run, char *err, size_t errlen)
         return 0;
     char why[1600];
     first_error(s->log, why, sizeof why);
-    if (run->code > 128 && !why[0]) /* SimGrid 3.x dies on some malformed <config> values */
-        snprintf(why, sizeof why, "it crashed (signal %d) on %.1000s: check its <config> "
+    int sig = run->code > 128 ? run->code - 128 : 0;
+    if ((sig == SIGTERM || sig == SIGINT || sig == SIGHUP || sig == SIGKILL) && !why[0])
+        snprintf(why, sizeof why, "it was stopped from outside (%s: a timeout, Ctrl-C or the "
+                 "batch system) before the end of the replay", strsignal(sig));
+    else if (sig && !why[0]) /* SimGrid 3.x dies on some malformed <config> values */
+        snprintf(why, sizeof why, "it crashed (signal %d, %s) on %.1000s: check its <config> "
                  "props (smpi/bw-factor and smpi/lat-factor take \"size:factor;...\")",
-                 run->code - 128, o->platform);
+                 sig, strsignal(sig), o->platform);
     snprintf(err, errlen, "SimGrid failed (exit %d)%s%s (log: %s)", run->code, why[0] ? ": " : "",
              why, s->log);
     return 1;

@@ -101,7 +101,10 @@ case $mode in
     grep -Eq "^ +[0-9]+ +([2-9]|[1-9][0-9]+) .*not measured" "$w/out" &&
       fail "a late stage was estimated, not timed (the late ones are ~64 % of the run)"
     [[ $(grep -cE "^ +[0-9]+ +[0-9]+ .* [0-9]+ +[-+][0-9]+/[-+][0-9]+%" "$w/out") -ge 4 ]] ||
-      fail "the first stage and the three late ones are not all timed" ;;
+      fail "the first stage and the three late ones are not all timed"
+    # stderr: the program's "stage s: " lines, the last one cut by the stop (the abort
+    # banner that follows it must be dropped all the same), nothing else
+    grep -vq "^stage [0-9]: \(ok\)\?$" "$w/err" && fail "stderr has more than the program's stage lines" ;;
   tail)
     grep -q "^stop = early" "$w/out" || fail "not stopped early (the one late stage, ~13 % of the run, was awaited)"
     grep -Eq "^ +[0-9]+ +[2-5] .*not measured" "$w/out" || fail "the late stage (5 occurrences) is not estimated" ;;

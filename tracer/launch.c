@@ -189,8 +189,26 @@ static void relay_hold(relay_t *r, const char *l, size_t n)
     r->held[r->nheld] = 0;
 }
 
+/* where a run of >= 20 dashes that ends line l (n bytes, maybe with its newline) starts, or
+ * n: the program's last line, unfinished when the job was aborted, and the banner's first
+ * (NetPIPE's "34:  196608 bytes   2000 times --> " then the dashes) */
+static size_t trailing_dashes(const char *l, size_t n)
+{
+    size_t e = n && l[n - 1] == '\n' ? n - 1 : n, b = e;
+    while (b > 0 && l[b - 1] == '-')
+        b--;
+    return e - b >= 20 ? b : n;
+}
+
 static void relay_line(relay_t *r, const char *l, size_t n)
 {
+    size_t cut;
+    if (!r->inblock && !dashes(l) && (cut = trailing_dashes(l, n)) < n) {
+        fwrite(l, 1, cut, stderr); /* the program's text, its line ended here */
+        fputc('\n', stderr);
+        relay_line(r, l + cut, n - cut);
+        return;
+    }
     if (!r->inblock) {
         if (dashes(l)) {
             r->inblock = 1;

@@ -8,7 +8,9 @@
  * first stage and 20 L to each later one): no wind-down that predict may estimate from
  * the first stage's ratio (NetPIPE's sweep, four such stages of 14-20 % each, was
  * predicted at 8.5x its run that way).  With K = 1, M = 5 the one stage is ~13 % at
- * most, and it may.  The program checks what it receives. */
+ * most, and it may.  Rank 0 says each stage on stderr as NetPIPE does, "stage s: " then
+ * "ok" and the newline when it is over: predict's stop cuts a line, and the launcher's
+ * abort banner must still not reach the user.  The program checks what it receives. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,8 +52,15 @@ int main(int argc, char **argv)
     if (!buf)
         MPI_Abort(MPI_COMM_WORLD, 2);
     pingpong(rank, buf, 8, n, 1);
-    for (int s = 1, bytes = 240; s <= k; s++, bytes *= 30)
+    for (int s = 1, bytes = 240; s <= k; s++, bytes *= 30) {
+        if (rank == 0) {
+            fprintf(stderr, "stage %d: ", s);
+            fflush(stderr);
+        }
         pingpong(rank, buf, bytes, m, ms);
+        if (rank == 0)
+            fprintf(stderr, "ok\n");
+    }
     if (rank == 0)
         printf("sweep: done\n");
     free(buf);
