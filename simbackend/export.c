@@ -725,7 +725,12 @@ int pas2p_actions_export_ti(const pas2p_signature_t *sig, const char *dir, doubl
              "  /usr/lib/x86_64-linux-gnu/simgrid/smpireplaymain  (prints 'Simulation time T')\n"
              "PET = sum over phases of T x weight + rest x (sum T x weight / sum base x weight).\n"
              "A sub-communicator's point-to-point traffic is kept (peers are world ranks);\n"
-             "probes and tests, which move no data, are dropped.\n",
+             "probes and tests, which move no data, are dropped.\n\n"
+             "Against `pas2p simulate SIG --platform P -o D` on the same platform: export\n"
+             "with --base-speed set to the base speed simulate prints for P (by default the\n"
+             "first host's speed, or the trace's kernel calibration on a calibrated platform),\n"
+             "and pass D/hostfile to run.sh (simulate's default --map block fills each host's\n"
+             "cores; smpirun without a hostfile puts one rank per host).\n",
              sig->command, sig->np, base_speed, sig->np);
     if (!rc)
         rc = write_text(dir, "weights.csv", csv, 0, err, errlen) ||
