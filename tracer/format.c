@@ -554,6 +554,12 @@ void pas2p_manifest_free(pas2p_manifest_t *m)
     m->compute_share = NULL;
     free(m->untraced);
     m->untraced = NULL;
+    free(m->untraced_s);
+    m->untraced_s = NULL;
+    free(m->untraced_io);
+    m->untraced_io = NULL;
+    free(m->untraced_io_s);
+    m->untraced_io_s = NULL;
 }
 
 /* a manifest's comma-separated per-rank list (rank order) into out[0..n): counts; entries
@@ -590,7 +596,8 @@ int pas2p_manifest_read(const char *dir, pas2p_manifest_t *m, char *err, size_t 
         return -1;
     }
     char line[65536], hosts[8192] = "", per_rank[65536] = "", krate[65536] = "",
-         share[65536] = "", untraced[65536] = "";
+         share[65536] = "", untraced[65536] = "", untraced_s[65536] = "",
+         untraced_io[65536] = "", untraced_io_s[65536] = "";
     int lineno = 0, have_format = 0, have_version = 0;
     while (fgets(line, sizeof line, f)) {
         lineno++;
@@ -641,6 +648,12 @@ int pas2p_manifest_read(const char *dir, pas2p_manifest_t *m, char *err, size_t 
             snprintf(share, sizeof share, "%s", v);
         } else if (!strcmp(k, "untraced")) {
             snprintf(untraced, sizeof untraced, "%s", v);
+        } else if (!strcmp(k, "untraced_s")) {
+            snprintf(untraced_s, sizeof untraced_s, "%s", v);
+        } else if (!strcmp(k, "untraced_io")) {
+            snprintf(untraced_io, sizeof untraced_io, "%s", v);
+        } else if (!strcmp(k, "untraced_io_s")) {
+            snprintf(untraced_io_s, sizeof untraced_io_s, "%s", v);
         } else if (!strcmp(k, "complete")) {
             m->complete = !strcmp(v, "yes");
         } /* unknown keys are ignored: later minor versions may add some */
@@ -664,7 +677,11 @@ int pas2p_manifest_read(const char *dir, pas2p_manifest_t *m, char *err, size_t 
     m->kernel_rate = calloc((size_t)m->np, sizeof *m->kernel_rate);
     m->compute_share = calloc((size_t)m->np, sizeof *m->compute_share);
     m->untraced = calloc((size_t)m->np, sizeof *m->untraced);
-    if (!m->hosts || !m->events_per_rank || !m->kernel_rate || !m->compute_share || !m->untraced) {
+    m->untraced_s = calloc((size_t)m->np, sizeof *m->untraced_s);
+    m->untraced_io = calloc((size_t)m->np, sizeof *m->untraced_io);
+    m->untraced_io_s = calloc((size_t)m->np, sizeof *m->untraced_io_s);
+    if (!m->hosts || !m->events_per_rank || !m->kernel_rate || !m->compute_share || !m->untraced ||
+        !m->untraced_s || !m->untraced_io || !m->untraced_io_s) {
         set_err(err, errlen, "%s: out of memory", path);
         goto fail;
     }
@@ -678,6 +695,9 @@ int pas2p_manifest_read(const char *dir, pas2p_manifest_t *m, char *err, size_t 
     list_double(krate, m->kernel_rate, m->np, 1e15, 0);
     list_double(share, m->compute_share, m->np, 1, 1);
     list_u64(untraced, m->untraced, m->np);
+    list_double(untraced_s, m->untraced_s, m->np, 1e9, 0);
+    list_u64(untraced_io, m->untraced_io, m->np);
+    list_double(untraced_io_s, m->untraced_io_s, m->np, 1e9, 0);
     return 0;
 fail:
     if (f)
@@ -688,21 +708,37 @@ fail:
 
 int pas2p_manifest_untraced_note(const pas2p_manifest_t *m, char *out, size_t len)
 {
-    unsigned long long n = 0;
-    int most = 0;
+    unsigned long long rma = 0, io = 0;
+    int most = 0; /* the rank that spent the most time in them */
     for (int r = 0; m->untraced && r < m->np; r++) {
-        n += m->untraced[r];
-        if (m->untraced[r] > m->untraced[most])
+        rma += m->untraced[r];
+        io += m->untraced_io ? m->untraced_io[r] : 0;
+        double t = (m->untraced_s ? m->untraced_s[r] : 0) + (m->untraced_io_s ? m->untraced_io_s[r] : 0),
+               tm = (m->untraced_s ? m->untraced_s[most] : 0) +
+                    (m->untraced_io_s ? m->untraced_io_s[most] : 0);
+        if (t > tm || (t == tm && m->untraced[r] > m->untraced[most]))
             most = r;
     }
     if (len)
         out[0] = 0;
-    if (!n)
+    if (!rma && !io)
         return 0;
-    snprintf(out, len, "%llu one-sided (RMA) call(s) were made (MPI_Put, MPI_Get, MPI_Accumulate, "
-             "window synchronisation; rank %d made %llu) and are not traced: the data they move "
-             "and the time they take count as computation, which replay, simulate and what-ifs "
-             "replay as such", n, most, (unsigned long long)m->untraced[most]);
+    char what[400] = "", when[200] = "";
+    if (rma)
+        snprintf(what, sizeof what, "%llu one-sided (RMA) call(s) (MPI_Put, MPI_Get, "
+                 "MPI_Accumulate, window synchronisation)%s", rma, io ? " and " : "");
+    if (io)
+        snprintf(what + strlen(what), sizeof what - strlen(what), "%llu MPI-IO call(s) "
+                 "(MPI_File_*)", io);
+    double t = (m->untraced_s ? m->untraced_s[most] : 0) + (m->untraced_io_s ? m->untraced_io_s[most] : 0);
+    if (t > 0 && m->aet_s > 0)
+        snprintf(when, sizeof when, "; rank %d spent %.6f s in them, %.1f %% of the run", most, t,
+                 100 * t / m->aet_s);
+    else if (t > 0)
+        snprintf(when, sizeof when, "; rank %d spent %.6f s in them", most, t);
+    snprintf(out, len, "%s were made and are not traced: the data they move and the time they "
+             "take count as computation, which replay, simulate and what-ifs replay as such%s",
+             what, when);
     return 1;
 }
 

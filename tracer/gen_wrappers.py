@@ -90,11 +90,15 @@ class Call:
         fields = [f.strip() for f in line.split("|")]
         if len(fields) < 4:
             raise SystemExit(f"mpi_calls.tbl:{lineno}: expected 'ID | Name | recorder | params'")
-        # ID '-': not traced, only counted (pas2p_rt_untraced); no call id, no event
+        # ID '-': not traced, only counted and timed (pas2p_rt_untraced_*); no call id, no
+        # event.  Recorder 'count' (one-sided communication) or 'count_io' (MPI-IO)
         self.untraced = fields[0] == "-"
         if self.untraced:
-            if fields[2] != "count":
-                raise SystemExit(f"mpi_calls.tbl:{lineno}: an untraced call's recorder is 'count'")
+            kinds = {"count": "PAS2P_UNTRACED_RMA", "count_io": "PAS2P_UNTRACED_IO"}
+            if fields[2] not in kinds:
+                raise SystemExit(f"mpi_calls.tbl:{lineno}: an untraced call's recorder is "
+                                 f"'count' or 'count_io'")
+            self.kind = kinds[fields[2]]
             fields[2] = "-"
         self.id = -1 if self.untraced else int(fields[0])
         self.name = fields[1]
@@ -188,8 +192,10 @@ def gen_c(call):
     args = ", ".join(p.name for p in ps)
     o = [f"int MPI_{call.name}({decl})\n{{"]
     if call.untraced:
-        o.append("    pas2p_rt_untraced();")
-        o.append(f"    return PMPI_{call.name}({args});\n}}\n")
+        o.append("    uint64_t t0_ = pas2p_rt_untraced_begin();")
+        o.append(f"    int rc = PMPI_{call.name}({args});")
+        o.append(f"    pas2p_rt_untraced_end({call.kind}, t0_);")
+        o.append("    return rc;\n}\n")
         return "\n".join(o)
     if call.flow == "init":
         o.append("    pas2p_clock_start();")
@@ -224,11 +230,15 @@ def gen_f(call):
     ps = call.fparams
     lname = call.name.lower()
     if call.untraced:  # every Fortran argument is a pointer, passed through untouched
-        fdecl = ", ".join([f"void *{p.name}" for p in ps] + ["MPI_Fint *ierr"])
-        fargs = ", ".join([p.name for p in ps] + ["ierr"])
+        # a character argument comes with its length, hidden after ierr: passed on too
+        lens = [f"plen_{p.name}" for p in ps if "char" in p.ctype]
+        fdecl = ", ".join([f"void *{p.name}" for p in ps] + ["MPI_Fint *ierr"] +
+                          [f"size_t {n}" for n in lens])
+        fargs = ", ".join([p.name for p in ps] + ["ierr"] + lens)
         fn = f"pas2p_f_{lname}"
         o = [f"void pmpi_{lname}_({fdecl});", f"static void {fn}({fdecl})\n{{",
-             "    pas2p_rt_untraced();", f"    pmpi_{lname}_({fargs});", "}"]
+             "    uint64_t t0_ = pas2p_rt_untraced_begin();", f"    pmpi_{lname}_({fargs});",
+             f"    pas2p_rt_untraced_end({call.kind}, t0_);", "}"]
         for sym in (f"mpi_{lname}_", f"mpi_{lname}__", f"mpi_{lname}", f"MPI_{call.name.upper()}"):
             o.append(f"void {sym}({fdecl}) __attribute__((alias(\"{fn}\")));")
         return "\n".join(o) + "\n"

@@ -322,6 +322,9 @@ typedef struct {
     double *kernel_rate;    /* np entries: replay kernel blocks/s (pas2p_kernel.h), 0 unknown */
     double *compute_share;  /* np entries: share of a core while computing (1 when absent) */
     uint64_t *untraced;     /* np entries: one-sided calls made, not traced (0 when absent) */
+    double *untraced_s;     /* np entries: the time they took (s; 0 when absent) */
+    uint64_t *untraced_io;  /* np entries: MPI-IO calls made, not traced (0 when absent) */
+    double *untraced_io_s;  /* np entries: the time they took (s; 0 when absent) */
     uint64_t clock_res_ns;
     double aet_s;           /* MPI_Init return -> MPI_Finalize entry, max over ranks */
     uint64_t events;        /* total over ranks */
@@ -332,8 +335,9 @@ typedef struct {
 /* Reads DIR/manifest.  Returns 0, or -1 with a one-line reason in err. */
 int pas2p_manifest_read(const char *dir, pas2p_manifest_t *m, char *err, size_t errlen);
 
-/* The one-line note on the calls the trace counted but did not trace (m->untraced: one-sided
- * communication), in out; 1 when there were some, 0 (out empty) when not. */
+/* The one-line note on the calls the trace counted but did not trace (one-sided
+ * communication, MPI-IO), in out: how many, how long on the rank where they took the
+ * largest share of the run; 1 when there were some, 0 (out empty) when not. */
 int pas2p_manifest_untraced_note(const pas2p_manifest_t *m, char *out, size_t len);
 
 /* After reading rank R's file to its end (n events): 0 if that is what the manifest says

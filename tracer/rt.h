@@ -92,6 +92,9 @@ typedef struct {
 /* process state (runtime.c) */
 struct pas2p_comm;
 struct pas2p_req;
+/* the kinds of calls the trace counts and times but does not record (mpi_calls.tbl) */
+enum { PAS2P_UNTRACED_RMA, PAS2P_UNTRACED_IO, PAS2P_UNTRACED_KINDS };
+
 typedef struct {
     volatile int active;                /* recording events */
     int started;                        /* MPI initialised and set up (even if not recording) */
@@ -127,8 +130,10 @@ typedef struct {
     pas2p_sink_host_t sink_host;
     uint64_t msg_sent, msg_recvd;       /* point-to-point messages counted by record.c */
     uint64_t reqs_active;               /* non-blocking operations started, not completed */
-    uint64_t untraced;                  /* atomic: calls of the table's untraced section made
-                                           while recording (one-sided communication) */
+    uint64_t untraced[PAS2P_UNTRACED_KINDS];       /* atomic: calls of the table's untraced
+                                                      section made while recording, by kind */
+    uint64_t untraced_ticks[PAS2P_UNTRACED_KINDS]; /* atomic: the time they took, in
+                                                      pas2p_ticks() units */
 } pas2p_rt_t;
 
 extern pas2p_rt_t pas2p_rt;
@@ -162,12 +167,20 @@ static inline int pas2p_rt_active(void)
     return __atomic_load_n(&pas2p_rt.active, __ATOMIC_RELAXED);
 }
 
-/* a call that is not traced, only counted (mpi_calls.tbl's untraced section): any thread,
- * async-signal-safe */
-static inline void pas2p_rt_untraced(void)
+/* a call that is not traced, only counted and timed (mpi_calls.tbl's untraced section): any
+ * thread, async-signal-safe.  begin: 0 when not recording, else the call's start */
+static inline uint64_t pas2p_rt_untraced_begin(void)
 {
-    if (pas2p_rt_active())
-        __atomic_add_fetch(&pas2p_rt.untraced, 1, __ATOMIC_RELAXED);
+    return pas2p_rt_active() ? pas2p_ticks() | 1 : 0;
+}
+
+static inline void pas2p_rt_untraced_end(int kind, uint64_t t0)
+{
+    if (!t0)
+        return;
+    uint64_t t1 = pas2p_ticks() | 1;
+    __atomic_add_fetch(&pas2p_rt.untraced[kind], 1, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&pas2p_rt.untraced_ticks[kind], t1 > t0 ? t1 - t0 : 0, __ATOMIC_RELAXED);
 }
 
 /* ---- runtime.c */

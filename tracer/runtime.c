@@ -706,8 +706,9 @@ static void command_line(char *out, size_t len)
 }
 
 /* rank 0 writes DIR/manifest (atomically: temp file + rename) */
+/* untraced: per rank, the counts and seconds of each kind (PAS2P_UNTRACED_KINDS x 2 values) */
 static void write_manifest(const char *hosts, const uint64_t *events, const double *krate,
-                           const double *share, const uint64_t *untraced, double aet,
+                           const double *share, const double *untraced, double aet,
                            int ok_ranks)
 {
     char final[4200], tmp[4300], cmd[4096];
@@ -751,13 +752,22 @@ static void write_manifest(const char *hosts, const uint64_t *events, const doub
     fprintf(f, "\ncompute_share = ");
     for (int r = 0; r < pas2p_rt.np; r++)
         fprintf(f, "%s%.3f", r ? "," : "", share[r]);
-    uint64_t any = 0;
-    for (int r = 0; r < pas2p_rt.np; r++)
-        any |= untraced[r];
-    if (any) {
-        fprintf(f, "\nuntraced = ");
+    /* untraced = counts of one-sided calls, untraced_s = their seconds; untraced_io and
+     * untraced_io_s the same for MPI-IO (each pair only when some rank made such calls) */
+    static const char *const key[PAS2P_UNTRACED_KINDS] = {"untraced", "untraced_io"};
+    const int nk = 2 * PAS2P_UNTRACED_KINDS;
+    for (int k = 0; k < PAS2P_UNTRACED_KINDS; k++) {
+        int any = 0;
         for (int r = 0; r < pas2p_rt.np; r++)
-            fprintf(f, "%s%llu", r ? "," : "", (unsigned long long)untraced[r]);
+            any |= untraced[(size_t)r * nk + 2 * k] > 0;
+        if (!any)
+            continue;
+        fprintf(f, "\n%s = ", key[k]);
+        for (int r = 0; r < pas2p_rt.np; r++)
+            fprintf(f, "%s%.0f", r ? "," : "", untraced[(size_t)r * nk + 2 * k]);
+        fprintf(f, "\n%s_s = ", key[k]);
+        for (int r = 0; r < pas2p_rt.np; r++)
+            fprintf(f, "%s%.6f", r ? "," : "", untraced[(size_t)r * nk + 2 * k + 1]);
     }
     fprintf(f, "\ncomplete = %s\n", ok_ranks == pas2p_rt.np ? "yes" : "no");
     int bad = ferror(f);
@@ -818,11 +828,17 @@ void pas2p_rt_finish(int lang)
     char *hosts = NULL;
     uint64_t *events = NULL;
     double *krates = NULL, *shares = NULL;
-    uint64_t *untraced = NULL, nun = __atomic_load_n(&pas2p_rt.untraced, __ATOMIC_RELAXED);
+    /* the untraced calls of each kind: count, seconds (exact as doubles up to 2^53 calls) */
+    double *untraced = NULL, un[2 * PAS2P_UNTRACED_KINDS];
+    for (int k = 0; k < PAS2P_UNTRACED_KINDS; k++) {
+        uint64_t d = __atomic_load_n(&pas2p_rt.untraced_ticks[k], __ATOMIC_RELAXED);
+        un[2 * k] = (double)__atomic_load_n(&pas2p_rt.untraced[k], __ATOMIC_RELAXED);
+        un[2 * k + 1] = (double)(uint64_t)(((unsigned __int128)d * pas2p_rt.mult) >> 32) * 1e-9;
+    }
     if (pas2p_rt.rank == 0) {
         hosts = calloc((size_t)pas2p_rt.np, PAS2P_HOST_LEN);
         events = calloc((size_t)pas2p_rt.np, sizeof *events);
-        untraced = calloc((size_t)pas2p_rt.np, sizeof *untraced);
+        untraced = calloc((size_t)pas2p_rt.np * 2 * PAS2P_UNTRACED_KINDS, sizeof *untraced);
         krates = calloc((size_t)pas2p_rt.np, sizeof *krates);
         shares = calloc((size_t)pas2p_rt.np, sizeof *shares);
     }
@@ -850,7 +866,8 @@ void pas2p_rt_finish(int lang)
     PMPI_Gather(&nev, 1, MPI_UINT64_T, events, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
     PMPI_Gather(&krate, 1, MPI_DOUBLE, krates, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     PMPI_Gather(&share, 1, MPI_DOUBLE, shares, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-    PMPI_Gather(&nun, 1, MPI_UINT64_T, untraced, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    PMPI_Gather(un, 2 * PAS2P_UNTRACED_KINDS, MPI_DOUBLE, untraced, 2 * PAS2P_UNTRACED_KINDS,
+                MPI_DOUBLE, 0, MPI_COMM_WORLD);
     PMPI_Reduce(&aet, &aet_max, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     PMPI_Reduce(&ok, &ok_ranks, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
     if (pas2p_rt.rank == 0 && hosts && events && krates && shares && untraced)

@@ -243,7 +243,7 @@ add_test(NAME bad_simulate_unbalanced COMMAND ${EXPECT} --fail --one-line
   --out "phase 1 cannot be replayed alone: rank 1 receives 1 message.*tag 8" --clean ${W}/sim-bad2
   -- ${PAS2P} simulate ${D}/unbalanced.sig.xml --platform ${D}/one-link.xml -o ${W}/sim-bad2)
 add_test(NAME bad_simulate_bare_factor COMMAND ${EXPECT} --fail --one-line --clean ${W}/sim-bf
-  --out "SimGrid failed \\(exit 1[0-9][0-9]\\): it crashed \\(signal [0-9]+\\) on .*bare-factor.xml: check its <config>"
+  --out "SimGrid failed \\(exit 1[0-9][0-9]\\): it crashed \\(signal [0-9]+, [A-Za-z ]+\\) on .*bare-factor.xml: check its <config>"
   -- ${PAS2P} simulate ${D}/closed-form.sig.xml --platform ${D}/bare-factor.xml -o ${W}/sim-bf)
 add_test(NAME bad_simulate_platform_not_xml COMMAND ${EXPECT} --fail --one-line
   --out "manifest: not XML \\(line 1" --clean ${W}/sim-bad3

@@ -477,6 +477,29 @@ static void test_manifest(void **state)
     assert_non_null(strstr(err, "wrote 7"));
     pas2p_manifest_free(&m);
 
+    /* calls counted and timed, not traced: the note names both kinds and the rank that spent
+     * the most time in them, with its share of the run; none, no note */
+    char note[1024];
+    write_manifest(path, "np = 2\naet_s = 2.0\nuntraced = 100,300\nuntraced_s = 0.1,0.05\n"
+                         "untraced_io = 4,4\nuntraced_io_s = 0.02,0.5\n");
+    assert_int_equal(pas2p_manifest_read(f->dir, &m, err, sizeof err), 0);
+    assert_true(m.untraced[1] == 300 && m.untraced_io[0] == 4 && m.untraced_io_s[1] == 0.5);
+    assert_int_equal(pas2p_manifest_untraced_note(&m, note, sizeof note), 1);
+    assert_non_null(strstr(note, "400 one-sided (RMA) call(s)"));
+    assert_non_null(strstr(note, "and 8 MPI-IO call(s)"));
+    assert_non_null(strstr(note, "rank 1 spent 0.550000 s in them, 27.5 % of the run"));
+    pas2p_manifest_free(&m);
+    write_manifest(path, "np = 2\nuntraced_io = 0,3\n"); /* (no times: an older tracer's) */
+    assert_int_equal(pas2p_manifest_read(f->dir, &m, err, sizeof err), 0);
+    assert_int_equal(pas2p_manifest_untraced_note(&m, note, sizeof note), 1);
+    assert_true(!strncmp(note, "3 MPI-IO call(s)", 16) && !strstr(note, "spent"));
+    pas2p_manifest_free(&m);
+    write_manifest(path, "np = 2\n");
+    assert_int_equal(pas2p_manifest_read(f->dir, &m, err, sizeof err), 0);
+    assert_int_equal(pas2p_manifest_untraced_note(&m, note, sizeof note), 0);
+    assert_string_equal(note, "");
+    pas2p_manifest_free(&m);
+
     write_text(path, "format = pas2p-trace\nversion = 99\nnp = 3\n");
     assert_int_equal(pas2p_manifest_read(f->dir, &m, err, sizeof err), -1);
     assert_non_null(strstr(err, "version 99"));
