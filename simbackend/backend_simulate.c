@@ -335,6 +335,21 @@ static void print(const pas2p_run_t *run, FILE *out)
     else
         fprintf(out, "platform = %s\nbase speed = %.6g flop/s (%s)\n", o->platform,
                 s->base_speed, s->why);
+    /* where the ranks are: with the default --map block a small run may sit on one host's
+     * cores and never touch the network (NetPIPE at np 2 on gbe-cluster) */
+    int hosts = 0;
+    for (uint32_t r = 0; r < run->np; r++) {
+        int seen = 0;
+        for (uint32_t q = 0; q < r && !seen; q++)
+            seen = s->map[q] == s->map[r];
+        hosts += !seen;
+    }
+    fprintf(out, "placement = %u rank(s) on %d host(s) (%s%s)\n", run->np, hosts,
+            o->hostfile ? "--hostfile " : o->block ? "--map block" : "--map round-robin",
+            o->hostfile ? o->hostfile : hosts == 1 && run->np > 1
+                                            ? ": no message crosses the network; --map "
+                                              "round-robin puts one rank per host"
+                                            : "");
     if (s->simplat != o->platform)
         fprintf(out, "what-if = speed x%g, bandwidth x%g, latency x%g\n", o->whatif[0],
                 o->whatif[1], o->whatif[2]);

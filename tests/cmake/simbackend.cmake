@@ -168,8 +168,19 @@ add_test(NAME simulate_platform_unit_kernel COMMAND ${EXPECT} --clean ${W}/sim-u
   -o ${W}/sim-unit)
 add_test(NAME simulate_platform_unit_none COMMAND ${EXPECT} --clean ${W}/sim-nounit
   --out "^base speed = 1e\\+09 flop/s \\(rank 0's host: the platform does not say its speeds"
+  --out "^placement = 2 rank\\(s\\) on 2 host\\(s\\) \\(--map block\\)$"
   -- ${PAS2P} simulate ${D}/closed-form-kernel.sig.xml --platform ${D}/one-link.xml ${EXACT}
   -o ${W}/sim-nounit)
+# placement: two ranks that fit on one host's cores (--map block, the default) send nothing
+# over the network, and simulate says so; round-robin spreads them
+add_test(NAME simulate_placement_one_host COMMAND ${EXPECT} --clean ${W}/sim-place
+  --out "^placement = 2 rank\\(s\\) on 1 host\\(s\\) \\(--map block: no message crosses the network"
+  -- ${PAS2P} simulate ${D}/closed-form-kernel.sig.xml
+  --platform ${CMAKE_SOURCE_DIR}/platforms/gbe-cluster.xml -o ${W}/sim-place)
+add_test(NAME simulate_placement_round_robin COMMAND ${EXPECT} --clean ${W}/sim-place-rr
+  --out "^placement = 2 rank\\(s\\) on 2 host\\(s\\) \\(--map round-robin\\)$"
+  -- ${PAS2P} simulate ${D}/closed-form-kernel.sig.xml --map round-robin
+  --platform ${CMAKE_SOURCE_DIR}/platforms/gbe-cluster.xml -o ${W}/sim-place-rr)
 add_test(NAME simulate_platform_unit_host COMMAND ${EXPECT} --clean ${W}/sim-unithost
   --out "^base speed = 1e\\+09 flop/s \\(--base-speed host"
   -- ${PAS2P} simulate ${D}/closed-form-kernel.sig.xml --platform ${D}/one-link-kernel.xml ${EXACT}
