@@ -910,6 +910,35 @@ static void test_heavy_oneoff_apart(void **state)
     free_all(s, res, 2);
 }
 
+/* NAS EP's shape: one heavy computation ends at the first of 4 MPI_Allreduce in a row.  The
+ * three cheap ones all come after it, but they are no "stretch" of the heavy one to be
+ * merged into it (global.c, merge_linked: a stretch joins a group with more occurrences
+ * than its own): merged, the phase had a median of the cheap ones and predict timed
+ * 0.02 % of the run. */
+static void test_heavy_first_then_cheap(void **state)
+{
+    (void)state;
+    stream_t s[2] = {{0}};
+    for (int r = 0; r < 2; r++) {
+        add(&s[r], PAS2P_CALL_Init, -1, -1, 0, 0);
+        add(&s[r], PAS2P_CALL_Barrier, -1, -1, 0, 1000);
+        for (int k = 0; k < 4; k++)
+            add(&s[r], PAS2P_CALL_Allreduce, -1, -1, 8, k == 0 ? 300000000 : 3000);
+    }
+    pas2p_rank_phases_t res[2];
+    finish(s, 2, res);
+    for (int r = 0; r < 2; r++) {
+        int heavy = 0;
+        for (uint32_t i = 0; i < res[r].nphases; i++) {
+            const pas2p_phase_t *p = &res[r].phases[i];
+            assert_false(p->weight > 1 && p->time_mean_s > 1e-3); /* no cheap ones with it */
+            heavy |= p->weight == 1 && p->time_mean_s > 0.25;
+        }
+        assert_true(heavy);
+    }
+    free_all(s, res, 2);
+}
+
 /* A heavier step that recurs regularly is a phase of its own, even when stray occurrences
  * link the two bands of computation (global.c, distinct_groups): LAMMPS re-neighbours every
  * 20th step (4x the computation), and on a loaded machine one stalled ordinary step lay
@@ -971,6 +1000,7 @@ int main(void)
         cmocka_unit_test(test_orphan_request),   cmocka_unit_test(test_wildcard_one_source),
         cmocka_unit_test(test_rare_anchors_keep_steps),
         cmocka_unit_test(test_polled_wildcards_anchor), cmocka_unit_test(test_heavy_oneoff_apart),
+        cmocka_unit_test(test_heavy_first_then_cheap),
         cmocka_unit_test(test_regular_heavy_step_apart),
         cmocka_unit_test(test_unreceived_send),
     };
