@@ -344,24 +344,28 @@ static int sources_open(sources_t *S, const char *dir, int np, int strict, char 
     return 0;
 }
 
-/* the first rank traced under MPI_THREAD_MULTIPLE, or -1 */
-static int sources_multithreaded(const sources_t *S)
+/* the first rank traced under MPI_THREAD_MULTIPLE whose calls came from more than one
+ * thread (or that the manifest does not say of: an older trace), or -1.  An application
+ * may ask for MPI_THREAD_MULTIPLE and call MPI from its main thread only (a hybrid code
+ * whose OpenMP threads compute): its events are in one order, like any other's. */
+static int sources_multithreaded(const sources_t *S, const pas2p_manifest_t *m)
 {
     for (int r = 0; r < S->np; r++)
-        if (pas2p_rank_reader_header(S->rd[r])->thread_level == 3)
+        if (pas2p_rank_reader_header(S->rd[r])->thread_level == 3 &&
+            !(m && m->threads && m->threads[r] == 1))
             return r;
     return -1;
 }
 
 /* length of the logical trace: one more pass over every rank file */
-static int logical_time(const char *dir, int np, int global, int strict, uint64_t *ticks,
-                        char *err, size_t errlen)
+static int logical_time(const char *dir, const pas2p_manifest_t *m, int np, int global,
+                        int strict, uint64_t *ticks, char *err, size_t errlen)
 {
     sources_t S = {0};
     int rc = -1, mt;
     if (sources_open(&S, dir, np, strict, err, errlen))
         goto out;
-    if (global && (mt = sources_multithreaded(&S)) >= 0) {
+    if (global && (mt = sources_multithreaded(&S, m)) >= 0) {
         snprintf(err, errlen, "rank-%05d.p2t: traced under MPI_THREAD_MULTIPLE; the global "
                  "logical trace needs each thread's own order, which this version does not "
                  "build (use --logical local)", mt);
@@ -376,7 +380,8 @@ out:
 /* the global phases: one more pass over every rank file, all ranks at once (global.c),
  * and one more when it ends on requests never completed (orphans; the note in orphan_note).
  * 0, -1 (err), or 1: per-rank phases instead (err says why) */
-static int global_pass(const char *dir, int np, int strict, int cut, const pas2p_analysis_opts_t *o,
+static int global_pass(const char *dir, const pas2p_manifest_t *m, int np, int strict, int cut,
+                       const pas2p_analysis_opts_t *o,
                        pas2p_rank_phases_t *res, pas2p_global_info_t *info, char *orphan_note,
                        size_t notelen, char *err, size_t errlen)
 {
@@ -392,7 +397,7 @@ static int global_pass(const char *dir, int np, int strict, int cut, const pas2p
         sources_close(&S);
         if (sources_open(&S, dir, np, strict, err, errlen))
             goto out;
-        if ((mt = sources_multithreaded(&S)) >= 0) { /* not an error: per-rank phases instead */
+        if ((mt = sources_multithreaded(&S, m)) >= 0) { /* not an error: per-rank phases instead */
             snprintf(err, errlen, "rank-%05d.p2t: traced under MPI_THREAD_MULTIPLE, whose threads' "
                      "events interleave: phases per rank (local), not global", mt);
             rc = 1;
@@ -718,7 +723,7 @@ int pas2p_analyze(const pas2p_analyze_opts_t *opts, const pas2p_analyze_dist_t *
         for (int r = 0; r < np; r++)
             cut |= j.warn[r][0] != 0;
         char note[1024];
-        int g = global_pass(dir, np, opts->strict, cut, &o, j.res, &out->ginfo, note,
+        int g = global_pass(dir, &m, np, opts->strict, cut, &o, j.res, &out->ginfo, note,
                             sizeof note, why, sizeof why);
         if (!g && note[0] && warn(out, "%s", note)) {
             snprintf(err, errlen, "out of memory");
@@ -783,7 +788,7 @@ int pas2p_analyze(const pas2p_analyze_opts_t *opts, const pas2p_analyze_dist_t *
             out->skew_after = skew;
             out->aet_s = m.aet_s;
             if (opts->logical >= 0) {
-                if (logical_time(dir, np, opts->logical, opts->strict, &out->logical_ticks, why,
+                if (logical_time(dir, &m, np, opts->logical, opts->strict, &out->logical_ticks, why,
                                  sizeof why)) {
                     add_error(err, errlen, why);
                     rc = PAS2P_ANALYZE_FAILED;

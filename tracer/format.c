@@ -560,6 +560,8 @@ void pas2p_manifest_free(pas2p_manifest_t *m)
     m->untraced_io = NULL;
     free(m->untraced_io_s);
     m->untraced_io_s = NULL;
+    free(m->threads);
+    m->threads = NULL;
 }
 
 /* a manifest's comma-separated per-rank list (rank order) into out[0..n): counts; entries
@@ -597,7 +599,7 @@ int pas2p_manifest_read(const char *dir, pas2p_manifest_t *m, char *err, size_t 
     }
     char line[65536], hosts[8192] = "", per_rank[65536] = "", krate[65536] = "",
          share[65536] = "", untraced[65536] = "", untraced_s[65536] = "",
-         untraced_io[65536] = "", untraced_io_s[65536] = "";
+         untraced_io[65536] = "", untraced_io_s[65536] = "", threads[65536] = "";
     int lineno = 0, have_format = 0, have_version = 0;
     while (fgets(line, sizeof line, f)) {
         lineno++;
@@ -654,6 +656,8 @@ int pas2p_manifest_read(const char *dir, pas2p_manifest_t *m, char *err, size_t 
             snprintf(untraced_io, sizeof untraced_io, "%s", v);
         } else if (!strcmp(k, "untraced_io_s")) {
             snprintf(untraced_io_s, sizeof untraced_io_s, "%s", v);
+        } else if (!strcmp(k, "threads")) {
+            snprintf(threads, sizeof threads, "%s", v);
         } else if (!strcmp(k, "complete")) {
             m->complete = !strcmp(v, "yes");
         } /* unknown keys are ignored: later minor versions may add some */
@@ -680,8 +684,9 @@ int pas2p_manifest_read(const char *dir, pas2p_manifest_t *m, char *err, size_t 
     m->untraced_s = calloc((size_t)m->np, sizeof *m->untraced_s);
     m->untraced_io = calloc((size_t)m->np, sizeof *m->untraced_io);
     m->untraced_io_s = calloc((size_t)m->np, sizeof *m->untraced_io_s);
+    m->threads = calloc((size_t)m->np, sizeof *m->threads);
     if (!m->hosts || !m->events_per_rank || !m->kernel_rate || !m->compute_share || !m->untraced ||
-        !m->untraced_s || !m->untraced_io || !m->untraced_io_s) {
+        !m->untraced_s || !m->untraced_io || !m->untraced_io_s || !m->threads) {
         set_err(err, errlen, "%s: out of memory", path);
         goto fail;
     }
@@ -698,6 +703,7 @@ int pas2p_manifest_read(const char *dir, pas2p_manifest_t *m, char *err, size_t 
     list_double(untraced_s, m->untraced_s, m->np, 1e9, 0);
     list_u64(untraced_io, m->untraced_io, m->np);
     list_double(untraced_io_s, m->untraced_io_s, m->np, 1e9, 0);
+    list_u64(threads, m->threads, m->np);
     return 0;
 fail:
     if (f)

@@ -708,8 +708,8 @@ static void command_line(char *out, size_t len)
 /* rank 0 writes DIR/manifest (atomically: temp file + rename) */
 /* untraced: per rank, the counts and seconds of each kind (PAS2P_UNTRACED_KINDS x 2 values) */
 static void write_manifest(const char *hosts, const uint64_t *events, const double *krate,
-                           const double *share, const double *untraced, double aet,
-                           int ok_ranks)
+                           const double *share, const double *untraced, const uint64_t *threads,
+                           double aet, int ok_ranks)
 {
     char final[4200], tmp[4300], cmd[4096];
     snprintf(final, sizeof final, "%s/" PAS2P_MANIFEST, pas2p_rt.dir);
@@ -740,6 +740,10 @@ static void write_manifest(const char *hosts, const uint64_t *events, const doub
     fprintf(f, "\ncounters_note = %s\n", pas2p_rt.ncounters ? "" : counters_note);
     fprintf(f, "thread_level = %s\nevents_locking = %s\n", level_name(pas2p_rt.thread_level),
             pas2p_rt.use_lock ? "mutex" : "none");
+    fprintf(f, "threads = ");
+    for (int r = 0; r < pas2p_rt.np; r++)
+        fprintf(f, "%s%llu", r ? "," : "", (unsigned long long)threads[r]);
+    fprintf(f, "\n");
     fprintf(f, "aet_s = %.9f\nevents = %llu\n", aet, (unsigned long long)total);
     fprintf(f, "events_per_rank = ");
     for (int r = 0; r < pas2p_rt.np; r++)
@@ -830,6 +834,10 @@ void pas2p_rt_finish(int lang)
     double *krates = NULL, *shares = NULL;
     /* the untraced calls of each kind: count, seconds (exact as doubles up to 2^53 calls) */
     double *untraced = NULL, un[2 * PAS2P_UNTRACED_KINDS];
+    /* the threads that made traced calls (an application may ask for MPI_THREAD_MULTIPLE and
+     * call MPI from one thread only: its events are then in one order, and the global
+     * analysis takes them) */
+    uint64_t *threads = NULL, nthr = __atomic_load_n(&pas2p_rt.nthreads, __ATOMIC_RELAXED);
     for (int k = 0; k < PAS2P_UNTRACED_KINDS; k++) {
         uint64_t d = __atomic_load_n(&pas2p_rt.untraced_ticks[k], __ATOMIC_RELAXED);
         un[2 * k] = (double)__atomic_load_n(&pas2p_rt.untraced[k], __ATOMIC_RELAXED);
@@ -839,6 +847,7 @@ void pas2p_rt_finish(int lang)
         hosts = calloc((size_t)pas2p_rt.np, PAS2P_HOST_LEN);
         events = calloc((size_t)pas2p_rt.np, sizeof *events);
         untraced = calloc((size_t)pas2p_rt.np * 2 * PAS2P_UNTRACED_KINDS, sizeof *untraced);
+        threads = calloc((size_t)pas2p_rt.np, sizeof *threads);
         krates = calloc((size_t)pas2p_rt.np, sizeof *krates);
         shares = calloc((size_t)pas2p_rt.np, sizeof *shares);
     }
@@ -868,10 +877,12 @@ void pas2p_rt_finish(int lang)
     PMPI_Gather(&share, 1, MPI_DOUBLE, shares, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     PMPI_Gather(un, 2 * PAS2P_UNTRACED_KINDS, MPI_DOUBLE, untraced, 2 * PAS2P_UNTRACED_KINDS,
                 MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    PMPI_Gather(&nthr, 1, MPI_UINT64_T, threads, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
     PMPI_Reduce(&aet, &aet_max, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     PMPI_Reduce(&ok, &ok_ranks, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
-    if (pas2p_rt.rank == 0 && hosts && events && krates && shares && untraced)
-        write_manifest(hosts, events, krates, shares, untraced, aet_max, ok_ranks);
+    if (pas2p_rt.rank == 0 && hosts && events && krates && shares && untraced && threads)
+        write_manifest(hosts, events, krates, shares, untraced, threads, aet_max, ok_ranks);
+    free(threads);
     free(untraced);
     free(hosts);
     free(events);

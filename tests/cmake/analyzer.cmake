@@ -61,6 +61,8 @@ pas2p_check(probe logical ${EXPECT} --out "^logical time = [0-9]+ ticks \\(globa
   -- ${PAS2P} analyze ${W}/probe --logical global -o ${W}/probe-sig.xml)
 pas2p_check(threads logical ${EXPECT} --fail --one-line --out "MPI_THREAD_MULTIPLE.*--logical local"
   -- ${PAS2P} analyze ${W}/threads --logical global -o ${W}/threads-sig.xml)
+pas2p_check(threads1 global ${EXPECT} --out "^phase table = global"
+  -- ${PAS2P} analyze ${W}/threads1 -o ${W}/threads1-sig.xml)
 pas2p_check(app_stencil2d phases ${EXPECT} --out "^structure = identical on all ranks"
   --out "^phases = [1-8]$" --out "Irecv Irecv Isend Isend" -- ${PAS2P} analyze ${W}/app_stencil2d)
 # auto granularity: wavefront's 16 k-blocks per sweep (2 planes each at N 32) fold into an

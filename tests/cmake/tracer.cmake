@@ -56,12 +56,18 @@ pas2p_check(fortran any_source ${EXPECT}
   --out "^[0-9]+ MPI_Recv 0 1 WORLD 0 " --out "MPI_Waitall .*done=[0-9]+\\(src=0,tag=3,4B\\),[0-9]+"
   -- ${PAS2P} dump ${W}/fortran --rank 1)
 
-# MPI_THREAD_MULTIPLE: two threads per rank, no lost or torn events
+# MPI_THREAD_MULTIPLE: two threads per rank, no lost or torn events; the manifest counts the
+# threads that made calls (the main one too)
 pas2p_trace_test(threads 2 $<TARGET_FILE:threads>)
 pas2p_check(threads counts $<TARGET_FILE:check_trace> counts ${W}/threads
   "MPI_Init_thread=1,MPI_Comm_dup=2,MPI_Sendrecv=400,MPI_Comm_free=2,MPI_Barrier=1,MPI_Finalize=1,*=407")
 pas2p_check(threads manifest ${EXPECT}
   --out "^thread_level = MPI_THREAD_MULTIPLE" -- ${PAS2P} dump ${W}/threads)
+pas2p_check(threads threads_said ${EXPECT} --out "^threads = 3,3$" -- cat ${W}/threads/manifest)
+# the same calls under MPI_THREAD_MULTIPLE from the main thread only: one order per rank,
+# so the global analysis takes them (analyzer.cmake: threads1_global)
+pas2p_trace_test(threads1 2 $<TARGET_FILE:threads> main)
+pas2p_check(threads1 threads_said ${EXPECT} --out "^threads = 1,1$" -- cat ${W}/threads1/manifest)
 
 # hardware counters: this VM has none, but PAPI's perf_event software events exercise the
 # same path (skipped where PAPI lacks them)

@@ -1,6 +1,8 @@
 /* Test subject: MPI_THREAD_MULTIPLE, two threads per rank, each exchanging ITER messages
  * with the other rank on its own duplicated communicator (np = 2).
- * Per rank: Init_thread 1, Comm_dup 2, Sendrecv 2*ITER, Comm_free 2, Barrier 1, Finalize 1. */
+ * Per rank: Init_thread 1, Comm_dup 2, Sendrecv 2*ITER, Comm_free 2, Barrier 1, Finalize 1.
+ * `threads main`: the same calls, the two loops one after the other on the main thread (an
+ * application that asks for MPI_THREAD_MULTIPLE and calls MPI from one thread). */
 #include <mpi.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -35,10 +37,13 @@ int main(int argc, char **argv)
     MPI_Comm_dup(MPI_COMM_WORLD, &comms[0]);
     MPI_Comm_dup(MPI_COMM_WORLD, &comms[1]);
     pthread_t th[2];
-    int ids[2] = {0, 1};
+    int ids[2] = {0, 1}, main_only = argc > 1 && argv[1][0] == 'm';
     for (int t = 0; t < 2; t++)
-        pthread_create(&th[t], NULL, work, &ids[t]);
-    for (int t = 0; t < 2; t++)
+        if (main_only)
+            work(&ids[t]);
+        else
+            pthread_create(&th[t], NULL, work, &ids[t]);
+    for (int t = 0; t < 2 && !main_only; t++)
         pthread_join(th[t], NULL);
     MPI_Comm_free(&comms[0]);
     MPI_Comm_free(&comms[1]);
