@@ -226,6 +226,22 @@ def gen_c(call):
     return "\n".join(o)
 
 
+# The Fortran entry points a wrapper answers to: mpif.h and `use mpi` (the four manglings),
+# and `use mpi_f08`, whose Open MPI procedures (mpi_send_f08_ ...) take the same arguments:
+# handles are derived types holding the integer handle (passed by reference: a pointer to
+# it), statuses the same six integers, choice buffers their address (the non-TS bindings:
+# ..._f08ts_ would take descriptors), and they end in the same C implementation the mpif-h
+# ones do.  The one difference, an absent optional ierror (a NULL pointer), the wrappers
+# take (IERR_LOCAL).
+def f_symbols(call):
+    lname = call.name.lower()
+    return (f"mpi_{lname}_", f"mpi_{lname}__", f"mpi_{lname}", f"MPI_{call.name.upper()}",
+            f"mpi_{lname}_f08_")
+
+
+IERR_LOCAL = "    MPI_Fint ierr_ = MPI_SUCCESS, *ierr = ierr_in ? ierr_in : &ierr_;"
+
+
 def gen_f(call):
     ps = call.fparams
     lname = call.name.lower()
@@ -234,19 +250,21 @@ def gen_f(call):
         lens = [f"plen_{p.name}" for p in ps if "char" in p.ctype]
         fdecl = ", ".join([f"void *{p.name}" for p in ps] + ["MPI_Fint *ierr"] +
                           [f"size_t {n}" for n in lens])
+        wdecl = fdecl.replace("MPI_Fint *ierr", "MPI_Fint *ierr_in")
         fargs = ", ".join([p.name for p in ps] + ["ierr"] + lens)
         fn = f"pas2p_f_{lname}"
-        o = [f"void pmpi_{lname}_({fdecl});", f"static void {fn}({fdecl})\n{{",
+        o = [f"void pmpi_{lname}_({fdecl});", f"static void {fn}({wdecl})\n{{", IERR_LOCAL,
              "    uint64_t t0_ = pas2p_rt_untraced_begin();", f"    pmpi_{lname}_({fargs});",
              f"    pas2p_rt_untraced_end({call.kind}, t0_);", "}"]
-        for sym in (f"mpi_{lname}_", f"mpi_{lname}__", f"mpi_{lname}", f"MPI_{call.name.upper()}"):
+        for sym in f_symbols(call):
             o.append(f"void {sym}({fdecl}) __attribute__((alias(\"{fn}\")));")
         return "\n".join(o) + "\n"
     fdecl = ", ".join([p.f_decl() for p in ps] + ["MPI_Fint *ierr"])
+    wdecl = ", ".join([p.f_decl() for p in ps] + ["MPI_Fint *ierr_in"])
     fargs = ", ".join([p.name for p in ps] + ["ierr"])
     proto = f"void pmpi_{lname}_({fdecl});"
     fn = f"pas2p_f_{lname}"
-    o = [proto, f"static void {fn}({fdecl})\n{{"]
+    o = [proto, f"static void {fn}({wdecl})\n{{", IERR_LOCAL]
     if call.flow == "init":
         o.append("    pas2p_clock_start();")
         o.append(f"    pmpi_{lname}_({fargs});")
@@ -275,7 +293,7 @@ def gen_f(call):
             o.append(f"    if (pas2p_post(cx, (int)*ierr)) {{ {' '.join(post)} {recorder_stmts(call, ps, 'f')} pas2p_commit(cx); }}")
             o.append("    pas2p_release(cx);")
     o.append("}")
-    for sym in (f"mpi_{lname}_", f"mpi_{lname}__", f"mpi_{lname}", f"MPI_{call.name.upper()}"):
+    for sym in f_symbols(call):
         o.append(f"void {sym}({fdecl}) __attribute__((alias(\"{fn}\")));")
     return "\n".join(o) + "\n"
 

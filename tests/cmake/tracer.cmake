@@ -12,9 +12,11 @@ foreach(p probe abort spin threads share)
   target_link_libraries(${p} PRIVATE MPI::MPI_C)
 endforeach()
 target_link_libraries(threads PRIVATE pthread)
-add_executable(ftn_probe mpi/ftn_probe.f90)
-target_link_libraries(ftn_probe PRIVATE MPI::MPI_Fortran)
-set_target_properties(ftn_probe PROPERTIES Fortran_MODULE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/mod)
+foreach(f ftn_probe ftn_probe_f08)
+  add_executable(${f} mpi/${f}.f90)
+  target_link_libraries(${f} PRIVATE MPI::MPI_Fortran)
+  set_target_properties(${f} PROPERTIES Fortran_MODULE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/mod)
+endforeach()
 # link-time mode: libpas2p linked ahead of the MPI library, no LD_PRELOAD
 add_executable(probe_linked mpi/probe.c)
 target_link_libraries(probe_linked PRIVATE pas2p_tracer MPI::MPI_C)
@@ -55,6 +57,20 @@ pas2p_check(fortran counts $<TARGET_FILE:check_trace> counts ${W}/fortran
 pas2p_check(fortran any_source ${EXPECT}
   --out "^[0-9]+ MPI_Recv 0 1 WORLD 0 " --out "MPI_Waitall .*done=[0-9]+\\(src=0,tag=3,4B\\),[0-9]+"
   -- ${PAS2P} dump ${W}/fortran --rank 1)
+# Fortran 2008 (use mpi_f08): the same program, the same events (it was not traced at all:
+# no rank called MPI_Init with libpas2p), with and without the optional ierror
+add_test(NAME fortran08_trace COMMAND ${EXPECT} --clean ${W}/fortran08 --out "^events = 80$"
+  --out "^ftn_probe_f08 = OK$"
+  -- ${PAS2P} trace -o ${W}/fortran08 -- ${MPIRUN} -np 2 $<TARGET_FILE:ftn_probe_f08>)
+set_tests_properties(fortran08_trace PROPERTIES FIXTURES_SETUP fortran08)
+pas2p_check(fortran08 counts $<TARGET_FILE:check_trace> counts ${W}/fortran08
+  "MPI_Init=1,MPI_Comm_split=1,MPI_Send=6,MPI_Recv=5,MPI_Isend=5,MPI_Irecv=6,MPI_Waitall=5,MPI_Wait=1,MPI_Allreduce=5,MPI_Bcast=1,MPI_Reduce=1,MPI_Barrier=1,MPI_Comm_free=1,MPI_Finalize=1,*=40")
+pas2p_check(fortran08 any_source ${EXPECT}
+  --out "^[0-9]+ MPI_Recv 0 1 WORLD 0 " --out "MPI_Waitall .*done=[0-9]+\\(src=0,tag=3,4B\\),[0-9]+"
+  --out "^[0-9]+ MPI_Wait .* done=[0-9]+\\(src=0,tag=4,4B,any_source,any_tag\\)$"
+  -- ${PAS2P} dump ${W}/fortran08 --rank 1)
+pas2p_check(fortran08 analyze ${EXPECT} --out "^phase table = global"
+  -- ${PAS2P} analyze ${W}/fortran08 -o ${W}/fortran08-sig.xml)
 
 # MPI_THREAD_MULTIPLE: two threads per rank, no lost or torn events; the manifest counts the
 # threads that made calls (the main one too)
