@@ -634,6 +634,8 @@ void rec_reduce_scatter(pas2p_cx_t *cx, MPI_Comm comm, const int *rcounts, MPI_D
 }
 
 /* ------------------------------------------------------------------ communicator creation */
+static void comm_register(pas2p_cx_t *cx, MPI_Comm newcomm, comm_t tmp);
+
 void rec_comm_new(pas2p_cx_t *cx, MPI_Comm parent, MPI_Comm newcomm)
 {
     comm_t *p = comm_get(parent);
@@ -650,6 +652,46 @@ void rec_comm_new(pas2p_cx_t *cx, MPI_Comm parent, MPI_Comm newcomm)
         if (tmp.world[i] < lowest)
             lowest = tmp.world[i];
     tmp.id = mix_id(comm_id(p), seq, (uint64_t)lowest);
+    comm_register(cx, newcomm, tmp);
+}
+
+/* MPI_Comm_create_group is collective over the group only, not the parent: the parent's
+ * sequence would differ between its members and the others.  The id comes from the new
+ * communicator's membership, the tag, and how many such communicators (same members, same
+ * tag) the rank made before: the same on every member, since they make them in one order. */
+void rec_comm_new_group(pas2p_cx_t *cx, MPI_Comm parent, int tag, MPI_Comm newcomm)
+{
+    cx->ev.comm = comm_id(comm_get(parent));
+    cx->ev.aux = PAS2P_COMM_NONE;
+    if (newcomm == MPI_COMM_NULL || (cx->ev.flags & PAS2P_EV_ERROR))
+        return;
+    comm_t tmp;
+    if (comm_describe(&tmp, newcomm))
+        return;
+    uint64_t hsh = 0xcbf29ce484222325ull;
+    int *sorted = malloc(sizeof(int) * (size_t)(tmp.size ? tmp.size : 1));
+    if (sorted) {
+        memcpy(sorted, tmp.world, sizeof(int) * (size_t)tmp.size);
+        qsort(sorted, (size_t)tmp.size, sizeof(int), cmp_int);
+        for (int i = 0; i < tmp.size; i++)
+            hsh = (hsh ^ (uint64_t)(uint32_t)sorted[i]) * 0x100000001b3ull;
+        free(sorted);
+    }
+    uint64_t key = hsh ^ ((uint64_t)(uint32_t)tag << 17), k = 0;
+    uint32_t n = pas2p_rt.ngroup_keys;
+    for (uint32_t i = 0; i < n && i < PAS2P_GROUP_KEYS; i++)
+        k += pas2p_rt.group_keys[i] == key;
+    if (n < PAS2P_GROUP_KEYS)
+        pas2p_rt.group_keys[n] = key;
+    pas2p_rt.ngroup_keys = n + 1;
+    tmp.id = mix_id(0xc0ffeeull ^ hsh, (uint64_t)(uint32_t)tag, k);
+    comm_register(cx, newcomm, tmp);
+}
+
+/* newcomm (described in tmp, its id set) into the table, and its definition into the
+ * event's payload */
+static void comm_register(pas2p_cx_t *cx, MPI_Comm newcomm, comm_t tmp)
+{
     comm_t *slot = comm_slot(newcomm, 1);
     if (!slot) {
         free(tmp.world);

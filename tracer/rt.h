@@ -95,6 +95,8 @@ struct pas2p_req;
 /* the kinds of calls the trace counts and times but does not record (mpi_calls.tbl) */
 enum { PAS2P_UNTRACED_RMA, PAS2P_UNTRACED_IO, PAS2P_UNTRACED_KINDS };
 
+#define PAS2P_GROUP_KEYS 1024 /* MPI_Comm_create_group communicators told apart (record.c) */
+
 typedef struct {
     volatile int active;                /* recording events */
     int started;                        /* MPI initialised and set up (even if not recording) */
@@ -130,6 +132,10 @@ typedef struct {
     pas2p_sink_host_t sink_host;
     uint64_t msg_sent, msg_recvd;       /* point-to-point messages counted by record.c */
     uint64_t reqs_active;               /* non-blocking operations started, not completed */
+    uint64_t group_keys[PAS2P_GROUP_KEYS];         /* MPI_Comm_create_group's communicators
+                                                      so far (membership and tag), under the
+                                                      event lock (record.c) */
+    uint32_t ngroup_keys;
     uint64_t untraced[PAS2P_UNTRACED_KINDS];       /* atomic: calls of the table's untraced
                                                       section made while recording, by kind */
     uint64_t untraced_ticks[PAS2P_UNTRACED_KINDS]; /* atomic: the time they took, in
@@ -394,6 +400,7 @@ void rec_wcoll(pas2p_cx_t *cx, MPI_Comm comm, const int *scounts, void *stypes,
                const int *rcounts, void *rtypes, int lang);
 void rec_reduce_scatter(pas2p_cx_t *cx, MPI_Comm comm, const int *rcounts, MPI_Datatype dt);
 void rec_comm_new(pas2p_cx_t *cx, MPI_Comm parent, MPI_Comm newcomm);
+void rec_comm_new_group(pas2p_cx_t *cx, MPI_Comm parent, int tag, MPI_Comm newcomm);
 void pre_comm_free(pas2p_cx_t *cx, void *comm, int lang);
 void rec_comm_free(pas2p_cx_t *cx, void *comm, int lang);
 

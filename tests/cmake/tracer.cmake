@@ -223,6 +223,25 @@ pas2p_check(rma manifest ${EXPECT} --out "^untraced = 120,120$" --out "^untraced
   -- cat ${W}/rma/manifest)
 pas2p_check(rma analyze ${EXPECT} --out "240 one-sided \\(RMA\\) call\\(s\\) .* were made"
   -- ${PAS2P} analyze ${W}/rma -o ${W}/rma/sig.xml)
+# graph topologies and MPI_Comm_create_group: each communicator gets its own id from its
+# creation event, apart from the others of the same ranks, and a signature that defines it
+# (tests/mpi/graphcomm.c): simulate refused one made by a call not wrapped
+add_executable(graphcomm mpi/graphcomm.c)
+target_link_libraries(graphcomm PRIVATE MPI::MPI_C)
+add_test(NAME graphcomm_trace COMMAND ${EXPECT} --clean ${W}/graphcomm --out "^graphcomm: ok$"
+  -- ${PAS2P} trace -o ${W}/graphcomm -- ${MPIRUN} -np 2 $<TARGET_FILE:graphcomm> 20)
+set_tests_properties(graphcomm_trace PROPERTIES FIXTURES_SETUP graphcomm)
+pas2p_check(graphcomm ids ${EXPECT}
+  --out "^1 MPI_Comm_create_group - - WORLD 0 .* new=[0-9a-f]+ size=2 members=0,1$"
+  --out "^2 MPI_Dist_graph_create_adjacent - - WORLD 0 .* new=[0-9a-f]+ size=2 members=0,1$"
+  --out "^3 MPI_Graph_create - - WORLD 0 .* new=[0-9a-f]+ size=2 members=0,1$"
+  -- ${PAS2P} dump ${W}/graphcomm --rank 0)
+pas2p_check(graphcomm distinct ${EXPECT}
+  --out "^communicators used: 3 distinct ids$"
+  -- bash -c "n=$(${PAS2P} dump ${W}/graphcomm --rank 0 | awk '$2 ~ /Allreduce|Sendrecv/ {print $5}' | sort -u | wc -l) && echo communicators used: $n distinct ids")
+pas2p_check(graphcomm simulate ${EXPECT} --out "^PET = [0-9.]+ s$"
+  -- bash -c "${PAS2P} analyze ${W}/graphcomm -o ${W}/graphcomm/sig.xml >/dev/null && rm -rf ${W}/graphcomm/sim && ${PAS2P} simulate ${W}/graphcomm/sig.xml --platform ${CMAKE_SOURCE_DIR}/platforms/gbe-cluster.xml -o ${W}/graphcomm/sim")
+
 # MPI-IO from Fortran (tests/mpi/fileio.f90: character arguments, whose hidden lengths the
 # wrappers pass on): counted and timed, not traced; the program checks what it reads back
 add_executable(fileio mpi/fileio.f90)
