@@ -562,6 +562,10 @@ void pas2p_manifest_free(pas2p_manifest_t *m)
     m->untraced_io_s = NULL;
     free(m->threads);
     m->threads = NULL;
+    free(m->untraced_nbr);
+    m->untraced_nbr = NULL;
+    free(m->untraced_nbr_s);
+    m->untraced_nbr_s = NULL;
 }
 
 /* a manifest's comma-separated per-rank list (rank order) into out[0..n): counts; entries
@@ -599,7 +603,8 @@ int pas2p_manifest_read(const char *dir, pas2p_manifest_t *m, char *err, size_t 
     }
     char line[65536], hosts[8192] = "", per_rank[65536] = "", krate[65536] = "",
          share[65536] = "", untraced[65536] = "", untraced_s[65536] = "",
-         untraced_io[65536] = "", untraced_io_s[65536] = "", threads[65536] = "";
+         untraced_io[65536] = "", untraced_io_s[65536] = "", threads[65536] = "",
+         untraced_nbr[65536] = "", untraced_nbr_s[65536] = "";
     int lineno = 0, have_format = 0, have_version = 0;
     while (fgets(line, sizeof line, f)) {
         lineno++;
@@ -656,6 +661,10 @@ int pas2p_manifest_read(const char *dir, pas2p_manifest_t *m, char *err, size_t 
             snprintf(untraced_io, sizeof untraced_io, "%s", v);
         } else if (!strcmp(k, "untraced_io_s")) {
             snprintf(untraced_io_s, sizeof untraced_io_s, "%s", v);
+        } else if (!strcmp(k, "untraced_nbr")) {
+            snprintf(untraced_nbr, sizeof untraced_nbr, "%s", v);
+        } else if (!strcmp(k, "untraced_nbr_s")) {
+            snprintf(untraced_nbr_s, sizeof untraced_nbr_s, "%s", v);
         } else if (!strcmp(k, "threads")) {
             snprintf(threads, sizeof threads, "%s", v);
         } else if (!strcmp(k, "complete")) {
@@ -685,8 +694,11 @@ int pas2p_manifest_read(const char *dir, pas2p_manifest_t *m, char *err, size_t 
     m->untraced_io = calloc((size_t)m->np, sizeof *m->untraced_io);
     m->untraced_io_s = calloc((size_t)m->np, sizeof *m->untraced_io_s);
     m->threads = calloc((size_t)m->np, sizeof *m->threads);
+    m->untraced_nbr = calloc((size_t)m->np, sizeof *m->untraced_nbr);
+    m->untraced_nbr_s = calloc((size_t)m->np, sizeof *m->untraced_nbr_s);
     if (!m->hosts || !m->events_per_rank || !m->kernel_rate || !m->compute_share || !m->untraced ||
-        !m->untraced_s || !m->untraced_io || !m->untraced_io_s || !m->threads) {
+        !m->untraced_s || !m->untraced_io || !m->untraced_io_s || !m->threads ||
+        !m->untraced_nbr || !m->untraced_nbr_s) {
         set_err(err, errlen, "%s: out of memory", path);
         goto fail;
     }
@@ -704,6 +716,8 @@ int pas2p_manifest_read(const char *dir, pas2p_manifest_t *m, char *err, size_t 
     list_u64(untraced_io, m->untraced_io, m->np);
     list_double(untraced_io_s, m->untraced_io_s, m->np, 1e9, 0);
     list_u64(threads, m->threads, m->np);
+    list_u64(untraced_nbr, m->untraced_nbr, m->np);
+    list_double(untraced_nbr_s, m->untraced_nbr_s, m->np, 1e9, 0);
     return 0;
 fail:
     if (f)
@@ -714,34 +728,46 @@ fail:
 
 int pas2p_manifest_untraced_note(const pas2p_manifest_t *m, char *out, size_t len)
 {
-    unsigned long long rma = 0, io = 0;
+    /* the kinds: their counts and times per rank, and how the note names them */
+    const uint64_t *cnt[3] = {m->untraced, m->untraced_io, m->untraced_nbr};
+    const double *sec[3] = {m->untraced_s, m->untraced_io_s, m->untraced_nbr_s};
+    static const char *const what_of[3] = {
+        "one-sided (RMA) call(s) (MPI_Put, MPI_Get, MPI_Accumulate, window synchronisation)",
+        "MPI-IO call(s) (MPI_File_*)",
+        "neighbourhood collective call(s) (MPI_Neighbor_*, MPI_Ineighbor_*)"};
+    unsigned long long n[3] = {0, 0, 0};
     int most = 0; /* the rank that spent the most time in them */
-    for (int r = 0; m->untraced && r < m->np; r++) {
-        rma += m->untraced[r];
-        io += m->untraced_io ? m->untraced_io[r] : 0;
-        double t = (m->untraced_s ? m->untraced_s[r] : 0) + (m->untraced_io_s ? m->untraced_io_s[r] : 0),
-               tm = (m->untraced_s ? m->untraced_s[most] : 0) +
-                    (m->untraced_io_s ? m->untraced_io_s[most] : 0);
-        if (t > tm || (t == tm && m->untraced[r] > m->untraced[most]))
+    double tmost = -1;
+    for (int r = 0; r < m->np; r++) {
+        double t = 0;
+        for (int k = 0; k < 3; k++) {
+            n[k] += cnt[k] ? cnt[k][r] : 0;
+            t += sec[k] ? sec[k][r] : 0;
+        }
+        if (t > tmost) {
+            tmost = t;
             most = r;
+        }
     }
     if (len)
         out[0] = 0;
-    if (!rma && !io)
+    int kinds = (n[0] > 0) + (n[1] > 0) + (n[2] > 0);
+    if (!kinds)
         return 0;
-    char what[400] = "", when[200] = "";
-    if (rma)
-        snprintf(what, sizeof what, "%llu one-sided (RMA) call(s) (MPI_Put, MPI_Get, "
-                 "MPI_Accumulate, window synchronisation)%s", rma, io ? " and " : "");
-    if (io)
-        snprintf(what + strlen(what), sizeof what - strlen(what), "%llu MPI-IO call(s) "
-                 "(MPI_File_*)", io);
-    double t = (m->untraced_s ? m->untraced_s[most] : 0) + (m->untraced_io_s ? m->untraced_io_s[most] : 0);
-    if (t > 0 && m->aet_s > 0)
-        snprintf(when, sizeof when, "; rank %d spent %.6f s in them, %.1f %% of the run", most, t,
-                 100 * t / m->aet_s);
-    else if (t > 0)
-        snprintf(when, sizeof when, "; rank %d spent %.6f s in them", most, t);
+    char what[600] = "", when[200] = "";
+    for (int k = 0, said = 0; k < 3; k++) {
+        if (!n[k])
+            continue;
+        size_t l = strlen(what);
+        snprintf(what + l, sizeof what - l, "%s%llu %s", !said ? "" : said + 1 == kinds ? " and " : ", ",
+                 n[k], what_of[k]);
+        said++;
+    }
+    if (tmost > 0 && m->aet_s > 0)
+        snprintf(when, sizeof when, "; rank %d spent %.6f s in them, %.1f %% of the run", most,
+                 tmost, 100 * tmost / m->aet_s);
+    else if (tmost > 0)
+        snprintf(when, sizeof when, "; rank %d spent %.6f s in them", most, tmost);
     snprintf(out, len, "%s were made and are not traced: the data they move and the time they "
              "take count as computation, which replay, simulate and what-ifs replay as such%s",
              what, when);

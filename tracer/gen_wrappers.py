@@ -91,13 +91,15 @@ class Call:
         if len(fields) < 4:
             raise SystemExit(f"mpi_calls.tbl:{lineno}: expected 'ID | Name | recorder | params'")
         # ID '-': not traced, only counted and timed (pas2p_rt_untraced_*); no call id, no
-        # event.  Recorder 'count' (one-sided communication) or 'count_io' (MPI-IO)
+        # event.  Recorder 'count' (one-sided communication), 'count_io' (MPI-IO) or
+        # 'count_nbr' (neighbourhood collectives)
         self.untraced = fields[0] == "-"
         if self.untraced:
-            kinds = {"count": "PAS2P_UNTRACED_RMA", "count_io": "PAS2P_UNTRACED_IO"}
+            kinds = {"count": "PAS2P_UNTRACED_RMA", "count_io": "PAS2P_UNTRACED_IO",
+                     "count_nbr": "PAS2P_UNTRACED_NBR"}
             if fields[2] not in kinds:
                 raise SystemExit(f"mpi_calls.tbl:{lineno}: an untraced call's recorder is "
-                                 f"'count' or 'count_io'")
+                                 f"'count', 'count_io' or 'count_nbr'")
             self.kind = kinds[fields[2]]
             fields[2] = "-"
         self.id = -1 if self.untraced else int(fields[0])

@@ -325,6 +325,8 @@ typedef struct {
     double *untraced_s;     /* np entries: the time they took (s; 0 when absent) */
     uint64_t *untraced_io;  /* np entries: MPI-IO calls made, not traced (0 when absent) */
     double *untraced_io_s;  /* np entries: the time they took (s; 0 when absent) */
+    uint64_t *untraced_nbr; /* np entries: neighbourhood collectives made, not traced */
+    double *untraced_nbr_s; /* np entries: the time they took (s; 0 when absent) */
     uint64_t *threads;      /* np entries: threads that made traced calls (0: not said) */
     uint64_t clock_res_ns;
     double aet_s;           /* MPI_Init return -> MPI_Finalize entry, max over ranks */

@@ -93,7 +93,7 @@ typedef struct {
 struct pas2p_comm;
 struct pas2p_req;
 /* the kinds of calls the trace counts and times but does not record (mpi_calls.tbl) */
-enum { PAS2P_UNTRACED_RMA, PAS2P_UNTRACED_IO, PAS2P_UNTRACED_KINDS };
+enum { PAS2P_UNTRACED_RMA, PAS2P_UNTRACED_IO, PAS2P_UNTRACED_NBR, PAS2P_UNTRACED_KINDS };
 
 #define PAS2P_GROUP_KEYS 1024 /* MPI_Comm_create_group communicators told apart (record.c) */
 

@@ -757,8 +757,10 @@ static void write_manifest(const char *hosts, const uint64_t *events, const doub
     for (int r = 0; r < pas2p_rt.np; r++)
         fprintf(f, "%s%.3f", r ? "," : "", share[r]);
     /* untraced = counts of one-sided calls, untraced_s = their seconds; untraced_io and
-     * untraced_io_s the same for MPI-IO (each pair only when some rank made such calls) */
-    static const char *const key[PAS2P_UNTRACED_KINDS] = {"untraced", "untraced_io"};
+     * untraced_io_s the same for MPI-IO, untraced_nbr and untraced_nbr_s for neighbourhood
+     * collectives (each pair only when some rank made such calls) */
+    static const char *const key[PAS2P_UNTRACED_KINDS] = {"untraced", "untraced_io",
+                                                          "untraced_nbr"};
     const int nk = 2 * PAS2P_UNTRACED_KINDS;
     for (int k = 0; k < PAS2P_UNTRACED_KINDS; k++) {
         int any = 0;

@@ -1,7 +1,8 @@
 /* graphcomm N: a ring over two graph communicators (MPI_Dist_graph_create_adjacent and
  * MPI_Graph_create) beside a communicator of the same ranks from MPI_Comm_create_group.
- * N iterations of an MPI_Allreduce on the latter and an MPI_Sendrecv on each graph
- * communicator; checked.  Each must get an id of its own, from its creation event
+ * N iterations of an MPI_Allreduce on the latter, an MPI_Sendrecv on each graph
+ * communicator and an MPI_Neighbor_allgather (counted and timed, not traced); checked.
+ * Each communicator must get an id of its own, from its creation event
  * (tests/cmake/tracer.cmake: graphcomm). */
 #include <mpi.h>
 #include <stdio.h>
@@ -34,6 +35,8 @@ int main(int argc, char **argv)
         MPI_Sendrecv(&s, 1, MPI_INT, nb, 0, &r, 1, MPI_INT, pv, 0, dist, MPI_STATUS_IGNORE);
         bad += r != it * np + pv;
         MPI_Sendrecv(&s, 1, MPI_INT, nb, 1, &r, 1, MPI_INT, pv, 1, graph, MPI_STATUS_IGNORE);
+        bad += r != it * np + pv;
+        MPI_Neighbor_allgather(&s, 1, MPI_INT, &r, 1, MPI_INT, dist); /* from its one source */
         bad += r != it * np + pv;
     }
     MPI_Comm_free(&all);

@@ -486,8 +486,17 @@ static void test_manifest(void **state)
     assert_true(m.untraced[1] == 300 && m.untraced_io[0] == 4 && m.untraced_io_s[1] == 0.5);
     assert_int_equal(pas2p_manifest_untraced_note(&m, note, sizeof note), 1);
     assert_non_null(strstr(note, "400 one-sided (RMA) call(s)"));
-    assert_non_null(strstr(note, "and 8 MPI-IO call(s)"));
+    assert_non_null(strstr(note, ") and 8 MPI-IO call(s)"));
     assert_non_null(strstr(note, "rank 1 spent 0.550000 s in them, 27.5 % of the run"));
+    pas2p_manifest_free(&m);
+    write_manifest(path, "np = 2\naet_s = 1.0\nuntraced = 1,1\nuntraced_io = 2,2\n"
+                         "untraced_nbr = 5,5\nuntraced_nbr_s = 0.1,0.2\n");
+    assert_int_equal(pas2p_manifest_read(f->dir, &m, err, sizeof err), 0);
+    assert_int_equal(pas2p_manifest_untraced_note(&m, note, sizeof note), 1);
+    assert_non_null(strstr(note, "2 one-sided (RMA) call(s) (MPI_Put, MPI_Get, MPI_Accumulate, "
+                                 "window synchronisation), 4 MPI-IO call(s) (MPI_File_*) and 10 "
+                                 "neighbourhood collective call(s)"));
+    assert_non_null(strstr(note, "rank 1 spent 0.200000 s in them, 20.0 % of the run"));
     pas2p_manifest_free(&m);
     write_manifest(path, "np = 2\nuntraced_io = 0,3\n"); /* (no times: an older tracer's) */
     assert_int_equal(pas2p_manifest_read(f->dir, &m, err, sizeof err), 0);
