@@ -154,6 +154,21 @@ static int cmp_int(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* a hash of c's members as world ranks, in sorted order: equal on all members */
+static uint64_t members_hash(const comm_t *c)
+{
+    uint64_t hsh = 0xcbf29ce484222325ull;
+    int *sorted = malloc(sizeof(int) * (size_t)(c->size > 0 ? c->size : 1));
+    if (sorted) {
+        memcpy(sorted, c->world, sizeof(int) * (size_t)c->size);
+        qsort(sorted, (size_t)c->size, sizeof(int), cmp_int);
+        for (int i = 0; i < c->size; i++)
+            hsh = (hsh ^ (uint64_t)(uint32_t)sorted[i]) * 0x100000001b3ull;
+        free(sorted);
+    }
+    return hsh;
+}
+
 /* The communicator's record; one made by a call we do not wrap is described on first
  * use, with an id hashed from its sorted membership (equal on all members). */
 static comm_t *comm_get(MPI_Comm h)
@@ -170,16 +185,7 @@ static comm_t *comm_get(MPI_Comm h)
     comm_t tmp;
     if (comm_describe(&tmp, h))
         return NULL;
-    int *sorted = malloc(sizeof(int) * (size_t)tmp.size);
-    uint64_t hsh = 0xcbf29ce484222325ull;
-    if (sorted) {
-        memcpy(sorted, tmp.world, sizeof(int) * (size_t)tmp.size);
-        qsort(sorted, (size_t)tmp.size, sizeof(int), cmp_int);
-        for (int i = 0; i < tmp.size; i++)
-            hsh = (hsh ^ (uint64_t)(uint32_t)sorted[i]) * 0x100000001b3ull;
-        free(sorted);
-    }
-    tmp.id = mix_id(0xfeedull, hsh, (uint64_t)tmp.size);
+    tmp.id = mix_id(0xfeedull, members_hash(&tmp), (uint64_t)tmp.size);
     c = comm_slot(h, 1);
     if (!c) {
         free(tmp.world);
@@ -668,16 +674,7 @@ void rec_comm_new_group(pas2p_cx_t *cx, MPI_Comm parent, int tag, MPI_Comm newco
     comm_t tmp;
     if (comm_describe(&tmp, newcomm))
         return;
-    uint64_t hsh = 0xcbf29ce484222325ull;
-    int *sorted = malloc(sizeof(int) * (size_t)(tmp.size ? tmp.size : 1));
-    if (sorted) {
-        memcpy(sorted, tmp.world, sizeof(int) * (size_t)tmp.size);
-        qsort(sorted, (size_t)tmp.size, sizeof(int), cmp_int);
-        for (int i = 0; i < tmp.size; i++)
-            hsh = (hsh ^ (uint64_t)(uint32_t)sorted[i]) * 0x100000001b3ull;
-        free(sorted);
-    }
-    uint64_t key = hsh ^ ((uint64_t)(uint32_t)tag << 17), k = 0;
+    uint64_t hsh = members_hash(&tmp), key = hsh ^ ((uint64_t)(uint32_t)tag << 17), k = 0;
     uint32_t n = pas2p_rt.ngroup_keys;
     for (uint32_t i = 0; i < n && i < PAS2P_GROUP_KEYS; i++)
         k += pas2p_rt.group_keys[i] == key;
