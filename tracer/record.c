@@ -10,6 +10,7 @@
  *  - requests: who started each pending request (event ordinal), so completions name it.
  */
 #include <stdio.h>
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "rt.h"
@@ -360,6 +361,61 @@ void rec_iprobe(pas2p_cx_t *cx, MPI_Comm comm, int source, int tag, int flag, co
     cx->ev.comm = comm_id(c);
     cx->ev.peer = to_world(c, source);
     cx->ev.tag = tag == MPI_ANY_TAG ? PAS2P_TAG_ANY : tag;
+}
+
+/* ------------------------------------------------------------------ matched probes
+ * MPI_Mprobe/MPI_Improbe hand out a message handle; MPI_Mrecv/MPI_Imrecv receive it with no
+ * communicator, source or tag of their own.  The probe's are kept with the handle (under the
+ * event lock) and the receive is recorded as the MPI_Recv/MPI_Irecv of them it stands for;
+ * a handle not found (more than PAS2P_MESSAGES held, or MPI_MESSAGE_NO_PROC) records the
+ * world and the actual source and tag. */
+void rec_message(pas2p_cx_t *cx, MPI_Message message, MPI_Comm comm, int source, int tag, int flag)
+{
+    (void)cx;
+    if (!flag || message == MPI_MESSAGE_NULL || message == MPI_MESSAGE_NO_PROC)
+        return;
+    uint32_t n = pas2p_rt.nmsgs;
+    if (n >= PAS2P_MESSAGES)
+        return;
+    pas2p_rt.msgs[n].h = message;
+    pas2p_rt.msgs[n].comm = comm;
+    pas2p_rt.msgs[n].source = source;
+    pas2p_rt.msgs[n].tag = tag;
+    pas2p_rt.nmsgs = n + 1;
+}
+
+/* before MPI_Mrecv/MPI_Imrecv, which set the handle to MPI_MESSAGE_NULL: what its probe
+ * asked, into cx; the entry is dropped (under the event lock, taken here: a pre hook runs
+ * before pas2p_post takes it) */
+void pre_mrecv(pas2p_cx_t *cx, void *message, int lang)
+{
+    MPI_Message h = lang == PAS2P_LANG_F ? PMPI_Message_f2c(*(MPI_Fint *)message)
+                                         : *(MPI_Message *)message;
+    cx->m_comm = MPI_COMM_WORLD;
+    cx->m_source = MPI_ANY_SOURCE;
+    cx->m_tag = MPI_ANY_TAG;
+    if (pas2p_rt.use_lock)
+        pthread_mutex_lock(&pas2p_rt.lock);
+    for (uint32_t i = 0; i < pas2p_rt.nmsgs; i++)
+        if (pas2p_rt.msgs[i].h == h) {
+            cx->m_comm = pas2p_rt.msgs[i].comm;
+            cx->m_source = pas2p_rt.msgs[i].source;
+            cx->m_tag = pas2p_rt.msgs[i].tag;
+            pas2p_rt.msgs[i] = pas2p_rt.msgs[--pas2p_rt.nmsgs];
+            break;
+        }
+    if (pas2p_rt.use_lock)
+        pthread_mutex_unlock(&pas2p_rt.lock);
+}
+
+void rec_mrecv(pas2p_cx_t *cx, const MPI_Status *st)
+{
+    rec_recv(cx, cx->m_comm, cx->m_source, cx->m_tag, st);
+}
+
+void rec_imrecv(pas2p_cx_t *cx, int count, MPI_Datatype dt, MPI_Request req)
+{
+    rec_irecv(cx, cx->m_comm, cx->m_source, cx->m_tag, count, dt, req);
 }
 
 /* the flags are those of the receive side (the send side has no wildcard) */

@@ -87,6 +87,8 @@ typedef struct {
     void *heap_status;                  /* scratch statuses for *_STATUSES_IGNORE */
     MPI_Status st_inline[PAS2P_INLINE_REQS];
     MPI_Comm freed_handle;              /* Comm_free: the handle before the call */
+    MPI_Comm m_comm;                    /* Mrecv, Imrecv: what the message's Mprobe asked */
+    int m_source, m_tag;
 } pas2p_cx_t;
 
 /* process state (runtime.c) */
@@ -96,6 +98,7 @@ struct pas2p_req;
 enum { PAS2P_UNTRACED_RMA, PAS2P_UNTRACED_IO, PAS2P_UNTRACED_NBR, PAS2P_UNTRACED_KINDS };
 
 #define PAS2P_GROUP_KEYS 1024 /* MPI_Comm_create_group communicators told apart (record.c) */
+#define PAS2P_MESSAGES 256    /* matched-probe messages held at once (record.c) */
 
 typedef struct {
     volatile int active;                /* recording events */
@@ -136,6 +139,13 @@ typedef struct {
                                                       so far (membership and tag), under the
                                                       event lock (record.c) */
     uint32_t ngroup_keys;
+    struct {                                        /* matched probes' messages not received
+                                                      yet: what the Mprobe asked (record.c) */
+        MPI_Message h;
+        MPI_Comm comm;
+        int source, tag;
+    } msgs[PAS2P_MESSAGES];
+    uint32_t nmsgs;
     uint64_t untraced[PAS2P_UNTRACED_KINDS];       /* atomic: calls of the table's untraced
                                                       section made while recording, by kind */
     uint64_t untraced_ticks[PAS2P_UNTRACED_KINDS]; /* atomic: the time they took, in
@@ -401,6 +411,10 @@ void rec_wcoll(pas2p_cx_t *cx, MPI_Comm comm, const int *scounts, void *stypes,
 void rec_reduce_scatter(pas2p_cx_t *cx, MPI_Comm comm, const int *rcounts, MPI_Datatype dt);
 void rec_comm_new(pas2p_cx_t *cx, MPI_Comm parent, MPI_Comm newcomm);
 void rec_comm_new_group(pas2p_cx_t *cx, MPI_Comm parent, int tag, MPI_Comm newcomm);
+void rec_message(pas2p_cx_t *cx, MPI_Message message, MPI_Comm comm, int source, int tag, int flag);
+void pre_mrecv(pas2p_cx_t *cx, void *message, int lang);
+void rec_mrecv(pas2p_cx_t *cx, const MPI_Status *st);
+void rec_imrecv(pas2p_cx_t *cx, int count, MPI_Datatype dt, MPI_Request req);
 void pre_comm_free(pas2p_cx_t *cx, void *comm, int lang);
 void rec_comm_free(pas2p_cx_t *cx, void *comm, int lang);
 

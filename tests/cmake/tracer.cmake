@@ -245,6 +245,23 @@ pas2p_check(graphcomm distinct ${EXPECT}
 pas2p_check(graphcomm simulate ${EXPECT} --out "^PET = [0-9.]+ s$"
   -- bash -c "${PAS2P} analyze ${W}/graphcomm -o ${W}/graphcomm/sig.xml >/dev/null && rm -rf ${W}/graphcomm/sim && ${PAS2P} simulate ${W}/graphcomm/sig.xml --platform ${CMAKE_SOURCE_DIR}/platforms/gbe-cluster.xml -o ${W}/graphcomm/sim")
 
+# matched probes (MPI_Mprobe/Improbe + MPI_Mrecv/Imrecv): recorded as the probes and
+# receives they stand for, so no message is left unreceived in the trace, and every path
+# takes the program (tests/mpi/mprobe.c)
+add_executable(mprobe mpi/mprobe.c)
+target_link_libraries(mprobe PRIVATE MPI::MPI_C)
+add_test(NAME mprobe_trace COMMAND ${EXPECT} --clean ${W}/mprobe --out "^mprobe: ok$"
+  -- ${PAS2P} trace -o ${W}/mprobe -- ${MPIRUN} -np 2 $<TARGET_FILE:mprobe> 20)
+set_tests_properties(mprobe_trace PROPERTIES FIXTURES_SETUP mprobe)
+pas2p_check(mprobe dump ${EXPECT}
+  --out "^[0-9]+ MPI_Probe 0 5 WORLD " --out "^[0-9]+ MPI_Recv 0 5 WORLD 0 .*rbytes=4"
+  --out "^[0-9]+ MPI_Iprobe 0 6 WORLD .*any_source" --out "^[0-9]+ MPI_Irecv ANY 6 WORLD "
+  -- ${PAS2P} dump ${W}/mprobe --rank 1)
+pas2p_check(mprobe analyze ${EXPECT} --out "^phase table = global" --out "^all received$"
+  -- bash -c "${PAS2P} analyze ${W}/mprobe -o ${W}/mprobe/sig.xml >${W}/mprobe/analyze.out 2>&1 && cat ${W}/mprobe/analyze.out && ! grep -q 'never received' ${W}/mprobe/analyze.out && echo all received")
+pas2p_check(mprobe simulate ${EXPECT} --out "^PET = [0-9.]+ s$"
+  -- bash -c "${PAS2P} analyze ${W}/mprobe -o ${W}/mprobe/sig2.xml >/dev/null && rm -rf ${W}/mprobe/sim && ${PAS2P} simulate ${W}/mprobe/sig2.xml --platform ${CMAKE_SOURCE_DIR}/platforms/gbe-cluster.xml -o ${W}/mprobe/sim")
+
 # MPI-IO from Fortran (tests/mpi/fileio.f90: character arguments, whose hidden lengths the
 # wrappers pass on): counted and timed, not traced; the program checks what it reads back
 add_executable(fileio mpi/fileio.f90)
