@@ -17,7 +17,9 @@ static const char usage[] =
     "usage: pas2p dump DIR [--rank R]\n"
     "\n"
     "Without --rank: per-rank summary (events; compute vs MPI time from MPI_Init's return to\n"
-    "MPI_Finalize, the AET window; bytes) and per-call totals over all ranks.  With --rank R: one line per event of rank R, in order:\n"
+    "MPI_Finalize, the AET window; bytes) and per-call totals over all ranks, with the calls\n"
+    "counted and timed but not traced (one-sided, MPI-IO, neighbourhood collectives; their time\n"
+    "is in compute_s).  With --rank R: one line per event of rank R, in order:\n"
     "  ordinal call peer tag comm bytes compute_ns call_ns [counters] [flags] [details]\n"
     "peer is a world rank (ANY = unresolved MPI_ANY_SOURCE, NULL = MPI_PROC_NULL, - = none).\n"
     "flags: error; any_source, any_tag: a receive posted with MPI_ANY_SOURCE, MPI_ANY_TAG (peer\n"
@@ -241,6 +243,24 @@ static int summary(const char *dir)
         if (calls[c].count)
             printf("%-26s %12" PRIu64 " %16" PRIu64 " %16" PRIu64 " %12.6f\n", pas2p_call_name(c),
                    calls[c].count, calls[c].bytes, calls[c].rbytes, calls[c].ns * 1e-9);
+    /* the calls counted and timed, not traced (their bytes are not known) */
+    const uint64_t *ucnt[3] = {m.untraced, m.untraced_io, m.untraced_nbr};
+    const double *usec[3] = {m.untraced_s, m.untraced_io_s, m.untraced_nbr_s};
+    static const char *const uname[3] = {"one-sided (not traced)", "MPI-IO (not traced)",
+                                         "neighbourhood (not traced)"};
+    for (int k = 0; k < 3; k++) {
+        uint64_t n = 0;
+        double t = 0;
+        for (int r = 0; r < m.np; r++) {
+            n += ucnt[k] ? ucnt[k][r] : 0;
+            t += usec[k] ? usec[k][r] : 0;
+        }
+        if (n)
+            printf("%-26s %12" PRIu64 " %16s %16s %12.6f\n", uname[k], n, "-", "-", t);
+    }
+    char note[1200];
+    if (pas2p_manifest_untraced_note(&m, note, sizeof note))
+        printf("\nnote: %s\n", note);
     free(calls);
     pas2p_manifest_free(&m);
     return bad ? PAS2P_EXIT_USAGE : 0; /* a damaged rank file: a bad input */

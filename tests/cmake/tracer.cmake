@@ -272,5 +272,7 @@ add_test(NAME fileio_counted_trace
           --out "note: 101 MPI-IO call\\(s\\) \\(MPI_File_\\*\\) were made and are not traced"
           -- ${PAS2P} trace -o ${W}/fileio -- ${MPIRUN} -np 2 $<TARGET_FILE:fileio> ${W}/fileio.dat 10)
 set_tests_properties(fileio_counted_trace PROPERTIES FIXTURES_SETUP fileio)
+pas2p_check(fileio dump ${EXPECT} --out "^MPI-IO \\(not traced\\) +101 +- +- +[0-9.]+$"
+  --out "^note: 101 MPI-IO call\\(s\\)" -- ${PAS2P} dump ${W}/fileio)
 pas2p_check(fileio manifest ${EXPECT} --out "^untraced_io = 51,50$"
   --out "^untraced_io_s = [0-9.]+,[0-9.]+$" -- cat ${W}/fileio/manifest)
