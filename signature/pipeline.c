@@ -86,7 +86,16 @@ static int collect(pas2p_run_t *run, pas2p_pipeline_result_t *res, char *err, si
             diverged = (int)r;
     }
     if (diverged >= 0) {
-        snprintf(err, errlen, "rank %u: %s", sig->ranks[diverged].rank, run->st[diverged].reason);
+        /* a call that differs (not an early end, not another program: those say so): the
+         * run made other calls than the traced one.  Besides another input, a program may
+         * choose its calls by timing (NetPIPE sets its repeat counts by measuring): say
+         * what is left then */
+        const char *why = run->st[diverged].reason;
+        int call = !strncmp(why, "diverged from the signature at event", 36);
+        snprintf(err, errlen, "rank %u: %s%s", sig->ranks[diverged].rank, why,
+                 call ? " (another input or np, or calls the program chooses by timing, as "
+                        "NetPIPE its repeat counts: replay and simulate need no application)"
+                      : "");
         return 1;
     }
     snprintf(err, errlen, "%s", merr);
