@@ -538,6 +538,36 @@ static char *trim(char *s)
     return s;
 }
 
+/* The manifest's per-rank lists (comma-separated, rank order): each key, the array of np
+ * entries it fills (uint64_t or double: both 8 bytes), and for values the range (0, max]
+ * and the default of a missing or outside entry. */
+typedef struct {
+    const char *key;
+    size_t off;
+    int dbl;
+    double max, dflt;
+} list_key_t;
+#define LIST_U64(k, f) {k, offsetof(pas2p_manifest_t, f), 0, 0, 0}
+#define LIST_DBL(k, f, mx, d) {k, offsetof(pas2p_manifest_t, f), 1, mx, d}
+static const list_key_t list_keys[] = {
+    LIST_U64("events_per_rank", events_per_rank),
+    LIST_DBL("kernel_rate", kernel_rate, 1e15, 0),
+    LIST_DBL("compute_share", compute_share, 1, 1),
+    LIST_U64("untraced", untraced),
+    LIST_DBL("untraced_s", untraced_s, 1e9, 0),
+    LIST_U64("untraced_io", untraced_io),
+    LIST_DBL("untraced_io_s", untraced_io_s, 1e9, 0),
+    LIST_U64("untraced_nbr", untraced_nbr),
+    LIST_DBL("untraced_nbr_s", untraced_nbr_s, 1e9, 0),
+    LIST_U64("threads", threads),
+};
+#define NLISTS (sizeof list_keys / sizeof *list_keys)
+
+static void **list_slot(pas2p_manifest_t *m, size_t i)
+{
+    return (void **)((char *)m + list_keys[i].off);
+}
+
 void pas2p_manifest_free(pas2p_manifest_t *m)
 {
     if (m->hosts) {
@@ -546,26 +576,10 @@ void pas2p_manifest_free(pas2p_manifest_t *m)
         free(m->hosts);
     }
     m->hosts = NULL;
-    free(m->events_per_rank);
-    m->events_per_rank = NULL;
-    free(m->kernel_rate);
-    m->kernel_rate = NULL;
-    free(m->compute_share);
-    m->compute_share = NULL;
-    free(m->untraced);
-    m->untraced = NULL;
-    free(m->untraced_s);
-    m->untraced_s = NULL;
-    free(m->untraced_io);
-    m->untraced_io = NULL;
-    free(m->untraced_io_s);
-    m->untraced_io_s = NULL;
-    free(m->threads);
-    m->threads = NULL;
-    free(m->untraced_nbr);
-    m->untraced_nbr = NULL;
-    free(m->untraced_nbr_s);
-    m->untraced_nbr_s = NULL;
+    for (size_t i = 0; i < NLISTS; i++) {
+        free(*list_slot(m, i));
+        *list_slot(m, i) = NULL;
+    }
 }
 
 /* a manifest's comma-separated per-rank list (rank order) into out[0..n): counts; entries
@@ -601,12 +615,12 @@ int pas2p_manifest_read(const char *dir, pas2p_manifest_t *m, char *err, size_t 
                                 : "");
         return -1;
     }
-    char line[65536], hosts[8192] = "", per_rank[65536] = "", krate[65536] = "",
-         share[65536] = "", untraced[65536] = "", untraced_s[65536] = "",
-         untraced_io[65536] = "", untraced_io_s[65536] = "", threads[65536] = "",
-         untraced_nbr[65536] = "", untraced_nbr_s[65536] = "";
+    /* lines of any length (a per-rank list of a large run is long); the lists kept as
+     * text until np is known */
+    char *line = NULL, *hosts = NULL, *lists[NLISTS] = {0};
+    size_t cap = 0;
     int lineno = 0, have_format = 0, have_version = 0;
-    while (fgets(line, sizeof line, f)) {
+    while (getline(&line, &cap, f) > 0) {
         lineno++;
         char *s = trim(line);
         if (!*s || *s == '#')
@@ -640,35 +654,24 @@ int pas2p_manifest_read(const char *dir, pas2p_manifest_t *m, char *err, size_t 
         } else if (!strcmp(k, "events_locking")) {
             snprintf(m->events_locking, sizeof m->events_locking, "%s", v);
         } else if (!strcmp(k, "hosts")) {
-            snprintf(hosts, sizeof hosts, "%s", v);
+            free(hosts);
+            if (!(hosts = strdup(v)))
+                goto oom;
         } else if (!strcmp(k, "clock_resolution_ns")) {
             m->clock_res_ns = strtoull(v, NULL, 10);
         } else if (!strcmp(k, "aet_s")) {
             m->aet_s = strtod(v, NULL);
         } else if (!strcmp(k, "events")) {
             m->events = strtoull(v, NULL, 10);
-        } else if (!strcmp(k, "events_per_rank")) {
-            snprintf(per_rank, sizeof per_rank, "%s", v);
-        } else if (!strcmp(k, "kernel_rate")) {
-            snprintf(krate, sizeof krate, "%s", v);
-        } else if (!strcmp(k, "compute_share")) {
-            snprintf(share, sizeof share, "%s", v);
-        } else if (!strcmp(k, "untraced")) {
-            snprintf(untraced, sizeof untraced, "%s", v);
-        } else if (!strcmp(k, "untraced_s")) {
-            snprintf(untraced_s, sizeof untraced_s, "%s", v);
-        } else if (!strcmp(k, "untraced_io")) {
-            snprintf(untraced_io, sizeof untraced_io, "%s", v);
-        } else if (!strcmp(k, "untraced_io_s")) {
-            snprintf(untraced_io_s, sizeof untraced_io_s, "%s", v);
-        } else if (!strcmp(k, "untraced_nbr")) {
-            snprintf(untraced_nbr, sizeof untraced_nbr, "%s", v);
-        } else if (!strcmp(k, "untraced_nbr_s")) {
-            snprintf(untraced_nbr_s, sizeof untraced_nbr_s, "%s", v);
-        } else if (!strcmp(k, "threads")) {
-            snprintf(threads, sizeof threads, "%s", v);
         } else if (!strcmp(k, "complete")) {
             m->complete = !strcmp(v, "yes");
+        } else {
+            for (size_t i = 0; i < NLISTS; i++)
+                if (!strcmp(k, list_keys[i].key)) {
+                    free(lists[i]);
+                    if (!(lists[i] = strdup(v)))
+                        goto oom;
+                }
         } /* unknown keys are ignored: later minor versions may add some */
     }
     fclose(f);
@@ -686,42 +689,40 @@ int pas2p_manifest_read(const char *dir, pas2p_manifest_t *m, char *err, size_t 
         goto fail;
     }
     m->hosts = calloc((size_t)m->np, sizeof *m->hosts);
-    m->events_per_rank = calloc((size_t)m->np, sizeof *m->events_per_rank);
-    m->kernel_rate = calloc((size_t)m->np, sizeof *m->kernel_rate);
-    m->compute_share = calloc((size_t)m->np, sizeof *m->compute_share);
-    m->untraced = calloc((size_t)m->np, sizeof *m->untraced);
-    m->untraced_s = calloc((size_t)m->np, sizeof *m->untraced_s);
-    m->untraced_io = calloc((size_t)m->np, sizeof *m->untraced_io);
-    m->untraced_io_s = calloc((size_t)m->np, sizeof *m->untraced_io_s);
-    m->threads = calloc((size_t)m->np, sizeof *m->threads);
-    m->untraced_nbr = calloc((size_t)m->np, sizeof *m->untraced_nbr);
-    m->untraced_nbr_s = calloc((size_t)m->np, sizeof *m->untraced_nbr_s);
-    if (!m->hosts || !m->events_per_rank || !m->kernel_rate || !m->compute_share || !m->untraced ||
-        !m->untraced_s || !m->untraced_io || !m->untraced_io_s || !m->threads ||
-        !m->untraced_nbr || !m->untraced_nbr_s) {
-        set_err(err, errlen, "%s: out of memory", path);
-        goto fail;
-    }
-    char *save = NULL, *tok = strtok_r(hosts, ",", &save);
+    if (!m->hosts)
+        goto oom;
+    for (size_t i = 0; i < NLISTS; i++)
+        if (!(*list_slot(m, i) = calloc((size_t)m->np, 8)))
+            goto oom;
+    char *save = NULL, *tok = hosts ? strtok_r(hosts, ",", &save) : NULL;
     for (int i = 0; i < m->np; i++) {
-        m->hosts[i] = strdup(tok ? tok : "?");
+        if (!(m->hosts[i] = strdup(tok ? tok : "?")))
+            goto oom;
         if (tok)
             tok = strtok_r(NULL, ",", &save);
     }
-    list_u64(per_rank, m->events_per_rank, m->np);
-    list_double(krate, m->kernel_rate, m->np, 1e15, 0);
-    list_double(share, m->compute_share, m->np, 1, 1);
-    list_u64(untraced, m->untraced, m->np);
-    list_double(untraced_s, m->untraced_s, m->np, 1e9, 0);
-    list_u64(untraced_io, m->untraced_io, m->np);
-    list_double(untraced_io_s, m->untraced_io_s, m->np, 1e9, 0);
-    list_u64(threads, m->threads, m->np);
-    list_u64(untraced_nbr, m->untraced_nbr, m->np);
-    list_double(untraced_nbr_s, m->untraced_nbr_s, m->np, 1e9, 0);
+    for (size_t i = 0; i < NLISTS; i++) {
+        const list_key_t *L = &list_keys[i];
+        if (L->dbl)
+            list_double(lists[i] ? lists[i] : (char[]){""}, *list_slot(m, i), m->np, L->max,
+                        L->dflt);
+        else if (lists[i])
+            list_u64(lists[i], *list_slot(m, i), m->np);
+    }
+    free(line);
+    free(hosts);
+    for (size_t i = 0; i < NLISTS; i++)
+        free(lists[i]);
     return 0;
+oom:
+    set_err(err, errlen, "%s: out of memory", path);
 fail:
     if (f)
         fclose(f);
+    free(line);
+    free(hosts);
+    for (size_t i = 0; i < NLISTS; i++)
+        free(lists[i]);
     pas2p_manifest_free(m);
     return -1;
 }

@@ -509,6 +509,25 @@ static void test_manifest(void **state)
     assert_string_equal(note, "");
     pas2p_manifest_free(&m);
 
+    /* a large run's per-rank list is a line longer than any fixed buffer (20000 ranks: 160 kB) */
+    {
+        const int big = 20000;
+        size_t cap = (size_t)big * 8 + 64, len = 0;
+        char *rest = malloc(cap * 2);
+        assert_non_null(rest);
+        len += (size_t)snprintf(rest, cap * 2, "np = %d\nevents_per_rank = ", big);
+        for (int r = 0; r < big; r++)
+            len += (size_t)snprintf(rest + len, cap * 2 - len, "%s%d", r ? "," : "", 1000000 + r);
+        snprintf(rest + len, cap * 2 - len, "\ncompute_share = 0.5\n");
+        write_manifest(path, rest);
+        free(rest);
+        assert_int_equal(pas2p_manifest_read(f->dir, &m, err, sizeof err), 0);
+        assert_int_equal(m.np, big);
+        assert_true(m.events_per_rank[big - 1] == 1000000 + (uint64_t)big - 1);
+        assert_true(m.compute_share[0] == 0.5 && m.compute_share[1] == 1); /* missing: 1 */
+        pas2p_manifest_free(&m);
+    }
+
     write_text(path, "format = pas2p-trace\nversion = 99\nnp = 3\n");
     assert_int_equal(pas2p_manifest_read(f->dir, &m, err, sizeof err), -1);
     assert_non_null(strstr(err, "version 99"));
