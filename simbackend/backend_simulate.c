@@ -338,12 +338,12 @@ static void print(const pas2p_run_t *run, FILE *out)
     /* where the ranks are: with the default --map block a small run may sit on one host's
      * cores and never touch the network (NetPIPE at np 2 on gbe-cluster) */
     int hosts = 0;
-    for (uint32_t r = 0; r < run->np; r++) {
-        int seen = 0;
-        for (uint32_t q = 0; q < r && !seen; q++)
-            seen = s->map[q] == s->map[r];
-        hosts += !seen;
+    unsigned char *used = calloc(s->plat.nhosts ? s->plat.nhosts : 1, 1);
+    for (uint32_t r = 0; used && r < run->np; r++) {
+        hosts += !used[s->map[r]];
+        used[s->map[r]] = 1;
     }
+    free(used);
     fprintf(out, "placement = %u rank(s) on %d host(s) (%s%s)\n", run->np, hosts,
             o->hostfile ? "--hostfile " : o->block ? "--map block" : "--map round-robin",
             o->hostfile ? o->hostfile : hosts == 1 && run->np > 1
