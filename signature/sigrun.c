@@ -462,21 +462,25 @@ static int anchor(const sigrun_t *s, const pas2p_event_t *e);
 /* An anchored signature locates every occurrence by the anchors (all-rank blocking
  * collectives) before it, not by a count of all the calls, so a round that makes other
  * point-to-point calls than the base run's shifts nothing after its next anchor.  A round of
- * a phase that is not relevant (never timed, its time the remainder's or its weight's) may
- * then depart from its skeleton, as long as its anchors are the skeleton's (the same
- * collective on the same communicator): such a departure is counted and said
- * (`departed` in the times file), not a divergence.  Why: programs whose calls between two
- * collectives depend on the wall clock, not on the input -- HPCC's PTRANS seeds its
- * randomised process grid with time(NULL) summed over the ranks, and the rank that lands
- * at 0x0 sends its timings to rank 0 (an MPI_Send/MPI_Recv that is there in one run and
- * not in the next).  Another program or input still departs at an anchor or in a relevant
- * phase, where the check stays exact.  Returns 1 when the departure is tolerated. */
+ * a phase that is not relevant (never timed, its time the remainder's or its weight's), or
+ * of a phase of weight 1 (timed whole between its anchors: its time is the target's
+ * whatever calls it makes, nothing is extrapolated from it), may then depart from its
+ * skeleton, as long as its anchors are the skeleton's (the same collective on the same
+ * communicator): such a departure is counted and said (`departed` in the times file), not
+ * a divergence.  Why: programs whose calls between two collectives depend on the wall
+ * clock, not on the input -- HPCC's PTRANS seeds its randomised process grid with
+ * time(NULL) summed over the ranks, and the rank that lands at 0x0 sends its timings to
+ * rank 0 (an MPI_Send/MPI_Recv that is there in one run and not in the next); whether such
+ * a one-off round is relevant is the traced run's noise (a 4 ms preemption in its
+ * MPI_Barrier is 1 % of a short run).  Another program or input still departs at an
+ * anchor or in a relevant phase that repeats, where the check stays exact.  Returns 1 when
+ * the departure is tolerated. */
 static void depart(sigrun_t *s, const interval_t *v, const char *why);
 
 static int tolerate(sigrun_t *s, const interval_t *v, const pas2p_event_t *e, const char *why)
 {
     const pas2p_sig_phase_t *p = &s->me->phases[v->phase];
-    if (!s->sig.anchored || p->relevant)
+    if (!s->sig.anchored || (p->relevant && p->weight > 1))
         return 0;
     if (anchor(s, e)) {
         uint32_t k = 0;

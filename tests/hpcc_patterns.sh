@@ -4,9 +4,10 @@
 #   - traced with RANDACC_SEED=1, analysed: the signature must be anchored (wildcard receives
 #     polled by MPI_Testany: their share is of the numbered calls), and the 150 ms round
 #     must be a phase of its own, not spread over the light rounds that end at the same
-#     MPI_Barrier (a repeating phase of mean above 3 ms is that merge);
+#     MPI_Barrier (a repeating phase with an occurrence of 0.1 s is that merge);
 #   - predicted 3 times with RANDACC_SEED=0 (another grid order: the MPI_Send/MPI_Recv of
-#     the grid's 0x0 rank is gone): none may diverge, and the departures are said;
+#     the grid's 0x0 rank is gone): none may diverge, and the departures are said; once
+#     more from a signature where every phase is relevant (the grid's rounds occur once);
 #   - replayed (real MPI), simulated on PLATFORM, simulated from the full trace and exported:
 #     each must finish (a cancelled wildcard receive replayed would wait for ever; the full
 #     trace's failed polls must not cost SimGrid's 0.1 ms each) and print PET.
@@ -20,15 +21,15 @@ timeout 120 "$pas2p" trace -o "$w/t" -- "${launcher[@]}" -x RANDACC_SEED=1 "${pr
 timeout 120 "$pas2p" analyze "$w/t" -o "$w/sig.xml" >"$w/analyze.out" 2>"$w/analyze.err" || fail "analyze failed"
 grep -q 'located="anchors"' "$w/sig.xml" || fail "the signature is not anchored"
 # the global table (phase weight PhaseET ...) has it as a phase of weight 1; and no phase
-# that repeats has a mean 50x its median and 0.1 s in all (the heavy round spread over the
-# light ones; preemption alone on a loaded machine makes a large ratio, not 0.1 s)
+# that repeats has an occurrence of 0.1 s or more (the heavy round merged into the light
+# ones; on a loaded machine preemption alone gives the light rounds a mean 100x their
+# median and 0.15 s in all, but no single round of 0.1 s)
 awk '/^# global phases/ { on = 1; next } on && /^ *[0-9]+ +[0-9]+ / { if ($2 == 1 && $3 > 0.1) heavy = 1 }
      /^$/ { on = 0 } END { exit !heavy }' "$w/analyze.out" || fail "no phase of weight 1 holds the 150 ms round"
-awk '/<phase id=/ { w = m = d = 0
+awk '/<phase id=/ { w = x = 0
        if (match($0, / weight="[0-9]+"/)) w = substr($0, RSTART + 9, RLENGTH - 10) + 0
-       if (match($0, / time_mean_s="[^"]+"/)) m = substr($0, RSTART + 14, RLENGTH - 15) + 0
-       if (match($0, / time_median_s="[^"]+"/)) d = substr($0, RSTART + 16, RLENGTH - 17) + 0
-       if (w >= 20 && m > 50 * d && w * m > 0.1) bad = 1 }
+       if (match($0, / time_max_s="[^"]+"/)) x = substr($0, RSTART + 13, RLENGTH - 14) + 0
+       if (w >= 20 && x >= 0.1) bad = 1 }
      END { exit bad }' "$w/sig.xml" || fail "the 150 ms round is merged into the light rounds"
 for k in 1 2 3; do
   rm -rf "$w/pred"
@@ -41,6 +42,16 @@ for k in 1 2 3; do
   grep -q '^PET = ' "$w/predict.out" || fail "predict $k printed no PET"
   grep -q '^departures = [1-9]' "$w/predict.out" || fail "predict $k did not say the grid's departures"
 done
+# every phase relevant: the grid's one-off rounds are timed whole, and their departures are
+# still tolerated (whether a one-off round of a few ms is relevant is the traced run's
+# noise: a 4 ms preemption in its MPI_Barrier is 1 % of this run; seen in a CI)
+timeout 120 "$pas2p" analyze "$w/t" --relevance 0.000001 -o "$w/sig_all.xml" >"$w/analyze_all.out" 2>&1 ||
+  fail "analyze --relevance 0.000001 failed"
+grep -Eq ' yes Comm_free (Recv|Send) Barrier' "$w/analyze_all.out" || fail "no relevant grid round to depart from"
+rm -rf "$w/pred"
+timeout 120 "$pas2p" predict "$w/sig_all.xml" --measure-end -o "$w/pred" -- "${launcher[@]}" -x RANDACC_SEED=0 "${prog[@]}" \
+  >"$w/predict.out" 2>"$w/predict.err" || fail "predict (every phase relevant) exited $?"
+grep -q '^departures = [1-9]' "$w/predict.out" || fail "predict (every phase relevant) did not say the departures"
 timeout 120 "$pas2p" replay "$w/sig.xml" -o "$w/rep" -- "${launcher[@]}" >"$w/replay.out" 2>"$w/replay.err" ||
   fail "replay exited $?"
 grep -q '^PET = ' "$w/replay.out" || fail "replay printed no PET"
