@@ -20,7 +20,7 @@ static const char usage[] =
     "                     [--compute-similarity F] [--size-tolerance F]\n"
     "                     [--inline-events N|auto] [--skew F]\n"
     "                     [--phases global|local] [--logical global|local]\n"
-    "                     [--strict] [--all-ranks]\n"
+    "                     [--locate auto|anchors|ordinals] [--strict] [--all-ranks]\n"
     "                     [--mpi K [-- LAUNCHER...]]\n"
     "\n"
     "Finds the phases (repeating slices of the run with their computation) and their\n"
@@ -40,6 +40,15 @@ static const char usage[] =
     "                          closed (no message, request or collective crosses it), cut\n"
     "                          where each rank's loops propose; local: each rank's own\n"
     "                          phases (EPAS), ids per rank, not closed\n"
+    "  --locate HOW            how `predict` finds each occurrence in the target run\n"
+    "                          (global phases): ordinals (the calls before it, counted),\n"
+    "                          anchors (the all-rank blocking collectives before it; the\n"
+    "                          calls between two of them may then vary from run to run,\n"
+    "                          and phases are cut at them only), or auto (the default:\n"
+    "                          anchors when a rank's wildcard receives make its calls\n"
+    "                          follow arrivals, as a farm's).  anchors for a program whose\n"
+    "                          set-up or steps deal work out at run time (NWChem's DFT):\n"
+    "                          the divergence `predict` reports says when\n"
     "  --size-tolerance F      a message size within F of a phase's first is the same event\n"
     "                          (default 0.9: sizes within 10x; orders of magnitude apart are\n"
     "                          different events; 0.05 was the per-rank default)\n"
@@ -98,13 +107,14 @@ static int parse_inline(const char *v, void *dst)
 }
 
 static const char *const modes[] = {"local", "global", NULL}; /* index: global or not */
+static const char *const locates[] = {"ordinals", "anchors", "auto", NULL}; /* 2: auto */
 
 int pas2p_analyze_parse(int argc, char **argv, int quiet, pas2p_analyze_opts_t *o, long *mpi,
                         int *dashp)
 {
     pas2p_analyze_defaults(o);
     long k = 0;
-    int global = 1;
+    int global = 1, locate = 2;
     const pas2p_opt_t opts[] = {
         {.name = "-o", .kind = PAS2P_OPT_STRING, .dst = &o->signature,
          .what = "a file name"},
@@ -124,6 +134,8 @@ int pas2p_analyze_parse(int argc, char **argv, int quiet, pas2p_analyze_opts_t *
          .what = "'global' or 'local'"},
         {.name = "--logical", .kind = PAS2P_OPT_CHOICE, .dst = &o->logical, .choices = modes,
          .what = "'global' or 'local'"},
+        {.name = "--locate", .kind = PAS2P_OPT_CHOICE, .dst = &locate, .choices = locates,
+         .what = "'auto', 'anchors' or 'ordinals'"},
         {.name = "--strict", .kind = PAS2P_OPT_FLAG, .dst = &o->strict},
         {.name = "--all-ranks", .kind = PAS2P_OPT_FLAG, .dst = &o->all_ranks},
         /* last: the command's own (bin/pas2p-analyze is one of the K processes) */
@@ -146,6 +158,12 @@ int pas2p_analyze_parse(int argc, char **argv, int quiet, pas2p_analyze_opts_t *
     if (rc)
         return rc;
     o->analysis.global = global;
+    o->analysis.locate = locate == 2 ? -1 : locate;
+    if (!global && locate != 2) {
+        if (!quiet)
+            pas2p_err("analyze", "--locate needs global phases (--phases global, the default)");
+        return PAS2P_EXIT_USAGE;
+    }
     if (mpi) {
         *mpi = k;
         *dashp = dash;
@@ -179,6 +197,14 @@ static void print_result(const pas2p_analyze_opts_t *o, const pas2p_analyze_resu
         else
             fprintf(f, "characteristic communicator = none (no collective on all ranks in "
                     "the phases: point-to-point only)\n");
+        fprintf(f, "located = %s\n",
+                !g->anchored ? "ordinals (predict finds each occurrence by the calls before it)"
+                : o->analysis.locate == 1
+                    ? "anchors (--locate anchors: by the all-rank blocking collectives before "
+                      "it; the calls between two of them may vary)"
+                    : "anchors (a rank's wildcard receives make its calls follow arrivals: "
+                      "predict finds each occurrence by the all-rank blocking collectives "
+                      "before it; the calls between two of them may vary)");
     } else {
         fprintf(f, "phases = %u\n", r->phases);
         fprintf(f, "phase table = per rank (%s)\n",

@@ -2174,6 +2174,8 @@ int pas2p_global_phases(pas2p_event_source_t *srcs, int np, const pas2p_analysis
             if (!tput(&R->orphans, orph[r].post[2 * k], orph[r].post[2 * k + 1]))
                 goto oom;
     }
+    if (o->locate >= 0) /* --locate: the user knows the calls vary (or do not) */
+        g.anchored = o->locate;
     g.snap = !g.anchored && anchors_recur(res, np);
     if (sweep(&g))
         goto out;

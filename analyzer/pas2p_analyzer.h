@@ -57,6 +57,11 @@ typedef struct {
                                     pass B records every occurrence's start as a cut
                                     proposal and walks top-level loops iteration by
                                     iteration however short; 0: each rank's own (EPAS) */
+    int locate;                  /* global phases, how the runtime finds occurrences: -1
+                                    (auto, the default) by anchor positions when a rank's
+                                    wildcard receives make its calls vary (a farm), else by
+                                    ordinals; 1 (--locate anchors) by anchor positions
+                                    always; 0 (--locate ordinals) by ordinals always */
 } pas2p_analysis_opts_t;
 
 void pas2p_analysis_defaults(pas2p_analysis_opts_t *o);

@@ -20,6 +20,7 @@ void pas2p_analysis_defaults(pas2p_analysis_opts_t *o)
     o->variant_merge = 0.05;
     o->relevance = 0.01;
     o->global = 1;
+    o->locate = -1;
 }
 
 static uint64_t mix64(uint64_t x)

@@ -90,9 +90,9 @@ typedef struct {
     uint64_t msg_sent, msg_recvd; /* point-to-point messages counted from events (the host
                                      counts those its request bookkeeping sees) */
     int predict_reports;     /* PAS2P_PREDICT_REPORTS=1: `pas2p predict` says divergences */
-    uint64_t departed;       /* anchored signatures: occurrences of phases that are not
-                                relevant whose calls departed from their skeleton, tolerated
-                                (see tolerate()) */
+    uint64_t departed;       /* occurrences of phases that are not relevant (or occur
+                                once) whose calls departed from their skeleton, tolerated
+                                (tolerate(), shuffled(), check_event) */
     const interval_t *departed_last; /* the last of them (counted once) */
     char departed_why[600];  /* the first departure, said as a divergence would be */
     char dir[4096];
@@ -170,6 +170,15 @@ static double now_set_s(const sigrun_t *s)
 /* a divergence (or a signature this run cannot follow): say where, and end the whole run */
 static void diverge(sigrun_t *s, const char *why)
 {
+    /* tolerated departures before it may be where the run left the signature (a phase
+     * that made its skeleton's calls in another number shifts every ordinal after it):
+     * the first one is said too */
+    char all[1024];
+    if (s->departed) {
+        snprintf(all, sizeof all, "%.600s (after %llu tolerated departure(s); the first: %.300s)",
+                 why, (unsigned long long)s->departed, s->departed_why);
+        why = all;
+    }
     if (!s->host->quiet && !s->predict_reports)
         fprintf(stderr, "pas2p: rank %d: %s\n", s->host->rank, why);
     write_times(s, PAS2P_TIMES_DIVERGED, why, now_set_s(s));
@@ -507,6 +516,32 @@ static void depart(sigrun_t *s, const interval_t *v, const char *why)
     }
 }
 
+/* A signature located by ordinals (not anchored): a phase that is never timed may make
+ * its skeleton's calls in another order, with other peers, tags or sizes -- NWChem's DFT
+ * deals its integration grid out at run time: where rank 0 received a batch from any rank
+ * in the traced run it sends one to rank 1 in the next, its tag the batch's number.  A
+ * call that the skeleton makes somewhere (the same call on the same communicator) is a
+ * departure, counted and said.  The occurrence must still make as many calls as the
+ * skeleton: the ordinals of everything after it are the base run's, so a longer or
+ * shorter one departs at the next phase's calls, exact there when that phase is relevant
+ * (or timed, weight 1: a relevant phase never departs this way, so that another input is
+ * caught where it starts), and MPI_Finalize at another ordinal than the traced run's
+ * diverges.  Returns 1 when tolerated. */
+static int shuffled(sigrun_t *s, const interval_t *v, const pas2p_event_t *e, const char *why)
+{
+    const pas2p_sig_phase_t *p = &s->me->phases[v->phase];
+    if (s->sig.anchored || p->relevant)
+        return 0;
+    for (uint32_t k = 0; k < p->nevents; k++) {
+        const pas2p_sig_event_t *x = &p->events[k];
+        if (x->call == e->call && x->comm == e->comm) {
+            depart(s, v, why);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* event i (ordinal) of the rank, the k-th of the occurrence v */
 static void check_event(sigrun_t *s, const interval_t *v, const pas2p_event_t *e, uint64_t i,
                         uint64_t k)
@@ -574,7 +609,7 @@ static void check_event(sigrun_t *s, const interval_t *v, const pas2p_event_t *e
         depart(s, v, why);
         return;
     }
-    if (tolerate(s, v, e, why))
+    if (tolerate(s, v, e, why) || shuffled(s, v, e, why))
         return;
     diverge(s, why);
 }

@@ -33,6 +33,13 @@
 #            relevant (analysed with --relevance 0.2, so that it never is): not a divergence, a departure said (exit 0, stopped early); with
 #            LOOP_BYTES=800 the relevant loop's messages change size: still a divergence;
 #            a 2-iteration run ends early, said as MPI_Finalize before the traced run's end
+#   dealt    LAUNCH is tests/mpi/sizes: predicted with SETUP_MSGS=3 and 0 (the trace had
+#            1), its set-up makes other calls than the base run's (work dealt out at run
+#            time); from a signature analysed with --locate anchors: a departure said (exit
+#            0) either way; from the default one (located by ordinals), SETUP_MSGS=0 shifts
+#            every ordinal after it into the relevant loop: a divergence that names
+#            --locate anchors (SETUP_MSGS=3 happens to be absorbed there: the set-up phase
+#            keeps its number of calls, the loop's first iteration taken as set-up)
 set -u
 mode=$1 pas2p=$2 w=$3; shift 4
 fail() { echo "FAIL ($mode): $*"; echo "--- stdout"; cat "$w/out" 2>/dev/null; echo "--- stderr"; cat "$w/err" 2>/dev/null; exit 1; }
@@ -42,6 +49,7 @@ rm -rf "$w"; mkdir -p "$w"
 # machine (the ranks leave MPI_Init tens of ms apart under ctest -j2: 3 % of the run), and
 # the loop (> 90 % of it) must be
 aargs=(); [[ $mode == size ]] && aargs=(--relevance 0.2)
+[[ $mode == dealt ]] && aargs=(--locate anchors)
 "$pas2p" analyze "$w/t" -o "$w/sig.xml" "${aargs[@]}" >"$w/analyze" 2>"$w/err" || fail "analyze failed"
 prog=                             # the program: the first executable file after the launcher
 for a in "${@:2}"; do [[ -z $prog && -x $a && -f $a ]] && prog=$a; done
@@ -49,6 +57,10 @@ launch=("$@")
 case $mode in
   blocked) launch=("$1" -x STALL=4 "${@:2}") ;;
   size) launch=("$1" -x SETUP_BYTES=5000 "${@:2}") ;;
+  dealt)
+    launch=("$1" -x SETUP_MSGS=3 "${@:2}")
+    grep -q 'located="anchors"' "$w/sig.xml" || fail "--locate anchors: the signature is not anchored"
+    grep -q '^located = anchors (--locate anchors' "$w/analyze" || fail "analyze does not say how occurrences are located" ;;
   nodir)
     cat >"$w/wrap.sh" <<'W'
 #!/bin/sh
@@ -146,6 +158,22 @@ if [[ $mode == size ]]; then # a size the base never saw in the timed loop: a di
   ((rc != 0)) || fail "a 2-iteration run: predict exited 0"
   grep -q "the application called MPI_Finalize at event [0-9]* of the [0-9]* the traced run made" "$w/out" "$w/err" ||
     fail "a 2-iteration run: the early end is not said as such"
+fi
+if [[ $mode == dealt ]]; then
+  grep -q "^departures = [1-9]" "$w/out" || fail "the set-up's departure was not said"
+  launch=("$1" -x SETUP_MSGS=0 "${@:2}")
+  rm -rf "$w/pred"
+  timeout 60 "$pas2p" predict "$w/sig.xml" -o "$w/pred" -- "${launch[@]}" >"$w/out" 2>"$w/err" ||
+    fail "located by anchors, SETUP_MSGS=0: predict exited $?"
+  grep -q "^departures = [1-9]" "$w/out" || fail "SETUP_MSGS=0: the set-up's departure was not said"
+  "$pas2p" analyze "$w/t" -o "$w/sig_ord.xml" >"$w/analyze" 2>"$w/err" || fail "analyze (ordinals) failed"
+  grep -q '^located = ordinals' "$w/analyze" || fail "the default signature is not located by ordinals"
+  rm -rf "$w/pred"
+  timeout 60 "$pas2p" predict "$w/sig_ord.xml" -o "$w/pred" -- "${launch[@]}" >"$w/out" 2>"$w/err"
+  rc=$?
+  ((rc != 0)) || fail "located by ordinals, SETUP_MSGS=0: predict exited 0"
+  grep -q "diverged from the signature.*after [0-9]* tolerated departure.*analyze with --locate anchors" \
+    "$w/out" "$w/err" || fail "located by ordinals: the divergence does not say the departure and --locate anchors"
 fi
 if [[ $mode == some ]]; then # a real departure is still one: another call, communicator, peer
   for v in 1 2 3; do

@@ -3,7 +3,10 @@
  * SETUP_BYTES bytes (environment; 1000 by default): a run with another size departs from
  * its signature only in a phase that is never timed (NWChem's DFT deals its grid out at
  * run time).  LOOP_BYTES (8 by default) sizes the ring's messages: another size there is
- * a real divergence.  The program checks what it receives. */
+ * a real divergence.  SETUP_MSGS (1 by default) is how many set-up messages rank 0 sends:
+ * another number is a set-up whose calls vary from run to run (work dealt out at run
+ * time), which only a signature located by anchors (analyze --locate anchors) follows.
+ * The program checks what it receives. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,18 +26,20 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     int n = argc > 1 ? atoi(argv[1]) : 200, setup = env_int("SETUP_BYTES", 1000),
-        loop = env_int("LOOP_BYTES", 8);
+        loop = env_int("LOOP_BYTES", 8), msgs = env_int("SETUP_MSGS", 1);
     char *buf = calloc((size_t)(setup > loop ? setup : loop), 1),
          *in = calloc((size_t)(setup > loop ? setup : loop), 1);
-    if (!buf || !in || setup < 1 || loop < 1)
+    if (!buf || !in || setup < 1 || loop < 1 || msgs < 0)
         MPI_Abort(MPI_COMM_WORLD, 2);
-    if (np > 1 && rank == 0) {
-        memset(buf, 7, (size_t)setup);
-        MPI_Send(buf, setup, MPI_CHAR, 1, 1, MPI_COMM_WORLD);
-    } else if (np > 1 && rank == 1) {
-        MPI_Recv(in, setup, MPI_CHAR, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        if (in[setup - 1] != 7)
-            MPI_Abort(MPI_COMM_WORLD, 3);
+    for (int m = 0; m < msgs; m++) {
+        if (np > 1 && rank == 0) {
+            memset(buf, 7, (size_t)setup);
+            MPI_Send(buf, setup, MPI_CHAR, 1, 1, MPI_COMM_WORLD);
+        } else if (np > 1 && rank == 1) {
+            MPI_Recv(in, setup, MPI_CHAR, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            if (in[setup - 1] != 7)
+                MPI_Abort(MPI_COMM_WORLD, 3);
+        }
     }
     double sum = 0;
     for (int it = 0; it < n; it++) {
