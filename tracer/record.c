@@ -20,7 +20,12 @@ typedef struct pas2p_comm {
     uint32_t id, seq;
     int size;
     int *world;              /* world rank of each (remote, for intercomms) peer rank */
+    int nmem;                /* intercomms: both groups' world ranks, sorted: the members */
+    int *mem;                /* the trace defines and numbers (the same on both sides);
+                                NULL: world[] (an intracommunicator's group) */
 } comm_t;
+
+static void comm_release(comm_t *c);
 
 typedef struct pas2p_req {
     MPI_Request h;           /* MPI_REQUEST_NULL = free slot */
@@ -114,7 +119,7 @@ static void comm_remove(MPI_Comm h)
     comm_t *c = comm_slot(h, 0);
     if (!c)
         return;
-    free(c->world);
+    comm_release(c);
     size_t mask = pas2p_rt.comm_cap - 1, i = (size_t)(c - pas2p_rt.comms);
     pas2p_rt.comms[i].h = MPI_COMM_NULL;
     pas2p_rt.ncomms--;
@@ -129,12 +134,31 @@ static void comm_remove(MPI_Comm h)
     }
 }
 
-/* fills c (size, world ranks) from the handle; id is set by the caller */
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* the members of c: an intercommunicator's are both groups (sorted world ranks, the same
+ * list on either side), an intracommunicator's its group in rank order */
+static const int *comm_members(const comm_t *c, int *n)
+{
+    *n = c->mem ? c->nmem : c->size;
+    return c->mem ? c->mem : c->world;
+}
+
+/* Fills c (size, world ranks) from the handle; id is set by the caller.  A point-to-point
+ * peer of an intercommunicator is a rank of the remote group (world[] maps those); its
+ * members are both groups: MPI_Intercomm_create's two sides see other remote groups, and
+ * an id or a definition from them would differ between the sender and the receiver. */
 static int comm_describe(comm_t *c, MPI_Comm h)
 {
     int inter = 0;
     MPI_Group g;
     PMPI_Comm_test_inter(h, &inter);
+    c->mem = NULL;
+    c->nmem = 0;
     if (inter) {
         PMPI_Comm_remote_size(h, &c->size);
         PMPI_Comm_remote_group(h, &g);
@@ -146,24 +170,48 @@ static int comm_describe(comm_t *c, MPI_Comm h)
     PMPI_Group_free(&g);
     c->h = h;
     c->seq = 0;
-    return c->world ? 0 : -1;
+    if (!c->world)
+        return -1;
+    if (inter) {
+        int lsize = 0;
+        PMPI_Comm_size(h, &lsize);
+        PMPI_Comm_group(h, &g);
+        int *local = member_world_ranks(g, lsize);
+        PMPI_Group_free(&g);
+        c->mem = local ? malloc(sizeof(int) * (size_t)(lsize + c->size)) : NULL;
+        if (!c->mem) {
+            free(local);
+            free(c->world);
+            c->world = NULL;
+            return -1;
+        }
+        memcpy(c->mem, local, sizeof(int) * (size_t)lsize);
+        memcpy(c->mem + lsize, c->world, sizeof(int) * (size_t)c->size);
+        free(local);
+        c->nmem = lsize + c->size;
+        qsort(c->mem, (size_t)c->nmem, sizeof(int), cmp_int);
+    }
+    return 0;
 }
 
-static int cmp_int(const void *a, const void *b)
+static void comm_release(comm_t *c)
 {
-    int x = *(const int *)a, y = *(const int *)b;
-    return (x > y) - (x < y);
+    free(c->world);
+    free(c->mem);
+    c->world = c->mem = NULL;
 }
 
 /* a hash of c's members as world ranks, in sorted order: equal on all members */
 static uint64_t members_hash(const comm_t *c)
 {
     uint64_t hsh = 0xcbf29ce484222325ull;
-    int *sorted = malloc(sizeof(int) * (size_t)(c->size > 0 ? c->size : 1));
+    int n;
+    const int *m = comm_members(c, &n);
+    int *sorted = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
     if (sorted) {
-        memcpy(sorted, c->world, sizeof(int) * (size_t)c->size);
-        qsort(sorted, (size_t)c->size, sizeof(int), cmp_int);
-        for (int i = 0; i < c->size; i++)
+        memcpy(sorted, m, sizeof(int) * (size_t)n);
+        qsort(sorted, (size_t)n, sizeof(int), cmp_int);
+        for (int i = 0; i < n; i++)
             hsh = (hsh ^ (uint64_t)(uint32_t)sorted[i]) * 0x100000001b3ull;
         free(sorted);
     }
@@ -186,10 +234,12 @@ static comm_t *comm_get(MPI_Comm h)
     comm_t tmp;
     if (comm_describe(&tmp, h))
         return NULL;
-    tmp.id = mix_id(0xfeedull, members_hash(&tmp), (uint64_t)tmp.size);
+    int nm;
+    comm_members(&tmp, &nm);
+    tmp.id = mix_id(0xfeedull, members_hash(&tmp), (uint64_t)nm);
     c = comm_slot(h, 1);
     if (!c) {
-        free(tmp.world);
+        comm_release(&tmp);
         return NULL;
     }
     *c = tmp;
@@ -213,7 +263,7 @@ void pas2p_comms_destroy(void)
 {
     for (size_t i = 0; i < pas2p_rt.comm_cap; i++)
         if (pas2p_rt.comms[i].h != MPI_COMM_NULL)
-            free(pas2p_rt.comms[i].world);
+            comm_release(&pas2p_rt.comms[i]);
     free(pas2p_rt.comms);
     pas2p_rt.comms = NULL;
     pas2p_rt.ncomms = pas2p_rt.comm_cap = 0;
@@ -616,14 +666,50 @@ static int my_rank_in(MPI_Comm comm)
     return r;
 }
 
+/* The root of a collective (-1: none) as a world rank, and whether this rank is it
+ * (*at_root; 1 too without a root) or takes no part (*idle).  On an intercommunicator the
+ * root passes MPI_ROOT, the other ranks of its group MPI_PROC_NULL (they do not know which
+ * it is), the other group its rank there: one more PMPI_Allreduce(MPI_MAX) on the
+ * intercommunicator, where each side gets the other side's maximum, tells every member the
+ * root's world rank, so that the event is the same on all of them, as simulate and replay
+ * need (not when the call failed, or with MPI_THREAD_MULTIPLE: the event lock is held). */
+static int32_t coll_root(pas2p_cx_t *cx, const comm_t *c, MPI_Comm comm, int root, int *at_root,
+                         int *idle, uint64_t *bytes)
+{
+    *idle = 0;
+    if (c && c->mem && root != -1) {
+        *at_root = root == MPI_ROOT;
+        *idle = root == MPI_PROC_NULL;
+        if ((cx->ev.flags & PAS2P_EV_ERROR) || pas2p_rt.use_lock)
+            return root >= 0 ? to_world(c, root) : PAS2P_PEER_NONE;
+        /* and the other side's largest count (*bytes): the idle ranks are given the
+         * message's size, replayed over both groups as one communicator */
+        long long mine[2] = {root == MPI_ROOT ? pas2p_rt.rank : root >= 0 ? to_world(c, root) : -1,
+                             *idle ? 0 : (long long)*bytes},
+                  got[2] = {-1, 0};
+        PMPI_Allreduce(mine, got, 2, MPI_LONG_LONG, MPI_MAX, comm);
+        if (*idle)
+            *bytes = (uint64_t)got[1];
+        return got[0] >= 0 ? (int32_t)got[0] : PAS2P_PEER_NONE;
+    }
+    *at_root = root < 0 || my_rank_in(comm) == root;
+    return root >= 0 ? to_world(c, root) : PAS2P_PEER_NONE;
+}
+
 void rec_coll(pas2p_cx_t *cx, MPI_Comm comm, int root, int scount, MPI_Datatype stype, int rcount,
               MPI_Datatype rtype)
 {
     const comm_t *c = comm_get(comm);
     unsigned call = cx->ev.call;
     cx->ev.comm = comm_id(c);
-    cx->ev.peer = root >= 0 ? to_world(c, root) : PAS2P_PEER_NONE;
-    int at_root = root < 0 || my_rank_in(comm) == root;
+    int at_root, idle;
+    uint64_t size = pas2p_type_bytes(root == MPI_ROOT ? scount : rcount,
+                                     root == MPI_ROOT ? stype : rtype);
+    cx->ev.peer = coll_root(cx, c, comm, root, &at_root, &idle, &size);
+    if (idle) { /* the message's size, neither sent nor received here */
+        cx->ev.bytes = cx->ev.rbytes = size;
+        return;
+    }
     /* arguments MPI declares significant only at the root are not read elsewhere */
     int send_sig = !(call == PAS2P_CALL_Scatter || call == PAS2P_CALL_Iscatter) || at_root;
     int recv_sig = !(call == PAS2P_CALL_Gather || call == PAS2P_CALL_Igather ||
@@ -664,8 +750,12 @@ void rec_vcoll(pas2p_cx_t *cx, MPI_Comm comm, int root, const int *scounts, int 
 {
     const comm_t *c = comm_get(comm);
     cx->ev.comm = comm_id(c);
-    cx->ev.peer = root >= 0 ? to_world(c, root) : PAS2P_PEER_NONE;
-    if (root >= 0 && my_rank_in(comm) != root) { /* v-arrays are the root's business */
+    int at_root, idle;
+    uint64_t size = 0; /* (an idle rank of a v-collective has no count to replay: 0) */
+    cx->ev.peer = coll_root(cx, c, comm, root, &at_root, &idle, &size);
+    if (idle)
+        return;
+    if (root != -1 && !at_root) { /* v-arrays are the root's business */
         scounts = rcounts = NULL;
         if (cx->ev.call == PAS2P_CALL_Gatherv || cx->ev.call == PAS2P_CALL_Igatherv)
             rcount = 0;
@@ -709,10 +799,12 @@ void rec_comm_new(pas2p_cx_t *cx, MPI_Comm parent, MPI_Comm newcomm)
     comm_t tmp;
     if (comm_describe(&tmp, newcomm))
         return;
-    int lowest = tmp.size ? tmp.world[0] : 0;
-    for (int i = 1; i < tmp.size; i++)
-        if (tmp.world[i] < lowest)
-            lowest = tmp.world[i];
+    int nm;
+    const int *m = comm_members(&tmp, &nm);
+    int lowest = nm ? m[0] : 0;
+    for (int i = 1; i < nm; i++)
+        if (m[i] < lowest)
+            lowest = m[i];
     tmp.id = mix_id(comm_id(p), seq, (uint64_t)lowest);
     comm_register(cx, newcomm, tmp);
 }
@@ -721,6 +813,18 @@ void rec_comm_new(pas2p_cx_t *cx, MPI_Comm parent, MPI_Comm newcomm)
  * sequence would differ between its members and the others.  The id comes from the new
  * communicator's membership, the tag, and how many such communicators (same members, same
  * tag) the rank made before: the same on every member, since they make them in one order. */
+static uint32_t keyed_id(const comm_t *c, uint64_t salt, int tag)
+{
+    uint64_t hsh = members_hash(c), key = (hsh ^ salt) ^ ((uint64_t)(uint32_t)tag << 17), k = 0;
+    uint32_t n = pas2p_rt.ngroup_keys;
+    for (uint32_t i = 0; i < n && i < PAS2P_GROUP_KEYS; i++)
+        k += pas2p_rt.group_keys[i] == key;
+    if (n < PAS2P_GROUP_KEYS)
+        pas2p_rt.group_keys[n] = key;
+    pas2p_rt.ngroup_keys = n + 1;
+    return mix_id(salt ^ hsh, (uint64_t)(uint32_t)tag, k);
+}
+
 void rec_comm_new_group(pas2p_cx_t *cx, MPI_Comm parent, int tag, MPI_Comm newcomm)
 {
     cx->ev.comm = comm_id(comm_get(parent));
@@ -730,14 +834,24 @@ void rec_comm_new_group(pas2p_cx_t *cx, MPI_Comm parent, int tag, MPI_Comm newco
     comm_t tmp;
     if (comm_describe(&tmp, newcomm))
         return;
-    uint64_t hsh = members_hash(&tmp), key = hsh ^ ((uint64_t)(uint32_t)tag << 17), k = 0;
-    uint32_t n = pas2p_rt.ngroup_keys;
-    for (uint32_t i = 0; i < n && i < PAS2P_GROUP_KEYS; i++)
-        k += pas2p_rt.group_keys[i] == key;
-    if (n < PAS2P_GROUP_KEYS)
-        pas2p_rt.group_keys[n] = key;
-    pas2p_rt.ngroup_keys = n + 1;
-    tmp.id = mix_id(0xc0ffeeull ^ hsh, (uint64_t)(uint32_t)tag, k);
+    tmp.id = keyed_id(&tmp, 0xc0ffeeull, tag);
+    comm_register(cx, newcomm, tmp);
+}
+
+/* MPI_Intercomm_create is collective over each side's local communicator (and the leaders'
+ * peer communicator): neither sequence is the same on both sides.  Its id comes from both
+ * groups, the tag, and how many such intercommunicators the rank made before, as
+ * MPI_Comm_create_group's.  The event is a collective on the rank's local communicator. */
+void rec_intercomm_new(pas2p_cx_t *cx, MPI_Comm local, int tag, MPI_Comm newcomm)
+{
+    cx->ev.comm = comm_id(comm_get(local));
+    cx->ev.aux = PAS2P_COMM_NONE;
+    if (newcomm == MPI_COMM_NULL || (cx->ev.flags & PAS2P_EV_ERROR))
+        return;
+    comm_t tmp;
+    if (comm_describe(&tmp, newcomm))
+        return;
+    tmp.id = keyed_id(&tmp, 0x1c0ffeeull, tag);
     comm_register(cx, newcomm, tmp);
 }
 
@@ -747,13 +861,13 @@ static void comm_register(pas2p_cx_t *cx, MPI_Comm newcomm, comm_t tmp)
 {
     comm_t *slot = comm_slot(newcomm, 1);
     if (!slot) {
-        free(tmp.world);
+        comm_release(&tmp);
         return;
     }
     if (slot->h == MPI_COMM_NULL)
         pas2p_rt.ncomms++;
     else
-        free(slot->world);
+        comm_release(slot);
     *slot = tmp;
     cx->ev.aux = tmp.id;
 
@@ -761,16 +875,18 @@ static void comm_register(pas2p_cx_t *cx, MPI_Comm newcomm, comm_t tmp)
     PMPI_Topo_test(newcomm, &topo);
     if (topo == MPI_CART)
         PMPI_Cartdim_get(newcomm, &ndims);
+    int nm;
+    const int *m = comm_members(&tmp, &nm);
     pas2p_comm_def_t *d =
-        pas2p_payload(cx, sizeof *d + sizeof(int32_t) * ((size_t)tmp.size + 3 * (size_t)ndims));
+        pas2p_payload(cx, sizeof *d + sizeof(int32_t) * ((size_t)nm + 3 * (size_t)ndims));
     if (!d)
         return;
-    d->size = (uint32_t)tmp.size;
+    d->size = (uint32_t)nm;
     d->ndims = (uint32_t)ndims;
     int32_t *w = (int32_t *)(d + 1);
-    memcpy(w, tmp.world, sizeof(int32_t) * (size_t)tmp.size);
+    memcpy(w, m, sizeof(int32_t) * (size_t)nm);
     if (ndims > 0) {
-        int32_t *dims = w + tmp.size, *periods = dims + ndims, *coords = periods + ndims;
+        int32_t *dims = w + nm, *periods = dims + ndims, *coords = periods + ndims;
         PMPI_Cart_get(newcomm, ndims, dims, periods, coords);
     }
 }

@@ -411,6 +411,7 @@ void rec_wcoll(pas2p_cx_t *cx, MPI_Comm comm, const int *scounts, void *stypes,
 void rec_reduce_scatter(pas2p_cx_t *cx, MPI_Comm comm, const int *rcounts, MPI_Datatype dt);
 void rec_comm_new(pas2p_cx_t *cx, MPI_Comm parent, MPI_Comm newcomm);
 void rec_comm_new_group(pas2p_cx_t *cx, MPI_Comm parent, int tag, MPI_Comm newcomm);
+void rec_intercomm_new(pas2p_cx_t *cx, MPI_Comm local, int tag, MPI_Comm newcomm);
 void rec_message(pas2p_cx_t *cx, MPI_Message message, MPI_Comm comm, int source, int tag, int flag);
 void pre_mrecv(pas2p_cx_t *cx, void *message, int lang);
 void rec_mrecv(pas2p_cx_t *cx, const MPI_Status *st);

@@ -245,6 +245,16 @@ pas2p_check(graphcomm distinct ${EXPECT}
 pas2p_check(graphcomm simulate ${EXPECT} --out "^PET = [0-9.]+ s$"
   -- bash -c "${PAS2P} analyze ${W}/graphcomm -o ${W}/graphcomm/sig.xml >/dev/null && rm -rf ${W}/graphcomm/sim && ${PAS2P} simulate ${W}/graphcomm/sig.xml --platform ${CMAKE_SOURCE_DIR}/platforms/gbe-cluster.xml -o ${W}/graphcomm/sim")
 
+# intercommunicators (tests/mpi/intercomm.c, tests/intercomm.sh): one id on both sides,
+# members both halves, a point-to-point peer the other half's rank as a world rank; every
+# path takes the program
+add_executable(intercomm mpi/intercomm.c)
+target_link_libraries(intercomm PRIVATE MPI::MPI_C)
+add_test(NAME intercomm_every_path COMMAND bash ${T}/intercomm.sh ${PAS2P}
+  ${CMAKE_SOURCE_DIR}/platforms/gbe-cluster.xml ${W}/intercomm -- ${MPIRUN} -np 2 $<TARGET_FILE:intercomm> 30)
+add_test(NAME intercomm_every_path_np4 COMMAND bash ${T}/intercomm.sh ${PAS2P}
+  ${CMAKE_SOURCE_DIR}/platforms/gbe-cluster.xml ${W}/intercomm4 -- ${MPIRUN} -np 4 $<TARGET_FILE:intercomm> 10)
+
 # matched probes (MPI_Mprobe/Improbe + MPI_Mrecv/Imrecv): recorded as the probes and
 # receives they stand for, so no message is left unreceived in the trace, and every path
 # takes the program (tests/mpi/mprobe.c)

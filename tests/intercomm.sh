@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# intercomm.sh PAS2P PLATFORM.xml WORKDIR -- LAUNCHER... INTERCOMM N
+# An intercommunicator (tests/mpi/intercomm.c) through every path:
+#   - traced: MPI_Intercomm_create gives one id on both halves and defines both halves as
+#     members; a send over it names the other half's rank as a world rank (rank 0's
+#     partner is world rank 1); a broadcast over it names its root on every rank;
+#     MPI_Intercomm_merge defines its communicator;
+#   - analysed with every message received; simulated from the signature and from the full
+#     trace, replayed and predicted: each prints PET.
+set -u
+pas2p=$1 plat=$2 w=$3; shift 4
+fail() { echo "FAIL: $*"; for f in "$w"/*.out "$w"/*.err; do [[ -s $f ]] && { echo "--- $f"; tail -n 20 "$f"; }; done; exit 1; }
+np=2; prev=; for a in "$@"; do [[ $prev == -np || $prev == -n ]] && np=$a; prev=$a; done
+members=$(seq -s, 0 $((np - 1)))
+rm -rf "$w"; mkdir -p "$w"
+timeout 120 "$pas2p" trace -o "$w/t" -- "$@" >"$w/trace.out" 2>"$w/trace.err" || fail "trace failed"
+grep -q '^intercomm: ok$' "$w/trace.out" || fail "the program did not say ok"
+"$pas2p" dump "$w/t" --rank 0 >"$w/dump0.out" 2>&1 || fail "dump rank 0"
+"$pas2p" dump "$w/t" --rank 1 >"$w/dump1.out" 2>&1 || fail "dump rank 1"
+ids=$(sed -n "s/.* MPI_Intercomm_create .* new=\([0-9a-f]*\) size=$np members=$members\$/\1/p" "$w/dump0.out" "$w/dump1.out" | sort -u)
+[[ $(wc -w <<<"$ids") == 1 ]] || fail "MPI_Intercomm_create: ids '$ids' (one id on both halves, members $members expected)"
+grep -Eq "^[0-9]+ MPI_Send 1 1 $ids 8 " "$w/dump0.out" || fail "rank 0's send over the intercommunicator does not name world rank 1"
+grep -Eq "^[0-9]+ MPI_Intercomm_merge - - $ids 0 .* new=[0-9a-f]+ size=$np members=[0-9,]+$" "$w/dump0.out" ||
+  fail "MPI_Intercomm_merge is not recorded on the intercommunicator with its new communicator"
+"$pas2p" analyze "$w/t" -o "$w/sig.xml" >"$w/analyze.out" 2>"$w/analyze.err" || fail "analyze exited $?"
+grep -q never "$w/analyze.out" "$w/analyze.err" && fail "analyze: a message sent and never received"
+# the broadcast from the even half's first rank: world rank 0 named as its root on every
+# rank, also on the even half's others, which pass MPI_PROC_NULL
+for r in $(seq 0 $((np - 1))); do
+  "$pas2p" dump "$w/t" --rank "$r" | grep -Eq "^[0-9]+ MPI_Bcast 0 - $ids " ||
+    fail "rank $r's MPI_Bcast on the intercommunicator does not name world rank 0 as its root"
+done
+timeout 120 "$pas2p" simulate "$w/sig.xml" --platform "$plat" -o "$w/sim" >"$w/simulate.out" 2>"$w/simulate.err" ||
+  fail "simulate exited $?"
+timeout 120 "$pas2p" simulate --full-trace "$w/t" --platform "$plat" -o "$w/full" >"$w/full.out" 2>"$w/full.err" ||
+  fail "simulate --full-trace exited $?"
+timeout 120 "$pas2p" replay "$w/sig.xml" -o "$w/rep" -- "${@:1:$#-2}" >"$w/replay.out" 2>"$w/replay.err" ||
+  fail "replay exited $?"
+timeout 120 "$pas2p" predict "$w/sig.xml" -o "$w/pred" -- "$@" >"$w/predict.out" 2>"$w/predict.err" ||
+  fail "predict exited $?"
+for f in simulate full replay predict; do
+  grep -q '^PET = [0-9.]* s$' "$w/$f.out" || fail "$f printed no PET"
+done
+echo "intercomm: trace, analyze, simulate, full trace, replay, predict: ok"
