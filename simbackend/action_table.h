@@ -131,7 +131,7 @@ enum pas2p_bytes { PAS2P_B_NONE, PAS2P_B_SENT, PAS2P_B_RECEIVED };
     "Init Init_thread Finalize Abort Iprobe Request_free Comm_dup Comm_split Comm_create "     \
     "Comm_free Cart_create Cart_sub Comm_split_type Comm_dup_with_info Graph_create "         \
     "Dist_graph_create Dist_graph_create_adjacent Comm_create_group Intercomm_create "        \
-    "Intercomm_merge"
+    "Intercomm_merge Comm_idup"
 
 /* R("MPI_ calls", "why"): refused, the call named: "MPI_X cannot be replayed: why".
  * Persistent requests are refused in a signature only: a full trace (actions.c,

@@ -491,7 +491,7 @@ static int check_phase(const pas2p_signature_t *s, uint32_t id, char *err, size_
             if (nm < 0) {
                 snprintf(err, errlen, "phase %u: rank %u's %s is on communicator %u, which the "
                          "signature does not define: made by a call the tracer does not wrap "
-                         "(MPI_Comm_idup, MPI_Comm_spawn)", id, s->ranks[r].rank,
+                         "(MPI_Comm_spawn, MPI_Comm_accept)", id, s->ranks[r].rank,
                          name(e->call), e->comm);
                 rc = -1;
                 break;

@@ -4,7 +4,7 @@
 #   - traced: MPI_Intercomm_create gives one id on both halves and defines both halves as
 #     members; a send over it names the other half's rank as a world rank (rank 0's
 #     partner is world rank 1); a broadcast over it names its root on every rank;
-#     MPI_Intercomm_merge defines its communicator;
+#     MPI_Intercomm_merge and MPI_Comm_idup define their communicators;
 #   - analysed with every message received; simulated from the signature and from the full
 #     trace, replayed and predicted: each prints PET.
 set -u
@@ -20,6 +20,8 @@ grep -q '^intercomm: ok$' "$w/trace.out" || fail "the program did not say ok"
 ids=$(sed -n "s/.* MPI_Intercomm_create .* new=\([0-9a-f]*\) size=$np members=$members\$/\1/p" "$w/dump0.out" "$w/dump1.out" | sort -u)
 [[ $(wc -w <<<"$ids") == 1 ]] || fail "MPI_Intercomm_create: ids '$ids' (one id on both halves, members $members expected)"
 grep -Eq "^[0-9]+ MPI_Send 1 1 $ids 8 " "$w/dump0.out" || fail "rank 0's send over the intercommunicator does not name world rank 1"
+grep -Eq "^0*1 MPI_Comm_idup - - WORLD 0 .* new=[0-9a-f]+ size=$np members=$members$" "$w/dump0.out" ||
+  fail "MPI_Comm_idup does not define its communicator"
 grep -Eq "^[0-9]+ MPI_Intercomm_merge - - $ids 0 .* new=[0-9a-f]+ size=$np members=[0-9,]+$" "$w/dump0.out" ||
   fail "MPI_Intercomm_merge is not recorded on the intercommunicator with its new communicator"
 "$pas2p" analyze "$w/t" -o "$w/sig.xml" >"$w/analyze.out" 2>"$w/analyze.err" || fail "analyze exited $?"

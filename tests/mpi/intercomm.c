@@ -1,6 +1,7 @@
 /* intercomm N: the ranks split into even and odd halves joined by MPI_Intercomm_create;
  * N iterations of a ping-pong over the intercommunicator (a point-to-point peer there is a
- * rank of the other half) and an MPI_Allreduce on MPI_COMM_WORLD; then a barrier, a
+ * rank of the other half) and an MPI_Allreduce on a copy of MPI_COMM_WORLD made by
+ * MPI_Comm_idup (non-blocking: completed by an MPI_Wait); then a barrier, a
  * broadcast from the even half's first rank (MPI_ROOT) and an allreduce on the
  * intercommunicator, and an allreduce on its MPI_Intercomm_merge.  Needs an even np;
  * checks what it receives and prints "intercomm: ok".  Before intercommunicators were
@@ -23,7 +24,10 @@ int main(int argc, char **argv)
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     int color = r % 2, lr, bad = 0;
-    MPI_Comm local, inter, merged;
+    MPI_Comm local, inter, merged, dup;
+    MPI_Request q;
+    MPI_Comm_idup(MPI_COMM_WORLD, &dup, &q);
+    MPI_Wait(&q, MPI_STATUS_IGNORE);
     MPI_Comm_split(MPI_COMM_WORLD, color, r, &local);
     MPI_Comm_rank(local, &lr);
     /* the leaders: world ranks 0 (even half) and 1 (odd half) */
@@ -41,7 +45,7 @@ int main(int argc, char **argv)
         }
         spin_for(2e-4);
         double one = 1, all;
-        MPI_Allreduce(&one, &all, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        MPI_Allreduce(&one, &all, 1, MPI_DOUBLE, MPI_SUM, dup);
         bad |= all != np;
     }
     MPI_Barrier(inter);
@@ -61,6 +65,7 @@ int main(int argc, char **argv)
     MPI_Comm_free(&merged);
     MPI_Comm_free(&inter);
     MPI_Comm_free(&local);
+    MPI_Comm_free(&dup);
     int anybad;
     MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
     if (!r)
