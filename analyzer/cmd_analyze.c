@@ -5,6 +5,7 @@
  * under a launcher instead. */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -219,7 +220,8 @@ static void print_result(const pas2p_analyze_opts_t *o, const pas2p_analyze_resu
     fprintf(f, "remainder = %.6f s\n", sig->remainder_s);
     fprintf(f, "AET = %.6f s\n", r->aet_s);
     fprintf(f, "PET = %.6f s\n", sig->pet_s);
-    fprintf(f, "PETE = %+.2f %%\n", r->aet_s > 0 ? 100 * (sig->pet_s - r->aet_s) / r->aet_s : 0);
+    double pete = r->aet_s > 0 ? 100 * (sig->pet_s - r->aet_s) / r->aet_s : 0;
+    fprintf(f, "PETE = %+.2f %%\n", fabs(pete) < 0.005 ? 0.0 : pete); /* (not "-0.00") */
     fprintf(f, "structure = %s\n", r->spmd ? "identical on all ranks (SPMD)"
                                             : "ranks differ (per-rank phase tables below with --all-ranks)");
     if (r->logical_done)
