@@ -788,16 +788,21 @@ void rec_reduce_scatter(pas2p_cx_t *cx, MPI_Comm comm, const int *rcounts, MPI_D
 /* ------------------------------------------------------------------ communicator creation */
 static void comm_register(pas2p_cx_t *cx, MPI_Comm newcomm, comm_t tmp);
 
+/* the event of a call on `on` that made newcomm; 1 when newcomm is this rank's (described
+ * in *tmp, to be given an id and registered) */
+static int comm_made(pas2p_cx_t *cx, const comm_t *on, MPI_Comm newcomm, comm_t *tmp)
+{
+    cx->ev.comm = comm_id(on);
+    cx->ev.aux = PAS2P_COMM_NONE;
+    return newcomm != MPI_COMM_NULL && !(cx->ev.flags & PAS2P_EV_ERROR) &&
+           !comm_describe(tmp, newcomm);
+}
+
 void rec_comm_new(pas2p_cx_t *cx, MPI_Comm parent, MPI_Comm newcomm)
 {
-    comm_t *p = comm_get(parent);
-    cx->ev.comm = comm_id(p);
+    comm_t *p = comm_get(parent), tmp;
     uint32_t seq = p ? p->seq++ : 0; /* on every member of the parent, NULL result or not */
-    cx->ev.aux = PAS2P_COMM_NONE;
-    if (newcomm == MPI_COMM_NULL || (cx->ev.flags & PAS2P_EV_ERROR))
-        return;
-    comm_t tmp;
-    if (comm_describe(&tmp, newcomm))
+    if (!comm_made(cx, p, newcomm, &tmp))
         return;
     int nm;
     const int *m = comm_members(&tmp, &nm);
@@ -825,17 +830,19 @@ static uint32_t keyed_id(const comm_t *c, uint64_t salt, int tag)
     return mix_id(salt ^ hsh, (uint64_t)(uint32_t)tag, k);
 }
 
+/* a communicator whose id is keyed (keyed_id), made by a call on `on` */
+static void new_keyed(pas2p_cx_t *cx, MPI_Comm on, int tag, MPI_Comm newcomm, uint64_t salt)
+{
+    comm_t tmp;
+    if (!comm_made(cx, comm_get(on), newcomm, &tmp))
+        return;
+    tmp.id = keyed_id(&tmp, salt, tag);
+    comm_register(cx, newcomm, tmp);
+}
+
 void rec_comm_new_group(pas2p_cx_t *cx, MPI_Comm parent, int tag, MPI_Comm newcomm)
 {
-    cx->ev.comm = comm_id(comm_get(parent));
-    cx->ev.aux = PAS2P_COMM_NONE;
-    if (newcomm == MPI_COMM_NULL || (cx->ev.flags & PAS2P_EV_ERROR))
-        return;
-    comm_t tmp;
-    if (comm_describe(&tmp, newcomm))
-        return;
-    tmp.id = keyed_id(&tmp, 0xc0ffeeull, tag);
-    comm_register(cx, newcomm, tmp);
+    new_keyed(cx, parent, tag, newcomm, 0xc0ffeeull);
 }
 
 /* MPI_Intercomm_create is collective over each side's local communicator (and the leaders'
@@ -844,15 +851,7 @@ void rec_comm_new_group(pas2p_cx_t *cx, MPI_Comm parent, int tag, MPI_Comm newco
  * MPI_Comm_create_group's.  The event is a collective on the rank's local communicator. */
 void rec_intercomm_new(pas2p_cx_t *cx, MPI_Comm local, int tag, MPI_Comm newcomm)
 {
-    cx->ev.comm = comm_id(comm_get(local));
-    cx->ev.aux = PAS2P_COMM_NONE;
-    if (newcomm == MPI_COMM_NULL || (cx->ev.flags & PAS2P_EV_ERROR))
-        return;
-    comm_t tmp;
-    if (comm_describe(&tmp, newcomm))
-        return;
-    tmp.id = keyed_id(&tmp, 0x1c0ffeeull, tag);
-    comm_register(cx, newcomm, tmp);
+    new_keyed(cx, local, tag, newcomm, 0x1c0ffeeull);
 }
 
 /* newcomm (described in tmp, its id set) into the table, and its definition into the
