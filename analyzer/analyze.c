@@ -522,6 +522,16 @@ int pas2p_build_signature(const pas2p_rank_phases_t *res, const pas2p_manifest_t
                     .tag2 = y->tag2, .comm = y->comm, .aux = y->aux, .bytes = y->bytes,
                     .rbytes = y->rbytes, .compute_s = p->pos_compute_s[k],
                     .instructions = p->pos_instructions[k]};
+                uint32_t ns = R->sym_starts ? R->sym_nstarts[p->syms[k]] : 0;
+                if (ns) { /* the persistent requests a Start starts (their hash, in the
+                           * symbol's peer2 and tag2, told Starts apart: not the call's) */
+                    q->events[k].peer2 = q->events[k].tag2 = -1;
+                    if (!(q->events[k].starts = malloc(ns * sizeof *q->events[k].starts)))
+                        goto out;
+                    memcpy(q->events[k].starts, R->sym_starts[p->syms[k]],
+                           ns * sizeof *q->events[k].starts);
+                    q->events[k].nstarts = ns;
+                }
                 if (p->pos_bytes) { /* global phases: sizes are the phase's mean */
                     q->events[k].bytes = (uint64_t)llround(p->pos_bytes[k]);
                     q->events[k].rbytes = (uint64_t)llround(p->pos_rbytes[k]);

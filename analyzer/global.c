@@ -172,8 +172,13 @@ typedef struct {
                                  (comm<<32|tag, src<<32|dst) -> index + 1 */
     table_t pending;          /* (post ordinal, index) -> comm + 1: active requests */
     table_t orphans;          /* (post ordinal, index): never completed, taken as done at once */
-    table_t inits;            /* persistent init ordinal: (o,0) -> peer|tag, (o,1) -> comm<<1|send */
+    table_t inits;            /* persistent init ordinal: (o,0) -> peer|tag, (o,1) -> comm<<1|send,
+                                 (o,2) -> call<<48|bytes */
     uint32_t active_bad;      /* position in the active list + 1 */
+    pas2p_sig_start_t *sbuf;  /* the requests the current Start/Startall starts */
+    uint32_t nsbuf, capsbuf;
+    pas2p_sig_start_t **sym_st; /* per symbol of a Start/Startall: its first event's (the */
+    uint32_t *sym_nst, nsym_st; /* signature's `starts`, which simulate and replay run) */
 } grank_t;
 
 typedef struct {
@@ -503,6 +508,62 @@ static int wildcard_tag(const pas2p_event_t *e)
     return (e->flags & PAS2P_EV_ANY_TAG) || e->tag == PAS2P_TAG_ANY;
 }
 
+/* a persistent request's init (ordinal o): what a Start of it sends or receives */
+static int init_put(grank_t *R, uint64_t o, const pas2p_event_t *e, uint64_t bytes, int send)
+{
+    slot_t *s = tput(&R->inits, o, 0), *t = s ? tput(&R->inits, o, 1) : NULL,
+           *b = t ? tput(&R->inits, o, 2) : NULL;
+    if (!b)
+        return -1;
+    s->v = (uint64_t)(uint32_t)e->peer << 32 | (uint32_t)e->tag;
+    t->v = (uint64_t)e->comm << 1 | (uint64_t)send;
+    b->v = (uint64_t)e->call << 48 | (bytes & 0xffffffffffffull);
+    return 0;
+}
+
+static int start_push(grank_t *R, pas2p_sig_start_t x)
+{
+    if (R->nsbuf == R->capsbuf) {
+        uint32_t cap = R->capsbuf ? 2 * R->capsbuf : 8;
+        pas2p_sig_start_t *n = realloc(R->sbuf, cap * sizeof *n);
+        if (!n)
+            return -1;
+        R->sbuf = n;
+        R->capsbuf = cap;
+    }
+    R->sbuf[R->nsbuf++] = x;
+    return 0;
+}
+
+/* a Start/Startall event of symbol sym: the requests it started are the symbol's when it
+ * has none yet (the first event given it; another set of the same number on the same
+ * communicator is the same symbol, and replays as the first) */
+static int start_keep(grank_t *R, uint32_t sym)
+{
+    if (!R->nsbuf)
+        return 0;
+    if (sym >= R->nsym_st) {
+        uint32_t n = sym + 1 > 2 * R->nsym_st ? sym + 1 : 2 * R->nsym_st;
+        pas2p_sig_start_t **st = realloc(R->sym_st, n * sizeof *st);
+        if (st)
+            R->sym_st = st;
+        uint32_t *nst = st ? realloc(R->sym_nst, n * sizeof *nst) : NULL;
+        if (!nst)
+            return -1;
+        R->sym_nst = nst;
+        for (uint32_t i = R->nsym_st; i < n; i++)
+            R->sym_st[i] = NULL, R->sym_nst[i] = 0;
+        R->nsym_st = n;
+    }
+    if (R->sym_st[sym])
+        return 0;
+    if (!(R->sym_st[sym] = malloc(R->nsbuf * sizeof **R->sym_st)))
+        return -1;
+    memcpy(R->sym_st[sym], R->sbuf, R->nsbuf * sizeof **R->sym_st);
+    R->sym_nst[sym] = R->nsbuf;
+    return 0;
+}
+
 /* the identity of an event for global phases */
 static void identity(const pas2p_event_view_t *v, int klass, pas2p_symbol_t *s)
 {
@@ -602,14 +663,8 @@ static int advance(gstate_t *g, int rank)
     }
     case PAS2P_CLASS_SEND:
         if (call >= PAS2P_CALL_Send_init && call <= PAS2P_CALL_Rsend_init) {
-            slot_t *s = tput(&R->inits, v->ordinal, 0);
-            if (!s)
+            if (init_put(R, v->ordinal, e, e->bytes, 1))
                 goto oom;
-            s->v = (uint64_t)(uint32_t)e->peer << 32 | (uint32_t)e->tag;
-            slot_t *t = tput(&R->inits, v->ordinal, 1);
-            if (!t)
-                goto oom;
-            t->v = (uint64_t)e->comm << 1 | 1;
             break;
         }
         if ((cf & CF_SEND_POST) && msg_sent(g, e->comm, rank, e->peer, e->tag))
@@ -630,16 +685,16 @@ static int advance(gstate_t *g, int rank)
             if (post_request(R, v->ordinal, 0, e->comm))
                 goto oom;
         } else if (call == PAS2P_CALL_Recv_init) {
-            slot_t *t = tput(&R->inits, v->ordinal, 1);
-            if (!t)
+            if (init_put(R, v->ordinal, e, e->rbytes, 0))
                 goto oom;
-            t->v = (uint64_t)e->comm << 1;
         }
         break; /* Probe, Iprobe: nothing consumed */
     case PAS2P_CLASS_START: {
         const uint64_t *init = v->payload;
+        R->nsbuf = 0;
         for (uint32_t i = 0; init && i < e->aux && (i + 1) * 8 <= e->payload; i++) {
-            slot_t *t = tfind(&R->inits, init[i], 1), *s = tfind(&R->inits, init[i], 0);
+            slot_t *t = tfind(&R->inits, init[i], 1), *s = tfind(&R->inits, init[i], 0),
+                   *b = tfind(&R->inits, init[i], 2);
             if (!t)
                 continue;
             uint32_t comm = (uint32_t)(t->v >> 1);
@@ -647,6 +702,11 @@ static int advance(gstate_t *g, int rank)
                 msg_sent(g, comm, rank, (int32_t)(s->v >> 32), (int32_t)(uint32_t)s->v))
                 goto oom;
             if (post_request(R, v->ordinal, i, comm))
+                goto oom;
+            if (s && b && start_push(R, (pas2p_sig_start_t){
+                              .call = (uint32_t)(b->v >> 48), .peer = (int32_t)(s->v >> 32),
+                              .tag = (int32_t)(uint32_t)s->v, .comm = comm,
+                              .bytes = b->v & 0xffffffffffffull}))
                 goto oom;
         }
         break;
@@ -711,9 +771,23 @@ static int advance(gstate_t *g, int rank)
                                                                : R->apos + 1;
     pas2p_symbol_t s;
     identity(v, klass, &s);
+    if (klass == PAS2P_CLASS_START && R->nsbuf) {
+        /* which requests it starts is part of what a Start is: two MPI_Start of one request
+         * each, a send's and a receive's, are two symbols (in peer2 and tag2, which a
+         * Start has not; analyze.c writes them as -1) */
+        uint64_t h = 0x84222325cbf29ce4ull;
+        for (uint32_t i = 0; i < R->nsbuf; i++) {
+            const pas2p_sig_start_t *q = &R->sbuf[i];
+            h = mix64(h ^ ((uint64_t)q->call << 56 ^ (uint64_t)(uint32_t)q->peer << 24 ^
+                           (uint64_t)q->comm));
+            h = mix64(h ^ ((uint64_t)(uint32_t)q->tag << 32 ^ q->bytes));
+        }
+        s.peer2 = (int32_t)(h & 0x7fffffff);
+        s.tag2 = (int32_t)(h >> 33 & 0x7fffffff);
+    }
     R->run_aux = e->aux;
     uint32_t sym = gsym_of(&R->syms, &s);
-    if (sym == UINT32_MAX)
+    if (sym == UINT32_MAX || (klass == PAS2P_CLASS_START && start_keep(R, sym)))
         goto oom;
     gev_t x = {.sym = sym, .compute_ns = e->compute_ns + R->absorbed_ns,
                .time_ns = e->compute_ns + R->absorbed_ns + dur, .instr = instr + R->absorbed_instr,
@@ -2112,12 +2186,32 @@ static int results(gstate_t *g, int r, pas2p_rank_phases_t *out)
                 p->pos_compute_s[x] *= p->compute_mean_s / ctot;
     }
     pas2p_rank_phases_t old = {.phases = out->phases, .nphases = out->nphases,
-                               .symbols = out->symbols};
+                               .symbols = out->symbols, .nsymbols = out->nsymbols,
+                               .sym_starts = out->sym_starts, .sym_nstarts = out->sym_nstarts};
     pas2p_rank_phases_free(&old);
     out->phases = ph;
     out->nphases = n;
     out->symbols = R->syms.v;
     out->nsymbols = R->syms.n;
+    out->sym_starts = NULL;
+    out->sym_nstarts = NULL;
+    if (R->nsym_st) { /* (one entry per symbol) */
+        pas2p_sig_start_t **st = realloc(R->sym_st, (R->syms.n ? R->syms.n : 1) * sizeof *st);
+        uint32_t *nst = st ? realloc(R->sym_nst, (R->syms.n ? R->syms.n : 1) * sizeof *nst) : NULL;
+        if (st)
+            R->sym_st = st;
+        if (nst)
+            R->sym_nst = nst;
+        if (!st || !nst)
+            return -1;
+        for (uint32_t i = R->nsym_st; i < R->syms.n; i++)
+            R->sym_st[i] = NULL, R->sym_nst[i] = 0;
+        out->sym_starts = R->sym_st;
+        out->sym_nstarts = R->sym_nst;
+        R->sym_st = NULL;
+        R->sym_nst = NULL;
+        R->nsym_st = 0;
+    }
     R->syms.v = NULL;
     R->syms.n = R->syms.cap = 0;
     out->elapsed_s = elapsed;
@@ -2235,6 +2329,11 @@ out:
         free(g.r[r].pending.s);
         free(g.r[r].orphans.s);
         free(g.r[r].inits.s);
+        free(g.r[r].sbuf);
+        for (uint32_t i = 0; i < g.r[r].nsym_st; i++)
+            free(g.r[r].sym_st[i]);
+        free(g.r[r].sym_st);
+        free(g.r[r].sym_nst);
     }
     free(g.r);
     for (uint32_t i = 0; i < g.nph; i++)

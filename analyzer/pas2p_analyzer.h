@@ -135,6 +135,10 @@ typedef struct {
     pas2p_phase_t *phases;
     uint32_t nsymbols;
     pas2p_symbol_t *symbols;
+    pas2p_sig_start_t **sym_starts; /* global phases, NULL if none: per symbol of an MPI_Start
+                                    or MPI_Startall, the persistent requests its first event
+                                    started (sym_nstarts[i] of them; NULL: none known) */
+    uint32_t *sym_nstarts;
     uint64_t folded_elements;    /* top-level elements of the loop tree (diagnostic) */
     uint64_t wildcard_recvs;     /* receives and probes posted with MPI_ANY_SOURCE: the
                                     order of this rank's calls may depend on timing */

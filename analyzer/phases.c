@@ -1287,6 +1287,12 @@ void pas2p_rank_phases_free(pas2p_rank_phases_t *p)
     free(p->bounds);
     p->bounds = NULL;
     p->nbounds = 0;
+    for (uint32_t i = 0; p->sym_starts && i < p->nsymbols; i++)
+        free(p->sym_starts[i]);
+    free(p->sym_starts);
+    free(p->sym_nstarts);
+    p->sym_starts = NULL;
+    p->sym_nstarts = NULL;
     free(p->phases);
     free(p->symbols);
     p->phases = NULL;

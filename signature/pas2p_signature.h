@@ -32,6 +32,14 @@ extern "C" {
  * file says where) */
 #define PAS2P_DIVERGED_CODE 3
 
+/* a persistent request an MPI_Start/MPI_Startall starts, as its *_init call made it */
+typedef struct {
+    uint32_t call;                      /* MPI_Send_init ... MPI_Rsend_init, MPI_Recv_init */
+    int32_t peer, tag;                  /* world rank (-2 any source), tag (-2 any) */
+    uint32_t comm;
+    uint64_t bytes;                     /* sent, or the receive's capacity */
+} pas2p_sig_start_t;
+
 typedef struct {
     uint32_t call;                      /* call id (tracer/mpi_calls.tbl) */
     int32_t peer, tag, peer2, tag2;     /* world ranks; -1 none, -2 any, -3 MPI_PROC_NULL */
@@ -42,6 +50,8 @@ typedef struct {
     double wait_s;                      /* global phases: how much longer the slowest rank of
                                            an occurrence computed than the means say (see
                                            FORMAT.md); simulate adds it, replay does not */
+    uint32_t nstarts;                   /* Start/Startall (global phases): the requests it */
+    pas2p_sig_start_t *starts;          /* starts (NULL: not known; simulate, replay refuse) */
 } pas2p_sig_event_t;
 
 typedef struct {

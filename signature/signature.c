@@ -157,6 +157,21 @@ int pas2p_signature_write(const pas2p_signature_t *s, const char *path, char *er
                 }
                 if (e->aux)
                     ATTR("aux", "%u", e->aux);
+                if (e->nstarts) { /* "Send_init:PEER:TAG:BYTES:COMM ..." */
+                    char *v = malloc(96 * (size_t)e->nstarts + 1);
+                    if (!v)
+                        goto fail;
+                    size_t n = 0;
+                    for (uint32_t j = 0; j < e->nstarts; j++) {
+                        const pas2p_sig_start_t *q = &e->starts[j];
+                        const char *nm = pas2p_call_name(q->call);
+                        n += (size_t)snprintf(v + n, 96, "%s%s:%d:%d:%" PRIu64 ":%u", j ? " " : "",
+                                              nm ? nm + 4 : "?", q->peer, q->tag, q->bytes, q->comm);
+                    }
+                    int wrc = xmlTextWriterWriteAttribute(w, BAD_CAST "starts", BAD_CAST v);
+                    free(v);
+                    W(wrc);
+                }
                 W(xmlTextWriterEndElement(w));
             }
             W(xmlTextWriterEndElement(w));
@@ -196,6 +211,45 @@ static int32_t *parse_ints(const char *s, uint32_t *n)
     }
     *n = cnt;
     return v;
+}
+
+/* an event's `starts` ("Send_init:1:5:4096:0 Recv_init:0:5:4096:0"): 0, -1 out of memory,
+ * -4 not such a list */
+static int read_starts(const char *v, pas2p_sig_event_t *x)
+{
+    if (!v)
+        return 0;
+    uint32_t n = 1;
+    for (const char *c = v; *c; c++)
+        n += *c == ' ';
+    if (!(x->starts = calloc(n, sizeof *x->starts)))
+        return -1;
+    const char *c = v;
+    for (uint32_t j = 0; j < n; j++) {
+        char name[32];
+        int used = 0;
+        unsigned long long bytes;
+        unsigned comm;
+        pas2p_sig_start_t *q = &x->starts[j];
+        if (sscanf(c, "%20[A-Za-z_]:%d:%d:%llu:%u%n", name, &q->peer, &q->tag, &bytes, &comm,
+                   &used) != 5)
+            return -4;
+        char full[40];
+        snprintf(full, sizeof full, "MPI_%s", name);
+        q->call = (uint32_t)pas2p_call_by_name(full);
+        if (!q->call || !(q->call == PAS2P_CALL_Recv_init ||
+                          (q->call >= PAS2P_CALL_Send_init && q->call <= PAS2P_CALL_Rsend_init)))
+            return -4;
+        q->bytes = bytes;
+        q->comm = comm;
+        c += used;
+        if (*c == ' ')
+            c++;
+        else if (*c || j + 1 < n)
+            return -4;
+    }
+    x->nstarts = n;
+    return 0;
 }
 
 static int fill(xmlNodePtr root, pas2p_signature_t *s)
@@ -318,6 +372,9 @@ static int fill(xmlNodePtr root, pas2p_signature_t *s)
                         x->wait_s = pas2p_xml_attr_d(e, "wait_s");
                         if (!x->call)
                             return -2; /* an MPI call this pas2p does not know */
+                        int st = read_starts(pas2p_xml_attr(e, "starts"), x);
+                        if (st)
+                            return st;
                     }
                 }
             }
@@ -336,6 +393,9 @@ int pas2p_signature_read(const char *path, pas2p_signature_t *s, char *err, size
     int rc = -1, f = fill(xmlDocGetRootElement(doc), s);
     if (f == -2)
         pas2p_xml_err(err, errlen, "%s: names an MPI call this pas2p does not know", path);
+    else if (f == -4)
+        pas2p_xml_err(err, errlen, "%s: an event's `starts` is not a list of persistent "
+                      "requests (Send_init:PEER:TAG:BYTES:COMM ...)", path);
     else if (f == -3)
         pas2p_xml_err(err, errlen, "%s: located by anchors, but an occurrence has no "
                       "anchor_start/anchor_end", path);
@@ -368,8 +428,12 @@ void pas2p_signature_free(pas2p_signature_t *s)
     }
     free(s->comms);
     for (uint32_t r = 0; s->ranks && r < s->nranks; r++) {
-        for (uint32_t i = 0; s->ranks[r].phases && i < s->ranks[r].nphases; i++)
-            free(s->ranks[r].phases[i].events);
+        for (uint32_t i = 0; s->ranks[r].phases && i < s->ranks[r].nphases; i++) {
+            pas2p_sig_phase_t *p = &s->ranks[r].phases[i];
+            for (uint32_t k = 0; p->events && k < p->nevents; k++)
+                free(p->events[k].starts);
+            free(p->events);
+        }
         free(s->ranks[r].phases);
     }
     free(s->ranks);

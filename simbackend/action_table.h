@@ -125,22 +125,23 @@ enum pas2p_bytes { PAS2P_B_NONE, PAS2P_B_SENT, PAS2P_B_RECEIVED };
 #define PAS2P_TI_WHY_SCANS "has no SimGrid time-independent action (stock replay has no scan)"
 
 /* MPI calls written as no action: the replayer runs its own Init/Finalize and creates
- * every communicator once, up front; a probe that does not block moves no data, and a
- * freed request is completed by the replay's own waits. */
+ * every communicator once, up front; a probe that does not block moves no data, a freed
+ * request is completed by the replay's own waits, and a persistent request's init moves
+ * nothing (its Starts are written as the isend or irecv of each request they start). */
 #define PAS2P_ACTIONS_SILENT                                                                     \
     "Init Init_thread Finalize Abort Iprobe Request_free Comm_dup Comm_split Comm_create "     \
     "Comm_free Cart_create Cart_sub Comm_split_type Comm_dup_with_info Graph_create "         \
     "Dist_graph_create Dist_graph_create_adjacent Comm_create_group Intercomm_create "        \
-    "Intercomm_merge Comm_idup"
+    "Intercomm_merge Comm_idup Send_init Ssend_init Bsend_init Rsend_init Recv_init"
 
 /* R("MPI_ calls", "why"): refused, the call named: "MPI_X cannot be replayed: why".
- * Persistent requests are refused in a signature only: a full trace (actions.c,
- * pas2p_actions_from_trace) writes an init as nothing and a Start/Startall as the isend or
- * irecv of each request it starts (its payload names their init events). */
+ * A Start/Startall is written as the isend or irecv of each request it starts: in a full
+ * trace (actions.c, pas2p_actions_from_trace) from its payload, which names their init
+ * events; in a signature from its event's `starts` (global phases), and refused without. */
 #define PAS2P_ACTIONS_REFUSED(R)                                                                 \
-    R("Send_init Ssend_init Bsend_init Rsend_init Recv_init Start Startall",                   \
-      "persistent requests have no action in a signature (a Start does not say there which "  \
-      "request it starts, and the init is usually outside the phase)")                        \
+    R("Start Startall",                                                                        \
+      "the signature does not say which persistent requests it starts (per-rank phases, or "  \
+      "a signature written before pas2p named them: analyze the trace again)")                \
     R("Alltoallw Ialltoallw",                                                                  \
       "w-collectives have no action yet (per-peer datatypes; an alltoallv of their bytes is "  \
       "the model to add)")

@@ -55,6 +55,14 @@ static void callmap_init(callmap_t *m)
     }
 }
 
+/* a persistent request's init (written as nothing: its Starts send and receive) */
+static int is_init(uint32_t call)
+{
+    return call == PAS2P_CALL_Send_init || call == PAS2P_CALL_Ssend_init ||
+           call == PAS2P_CALL_Bsend_init || call == PAS2P_CALL_Rsend_init ||
+           call == PAS2P_CALL_Recv_init;
+}
+
 /* The row of e's call (>= 0), SILENT (no action), or -1 naming the call in err. */
 static int row_of(const callmap_t *m, const pas2p_sig_event_t *e, char *err, size_t errlen)
 {
@@ -360,6 +368,25 @@ static int sig_counts(const pas2p_signature_t *s, int row, uint32_t me, const pa
     return 0;
 }
 
+/* A signature's Start/Startall: the Start's computation, then the isend (irecv for a
+ * Recv_init) of each request it starts, as the signature names them (`starts`) */
+static int write_started(FILE *f, const callmap_t *m, const pas2p_sig_event_t *e, char *err,
+                         size_t errlen)
+{
+    write_compute(f, m, e);
+    for (uint32_t j = 0; j < e->nstarts; j++) {
+        const pas2p_sig_start_t *q = &e->starts[j];
+        int recv = q->call == PAS2P_CALL_Recv_init;
+        pas2p_sig_event_t x = {.call = recv ? PAS2P_CALL_Irecv : PAS2P_CALL_Isend,
+                               .peer = q->peer, .tag = q->tag, .peer2 = -1, .tag2 = -1,
+                               .comm = q->comm, .bytes = recv ? 0 : q->bytes,
+                               .rbytes = recv ? q->bytes : 0};
+        if (write_event(f, m, &x, NULL, err, errlen))
+            return -1;
+    }
+    return 0;
+}
+
 /* The point-to-point messages of phase `id`, every rank's sends (+1) and receives (-1) per
  * (receiver, communicator, sender, tag), sorted (cmp_msg).  0, or -1 out of memory. */
 static int phase_messages(const pas2p_signature_t *s, uint32_t id, msgs_t *v)
@@ -371,6 +398,13 @@ static int phase_messages(const pas2p_signature_t *s, uint32_t id, msgs_t *v)
         for (uint32_t i = 0; p && i < p->nevents && !rc; i++) {
             const pas2p_sig_event_t *e = &p->events[i];
             int cls = pas2p_call_class(e->call);
+            for (uint32_t j = 0; j < e->nstarts && !rc; j++) { /* a Start's requests */
+                const pas2p_sig_start_t *q = &e->starts[j];
+                rc = q->call == PAS2P_CALL_Recv_init ? push(v, q->peer, me, q->comm, q->tag, -1)
+                                                     : push(v, me, q->peer, q->comm, q->tag, +1);
+            }
+            if (is_init(e->call))
+                continue;
             if (cls == PAS2P_CLASS_SEND)
                 rc = push(v, me, e->peer, e->comm, e->tag, +1);
             else if (cls == PAS2P_CLASS_RECV && e->call != PAS2P_CALL_Probe && e->call != PAS2P_CALL_Iprobe)
@@ -528,7 +562,17 @@ static long unmatched_wildcards(const pas2p_signature_t *s, uint32_t id, int32_t
         int32_t from = (int32_t)s->ranks[r].rank;
         for (uint32_t i = 0; p && i < p->nevents; i++) {
             const pas2p_sig_event_t *e = &p->events[i];
-            if (e->comm != comm)
+            for (uint32_t j = 0; j < e->nstarts; j++) { /* a Start's requests */
+                const pas2p_sig_start_t *q = &e->starts[j];
+                if (q->comm != comm)
+                    continue;
+                if (q->call != PAS2P_CALL_Recv_init && q->peer == me)
+                    sent++;
+                else if (q->call == PAS2P_CALL_Recv_init && from == me)
+                    (q->peer == PAS2P_PEER_ANY || q->tag == PAS2P_TAG_ANY) ? wild++
+                                                                           : q->peer >= 0 ? specific++ : 0;
+            }
+            if (e->comm != comm || is_init(e->call))
                 continue;
             int cls = pas2p_call_class(e->call);
             if ((cls == PAS2P_CLASS_SEND || cls == PAS2P_CLASS_SENDRECV) && e->peer == me)
@@ -600,7 +644,7 @@ static int mark_unreceived(void *ctx, int32_t src, int32_t dst, uint32_t comm, i
         return 0;
     for (uint32_t i = u->p->nevents; n > 0 && i-- > 0;) {
         const pas2p_sig_event_t *e = &u->p->events[i];
-        if (pas2p_call_class(e->call) != PAS2P_CLASS_SEND || e->peer != dst || e->comm != comm ||
+        if (pas2p_call_class(e->call) != PAS2P_CLASS_SEND || is_init(e->call) || e->peer != dst || e->comm != comm ||
             e->tag != tag || (*u->skip && (*u->skip)[i]))
             continue;
         if (!*u->skip && !(*u->skip = calloc(u->p->nevents, 1)))
@@ -708,7 +752,7 @@ static int write_actions(const pas2p_signature_t *s, const callmap_t *m, const c
             const pas2p_sig_phase_t *p = &s->ranks[r].phases[k];
             char why[512];
             for (uint32_t j = 0; p->relevant && j < p->nevents && !rc; j++)
-                if (row_of(m, &p->events[j], why, sizeof why) == -1) {
+                if (!p->events[j].nstarts && row_of(m, &p->events[j], why, sizeof why) == -1) {
                     snprintf(err, errlen, "phase %u, rank %u: %s", p->id, s->ranks[r].rank, why);
                     rc = -1;
                 }
@@ -756,9 +800,11 @@ static int write_actions(const pas2p_signature_t *s, const callmap_t *m, const c
                     write_compute(f, m, e);
                     continue;
                 }
-                int row = row_of(m, e, err, errlen);
                 vcounts_t vc = {0};
-                if (row < 0 || !has_counts(row) || !sig_counts(s, row, R->rank, p, j, &vc, err, errlen))
+                int row = e->nstarts ? 0 : row_of(m, e, err, errlen);
+                if (e->nstarts) /* a Start: the isend or irecv of each request it starts */
+                    rc = write_started(f, m, e, err, errlen);
+                else if (row < 0 || !has_counts(row) || !sig_counts(s, row, R->rank, p, j, &vc, err, errlen))
                     rc = write_event(f, m, e, &vc, err, errlen);
                 else
                     rc = -1;
@@ -1083,13 +1129,6 @@ typedef struct {
     } *init;
     size_t n, cap;
 } pinits_t;
-
-static int is_init(uint32_t call)
-{
-    return call == PAS2P_CALL_Send_init || call == PAS2P_CALL_Ssend_init ||
-           call == PAS2P_CALL_Bsend_init || call == PAS2P_CALL_Rsend_init ||
-           call == PAS2P_CALL_Recv_init;
-}
 
 /* Persistent requests in a full trace: an init is remembered and written as its
  * computation only; a Start/Startall as the isend (irecv for Recv_init) of each request it

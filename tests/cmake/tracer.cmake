@@ -255,6 +255,13 @@ add_test(NAME intercomm_every_path COMMAND bash ${T}/intercomm.sh ${PAS2P}
 add_test(NAME intercomm_every_path_np4 COMMAND bash ${T}/intercomm.sh ${PAS2P}
   ${CMAKE_SOURCE_DIR}/platforms/gbe-cluster.xml ${W}/intercomm4 -- ${MPIRUN} -np 4 $<TARGET_FILE:intercomm> 10)
 
+# persistent requests (tests/mpi/persist.c, tests/persistent.sh): a signature's Starts name
+# the requests they start, so simulate and replay take them
+add_executable(persist mpi/persist.c)
+target_link_libraries(persist PRIVATE MPI::MPI_C)
+add_test(NAME persistent_every_path COMMAND bash ${T}/persistent.sh ${PAS2P}
+  ${CMAKE_SOURCE_DIR}/platforms/gbe-cluster.xml ${W}/persist -- ${MPIRUN} -np 2 $<TARGET_FILE:persist> 40)
+
 # matched probes (MPI_Mprobe/Improbe + MPI_Mrecv/Imrecv): recorded as the probes and
 # receives they stand for, so no message is left unreceived in the trace, and every path
 # takes the program (tests/mpi/mprobe.c)

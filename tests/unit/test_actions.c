@@ -505,15 +505,16 @@ static void test_export_new_actions(void **state)
     cleanup(&f);
 }
 
-/* persistent requests and w-collectives are still refused, by name and with the reason */
+/* a Start that does not say what it starts (per-rank phases, an older signature) and
+ * w-collectives are refused, by name and with the reason */
 static void test_refused_calls_are_named(void **state)
 {
     (void)state;
     static const struct {
         uint32_t call;
         const char *msg;
-    } cases[] = {{PAS2P_CALL_Startall, "MPI_Startall cannot be replayed: persistent requests"},
-                 {PAS2P_CALL_Send_init, "MPI_Send_init cannot be replayed: persistent requests"},
+    } cases[] = {{PAS2P_CALL_Startall, "MPI_Startall cannot be replayed: the signature does not "
+                                       "say which persistent requests it starts"},
                  {PAS2P_CALL_Ialltoallw, "MPI_Ialltoallw cannot be replayed: w-collectives"}};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         fix_t f;
@@ -529,9 +530,44 @@ static void test_refused_calls_are_named(void **state)
     }
 }
 
+/* a signature's Start/Startall is the isend or irecv of each request it starts, its
+ * computation before the first; a persistent request's init is nothing (no message: the
+ * phase still closes) */
+static void test_started_requests(void **state)
+{
+    (void)state;
+    fix_t f;
+    make(&f);
+    pas2p_sig_start_t s0[2] = {{.call = PAS2P_CALL_Send_init, .peer = 1, .tag = 9, .bytes = 64},
+                               {.call = PAS2P_CALL_Recv_init, .peer = 1, .tag = 10, .bytes = 32}};
+    pas2p_sig_start_t s1[2] = {{.call = PAS2P_CALL_Recv_init, .peer = -2, .tag = 9, .bytes = 64},
+                               {.call = PAS2P_CALL_Ssend_init, .peer = 0, .tag = 10, .bytes = 32}};
+    pas2p_sig_event_t k0 = ev0[11], k1 = ev1[12], d0 = ev0[19]; /* their Alltoall */
+    ev0[11] = (pas2p_sig_event_t){.call = PAS2P_CALL_Startall, .peer = -1, .tag = -1, .peer2 = -1,
+                                  .tag2 = -1, .aux = 2, .compute_s = 0.5, .nstarts = 2, .starts = s0};
+    ev1[12] = (pas2p_sig_event_t){.call = PAS2P_CALL_Startall, .peer = -1, .tag = -1, .peer2 = -1,
+                                  .tag2 = -1, .aux = 2, .nstarts = 2, .starts = s1};
+    ev0[19] = (pas2p_sig_event_t)EV(Send_init, 1, 11, 8, 0); /* never started in the phase */
+    char err[512] = "";
+    int rc = pas2p_actions_from_signature(&f.s, PAS2P_ACTIONS_FOR_REPLAY, f.dir, err, sizeof err);
+    ev0[11] = k0;
+    ev1[12] = k1;
+    ev0[19] = d0;
+    if (rc)
+        fail_msg("%s", err);
+    char *a0 = slurp(f.dir, 0), *a1 = slurp(f.dir, 1);
+    assert_non_null(strstr(a0, "allgather 24 0\ncompute 0.5\nisend 1 9 64 0\nirecv 1 10 32 0\nscan"));
+    assert_non_null(strstr(a1, "allgather 24 0\nirecv -2 9 64 0\nisend 0 10 32 0\nscan"));
+    assert_null(strstr(a0, " 11 8 0"));
+    free(a0);
+    free(a1);
+    cleanup(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_started_requests),
         cmocka_unit_test(test_every_call_kind),
         cmocka_unit_test(test_burst), cmocka_unit_test(test_aligned_to_representative),
         cmocka_unit_test(test_variants_merged), cmocka_unit_test(test_unbalanced_phase_is_refused),
