@@ -8,6 +8,7 @@
 #   - analysed with every message received; simulated from the signature and from the full
 #     trace, replayed and predicted: each prints PET.
 set -u
+source "$(dirname "$0")/paths.sh"
 pas2p=$1 plat=$2 w=$3; shift 4
 fail() { echo "FAIL: $*"; for f in "$w"/*.out "$w"/*.err; do [[ -s $f ]] && { echo "--- $f"; tail -n 20 "$f"; }; done; exit 1; }
 np=2; prev=; for a in "$@"; do [[ $prev == -np || $prev == -n ]] && np=$a; prev=$a; done
@@ -32,15 +33,5 @@ for r in $(seq 0 $((np - 1))); do
   "$pas2p" dump "$w/t" --rank "$r" | grep -Eq "^[0-9]+ MPI_Bcast 0 - $ids " ||
     fail "rank $r's MPI_Bcast on the intercommunicator does not name world rank 0 as its root"
 done
-timeout 120 "$pas2p" simulate "$w/sig.xml" --platform "$plat" -o "$w/sim" >"$w/simulate.out" 2>"$w/simulate.err" ||
-  fail "simulate exited $?"
-timeout 120 "$pas2p" simulate --full-trace "$w/t" --platform "$plat" -o "$w/full" >"$w/full.out" 2>"$w/full.err" ||
-  fail "simulate --full-trace exited $?"
-timeout 120 "$pas2p" replay "$w/sig.xml" -o "$w/rep" -- "${@:1:$#-2}" >"$w/replay.out" 2>"$w/replay.err" ||
-  fail "replay exited $?"
-timeout 120 "$pas2p" predict "$w/sig.xml" -o "$w/pred" -- "$@" >"$w/predict.out" 2>"$w/predict.err" ||
-  fail "predict exited $?"
-for f in simulate full replay predict; do
-  grep -q '^PET = [0-9.]* s$' "$w/$f.out" || fail "$f printed no PET"
-done
+every_path "$pas2p" "$plat" "$w" -- "$@"
 echo "intercomm: trace, analyze, simulate, full trace, replay, predict: ok"

@@ -8,6 +8,7 @@
 #     exported, predicted: each prints PET (before, simulate and replay refused the
 #     signature: "persistent requests have no action in a signature").
 set -u
+source "$(dirname "$0")/paths.sh"
 pas2p=$1 plat=$2 w=$3; shift 4
 fail() { echo "FAIL: $*"; for f in "$w"/*.out "$w"/*.err; do [[ -s $f ]] && { echo "--- $f"; tail -n 20 "$f"; }; done; exit 1; }
 rm -rf "$w"; mkdir -p "$w"
@@ -18,19 +19,9 @@ grep -Eq '<event call="MPI_Startall" [^>]* starts="Send_init:1:1:4096:0 Send_ini
   fail "rank 0's MPI_Startall does not name its four requests"
 grep -Eq '<event call="MPI_Start" [^>]* starts="Recv_init:-2:3:8:0"' "$w/sig.xml" ||
   fail "the MPI_Start of the wildcard receive does not name it"
-timeout 120 "$pas2p" simulate "$w/sig.xml" --platform "$plat" -o "$w/sim" >"$w/simulate.out" 2>"$w/simulate.err" ||
-  fail "simulate exited $?"
-timeout 120 "$pas2p" simulate --full-trace "$w/t" --platform "$plat" -o "$w/full" >"$w/full.out" 2>"$w/full.err" ||
-  fail "simulate --full-trace exited $?"
-timeout 120 "$pas2p" replay "$w/sig.xml" -o "$w/rep" -- "${@:1:$#-2}" >"$w/replay.out" 2>"$w/replay.err" ||
-  fail "replay exited $?"
+every_path "$pas2p" "$plat" "$w" -- "$@"
 timeout 60 "$pas2p" replay "$w/sig.xml" --export "$w/exp" >"$w/export.out" 2>"$w/export.err" || fail "export exited $?"
 grep -q '^0 isend 1 1 4096$' "$w/exp"/phase-*/rank-00000.txt || fail "the export has no isend for the started send"
-timeout 120 "$pas2p" predict "$w/sig.xml" -o "$w/pred" -- "$@" >"$w/predict.out" 2>"$w/predict.err" ||
-  fail "predict exited $?"
-for f in simulate full replay predict; do
-  grep -q '^PET = [0-9.]* s$' "$w/$f.out" || fail "$f printed no PET"
-done
 sig=$(sed -n 's/^PET = \([0-9.]*\) s$/\1/p' "$w/simulate.out")
 full=$(sed -n 's/^PET = \([0-9.]*\) s$/\1/p' "$w/full.out")
 # (within 25 %: a loaded machine's jitter, which the full trace replays and the signature's
