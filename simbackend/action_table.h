@@ -109,10 +109,10 @@ enum pas2p_bytes { PAS2P_B_NONE, PAS2P_B_SENT, PAS2P_B_RECEIVED };
       TI(ti_allgatherv))                                                                        \
     A(IALLGATHERV, "iallgatherv", PAS2P_AF_VBYTES, 1, PAS2P_B_SENT, "Iallgatherv",                \
       run_allgatherv, NO_TI(NBC))                                                               \
-    A(ALLTOALLV, "alltoallv", PAS2P_AF_VV, 0, PAS2P_B_NONE, "Alltoallv", run_alltoallv,           \
+    A(ALLTOALLV, "alltoallv", PAS2P_AF_VV, 0, PAS2P_B_NONE, "Alltoallv Alltoallw", run_alltoallv, \
       TI(ti_alltoallv))                                                                         \
-    A(IALLTOALLV, "ialltoallv", PAS2P_AF_VV, 1, PAS2P_B_NONE, "Ialltoallv", run_alltoallv,        \
-      NO_TI(NBC))                                                                               \
+    A(IALLTOALLV, "ialltoallv", PAS2P_AF_VV, 1, PAS2P_B_NONE, "Ialltoallv Ialltoallw",            \
+      run_alltoallv, NO_TI(NBC))                                                                \
     A(REDUCE_SCATTERV, "reduce_scatterv", PAS2P_AF_VCOUNTS, 0, PAS2P_B_RECEIVED, "Reduce_scatter", \
       run_reduce_scatterv, TI(ti_reduce_scatterv))                                              \
     A(IREDUCE_SCATTERV, "ireduce_scatterv", PAS2P_AF_VCOUNTS, 1, PAS2P_B_RECEIVED,                \
@@ -141,10 +141,7 @@ enum pas2p_bytes { PAS2P_B_NONE, PAS2P_B_SENT, PAS2P_B_RECEIVED };
 #define PAS2P_ACTIONS_REFUSED(R)                                                                 \
     R("Start Startall",                                                                        \
       "the signature does not say which persistent requests it starts (per-rank phases, or "  \
-      "a signature written before pas2p named them: analyze the trace again)")                \
-    R("Alltoallw Ialltoallw",                                                                  \
-      "w-collectives have no action yet (per-peer datatypes; an alltoallv of their bytes is "  \
-      "the model to add)")
+      "a signature written before pas2p named them: analyze the trace again)")
 
 /* ------------------------------------------------------------------ the rows, as data */
 

@@ -57,8 +57,8 @@ add_test(NAME bad_replay_missing_replayer COMMAND ${EXPECT} --fail --one-line
   -- env PAS2P_REPLAYER=/nonexistent/replayer ${PAS2P} replay ${D}/closed-form.sig.xml
      --compute sleep -o ${W}/rep-missing -- ${MPIRUN} -np 2)
 add_test(NAME bad_replay_inexpressible COMMAND ${EXPECT} --fail --one-line --clean ${W}/rep-bad
-  --out "MPI_Alltoallw cannot be replayed"
-  -- ${PAS2P} replay ${D}/alltoallw.sig.xml --compute sleep -o ${W}/rep-bad -- ${MPIRUN} -np 2)
+  --out "MPI_Startall cannot be replayed: the signature does not say which persistent requests"
+  -- ${PAS2P} replay ${D}/unnamed-start.sig.xml --compute sleep -o ${W}/rep-bad -- ${MPIRUN} -np 2)
 # a collective on a communicator that is not the world in order (CP2K's grids): exported
 # as the messages of a linear algorithm between its members' world ranks (tag 32767), which
 # stock smpireplaymain replays (it was refused: stock collectives are on MPI_COMM_WORLD)
@@ -248,8 +248,8 @@ add_test(NAME simulate_full_trace COMMAND ${EXPECT} --clean ${W}/sim-full --out 
 set_tests_properties(simulate_full_trace PROPERTIES FIXTURES_REQUIRED app_cg)
 # bad input: one line naming the file, phase, call or host; never a SimGrid backtrace
 add_test(NAME bad_simulate_inexpressible COMMAND ${EXPECT} --fail --one-line
-  --out "phase 1, rank 0: MPI_Alltoallw cannot be replayed" --clean ${W}/sim-bad1
-  -- ${PAS2P} simulate ${D}/alltoallw.sig.xml --platform ${D}/one-link.xml -o ${W}/sim-bad1)
+  --out "phase 1, rank 0: MPI_Startall cannot be replayed" --clean ${W}/sim-bad1
+  -- ${PAS2P} simulate ${D}/unnamed-start.sig.xml --platform ${D}/one-link.xml -o ${W}/sim-bad1)
 add_test(NAME bad_simulate_unbalanced COMMAND ${EXPECT} --fail --one-line
   --out "phase 1 cannot be replayed alone: rank 1 receives 1 message.*tag 8" --clean ${W}/sim-bad2
   -- ${PAS2P} simulate ${D}/unbalanced.sig.xml --platform ${D}/one-link.xml -o ${W}/sim-bad2)

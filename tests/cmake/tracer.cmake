@@ -262,6 +262,13 @@ target_link_libraries(persist PRIVATE MPI::MPI_C)
 add_test(NAME persistent_every_path COMMAND bash ${T}/persistent.sh ${PAS2P}
   ${CMAKE_SOURCE_DIR}/platforms/gbe-cluster.xml ${W}/persist -- ${MPIRUN} -np 2 $<TARGET_FILE:persist> 40)
 
+# w-collectives (tests/mpi/wcoll.c, tests/wcoll.sh): replayed as an alltoallv of each
+# peer's bytes
+add_executable(wcoll mpi/wcoll.c)
+target_link_libraries(wcoll PRIVATE MPI::MPI_C)
+add_test(NAME wcoll_every_path COMMAND bash ${T}/wcoll.sh ${PAS2P}
+  ${CMAKE_SOURCE_DIR}/platforms/gbe-cluster.xml ${W}/wcoll -- ${MPIRUN} -np 2 $<TARGET_FILE:wcoll> 30)
+
 # matched probes (MPI_Mprobe/Improbe + MPI_Mrecv/Imrecv): recorded as the probes and
 # receives they stand for, so no message is left unreceived in the trace, and every path
 # takes the program (tests/mpi/mprobe.c)
