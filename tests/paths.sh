@@ -1,9 +1,30 @@
-# paths.sh: sourced by the every-path tests (intercomm.sh, persistent.sh).
+# paths.sh: sourced by the every-path tests (intercomm.sh, persistent.sh, wcoll.sh), which
+# set pas2p (the binary) and w (their work directory) first.
+#
+# fail MESSAGE: says it with the tail of every output in w, and exits 1.
+fail() {
+  echo "FAIL: $*"
+  local f
+  for f in "$w"/*.out "$w"/*.err; do [[ -s $f ]] && { echo "--- $f"; tail -n 20 "$f"; }; done
+  exit 1
+}
+
+# traced_app NAME LAUNCHER... PROG ARGS...: w made afresh, the program traced into w/t (it
+# must print "NAME: ok") and analysed into w/sig.xml.
+traced_app() {
+  local name=$1
+  shift
+  rm -rf "$w"; mkdir -p "$w"
+  timeout 120 "$pas2p" trace -o "$w/t" -- "$@" >"$w/trace.out" 2>"$w/trace.err" || fail "trace failed"
+  grep -q "^$name: ok$" "$w/trace.out" || fail "the program did not say ok"
+  "$pas2p" analyze "$w/t" -o "$w/sig.xml" >"$w/analyze.out" 2>"$w/analyze.err" || fail "analyze exited $?"
+}
+
 # every_path PAS2P PLATFORM.xml WORKDIR -- LAUNCHER... PROG ARGS...: the signature
 # WORKDIR/sig.xml simulated on PLATFORM, the trace WORKDIR/t simulated whole, the signature
 # replayed with the launcher and predicted with the program; each must exit 0 and print
-# PET (their output in WORKDIR/{simulate,full,replay,predict}.out).  The caller's fail()
-# says what broke.  PROG takes two words (the program and one argument).
+# PET (their output in WORKDIR/{simulate,full,replay,predict}.out).  PROG takes two words
+# (the program and one argument).
 every_path() {
   local pas2p=$1 plat=$2 w=$3
   shift 4

@@ -10,11 +10,7 @@
 set -u
 source "$(dirname "$0")/paths.sh"
 pas2p=$1 plat=$2 w=$3; shift 4
-fail() { echo "FAIL: $*"; for f in "$w"/*.out "$w"/*.err; do [[ -s $f ]] && { echo "--- $f"; tail -n 20 "$f"; }; done; exit 1; }
-rm -rf "$w"; mkdir -p "$w"
-timeout 120 "$pas2p" trace -o "$w/t" -- "$@" >"$w/trace.out" 2>"$w/trace.err" || fail "trace failed"
-grep -q '^persist: ok$' "$w/trace.out" || fail "the program did not say ok"
-"$pas2p" analyze "$w/t" -o "$w/sig.xml" >"$w/analyze.out" 2>"$w/analyze.err" || fail "analyze exited $?"
+traced_app persist "$@"
 grep -Eq '<event call="MPI_Startall" [^>]* starts="Send_init:1:1:4096:0 Send_init:1:2:4096:0 Recv_init:1:1:4096:0 Recv_init:1:2:4096:0"' "$w/sig.xml" ||
   fail "rank 0's MPI_Startall does not name its four requests"
 grep -Eq '<event call="MPI_Start" [^>]* starts="Recv_init:-2:3:8:0"' "$w/sig.xml" ||

@@ -6,11 +6,7 @@
 set -u
 source "$(dirname "$0")/paths.sh"
 pas2p=$1 plat=$2 w=$3; shift 4
-fail() { echo "FAIL: $*"; for f in "$w"/*.out "$w"/*.err; do [[ -s $f ]] && { echo "--- $f"; tail -n 20 "$f"; }; done; exit 1; }
-rm -rf "$w"; mkdir -p "$w"
-timeout 120 "$pas2p" trace -o "$w/t" -- "$@" >"$w/trace.out" 2>"$w/trace.err" || fail "trace failed"
-grep -q '^wcoll: ok$' "$w/trace.out" || fail "the program did not say ok"
-"$pas2p" analyze "$w/t" -o "$w/sig.xml" >"$w/analyze.out" 2>"$w/analyze.err" || fail "analyze exited $?"
+traced_app wcoll "$@"
 grep -q 'call="MPI_Alltoallw"' "$w/sig.xml" || fail "no MPI_Alltoallw in the signature"
 every_path "$pas2p" "$plat" "$w" -- "$@"
 echo "wcoll: trace, analyze, simulate, full trace, replay, predict: ok"
