@@ -649,7 +649,7 @@ static int advance(gstate_t *g, int rank)
     case PAS2P_CLASS_COLLECTIVE:
         if (collective(g, e->comm, rank))
             goto oom;
-        if (call >= PAS2P_CALL_Ibarrier && /* a non-blocking collective: a request until done */
+        if (!blocking_collective(call) && /* a non-blocking collective: a request until done */
             post_request(R, v->ordinal, 0, e->comm))
             goto oom;
         break;

@@ -109,10 +109,12 @@ enum pas2p_bytes { PAS2P_B_NONE, PAS2P_B_SENT, PAS2P_B_RECEIVED };
       TI(ti_allgatherv))                                                                        \
     A(IALLGATHERV, "iallgatherv", PAS2P_AF_VBYTES, 1, PAS2P_B_SENT, "Iallgatherv",                \
       run_allgatherv, NO_TI(NBC))                                                               \
-    A(ALLTOALLV, "alltoallv", PAS2P_AF_VV, 0, PAS2P_B_NONE, "Alltoallv Alltoallw", run_alltoallv, \
-      TI(ti_alltoallv))                                                                         \
-    A(IALLTOALLV, "ialltoallv", PAS2P_AF_VV, 1, PAS2P_B_NONE, "Ialltoallv Ialltoallw",            \
-      run_alltoallv, NO_TI(NBC))                                                                \
+    A(ALLTOALLV, "alltoallv", PAS2P_AF_VV, 0, PAS2P_B_NONE,                                    \
+      "Alltoallv Alltoallw Neighbor_allgather Neighbor_allgatherv Neighbor_alltoall "           \
+      "Neighbor_alltoallv Neighbor_alltoallw", run_alltoallv, TI(ti_alltoallv))                 \
+    A(IALLTOALLV, "ialltoallv", PAS2P_AF_VV, 1, PAS2P_B_NONE,                                  \
+      "Ialltoallv Ialltoallw Ineighbor_allgather Ineighbor_allgatherv Ineighbor_alltoall "      \
+      "Ineighbor_alltoallv Ineighbor_alltoallw", run_alltoallv, NO_TI(NBC))                     \
     A(REDUCE_SCATTERV, "reduce_scatterv", PAS2P_AF_VCOUNTS, 0, PAS2P_B_RECEIVED, "Reduce_scatter", \
       run_reduce_scatterv, TI(ti_reduce_scatterv))                                              \
     A(IREDUCE_SCATTERV, "ireduce_scatterv", PAS2P_AF_VCOUNTS, 1, PAS2P_B_RECEIVED,                \

@@ -28,7 +28,7 @@ CLASS_OF_RECORDER = {
     "rec_sendrecv": "SENDRECV",
     "rec_complete": "COMPLETION", "rec_request_free": "COMPLETION", "rec_start": "START",
     "rec_coll": "COLLECTIVE", "rec_vcoll": "COLLECTIVE", "rec_wcoll": "COLLECTIVE",
-    "rec_reduce_scatter": "COLLECTIVE", "rec_icoll": "COLLECTIVE",
+    "rec_reduce_scatter": "COLLECTIVE", "rec_icoll": "COLLECTIVE", "rec_ncoll": "COLLECTIVE",
     "rec_comm_new": "COMM", "rec_comm_new_group": "COMM", "rec_intercomm_new": "COMM", "rec_comm_free": "COMM",
     "rec_simple": "ENV", "-": "ENV",
 }

@@ -776,6 +776,111 @@ void rec_wcoll(pas2p_cx_t *cx, MPI_Comm comm, const int *scounts, void *stypes,
                c ? c->size : 0);
 }
 
+/* A neighbourhood collective's neighbours: *nin sources and *nout destinations (communicator
+ * ranks, MPI_PROC_NULL kept: a Cartesian edge), in the order MPI gives their counts.  0, or
+ * -1 (not a topology, or out of memory; *in and *out freed). */
+static int neighbours(MPI_Comm comm, int *nin, int **in, int *nout, int **out)
+{
+    int topo = MPI_UNDEFINED, me = 0;
+    *in = *out = NULL;
+    *nin = *nout = 0;
+    PMPI_Topo_test(comm, &topo);
+    PMPI_Comm_rank(comm, &me);
+    if (topo == MPI_CART) { /* per dimension, the rank at -1 then the one at +1 */
+        int nd = 0;
+        PMPI_Cartdim_get(comm, &nd);
+        *in = malloc(sizeof(int) * (size_t)(2 * nd + 1));
+        *out = malloc(sizeof(int) * (size_t)(2 * nd + 1));
+        if (!*in || !*out)
+            goto fail;
+        for (int d = 0; d < nd; d++) {
+            int lo, hi;
+            PMPI_Cart_shift(comm, d, 1, &lo, &hi);
+            (*in)[2 * d] = (*out)[2 * d] = lo;
+            (*in)[2 * d + 1] = (*out)[2 * d + 1] = hi;
+        }
+        *nin = *nout = 2 * nd;
+        return 0;
+    }
+    if (topo == MPI_GRAPH) {
+        int n = 0;
+        PMPI_Graph_neighbors_count(comm, me, &n);
+        *in = malloc(sizeof(int) * (size_t)(n + 1));
+        *out = malloc(sizeof(int) * (size_t)(n + 1));
+        if (!*in || !*out)
+            goto fail;
+        PMPI_Graph_neighbors(comm, me, n, *in);
+        memcpy(*out, *in, sizeof(int) * (size_t)n);
+        *nin = *nout = n;
+        return 0;
+    }
+    if (topo == MPI_DIST_GRAPH) {
+        int ni = 0, no = 0, weighted = 0;
+        PMPI_Dist_graph_neighbors_count(comm, &ni, &no, &weighted);
+        int *wi = malloc(sizeof(int) * (size_t)(ni + 1)), *wo = malloc(sizeof(int) * (size_t)(no + 1));
+        *in = malloc(sizeof(int) * (size_t)(ni + 1));
+        *out = malloc(sizeof(int) * (size_t)(no + 1));
+        if (wi && wo && *in && *out)
+            PMPI_Dist_graph_neighbors(comm, ni, *in, wi, no, *out, wo);
+        free(wi);
+        free(wo);
+        if (!*in || !*out)
+            goto fail;
+        *nin = ni;
+        *nout = no;
+        return 0;
+    }
+fail:
+    free(*in);
+    free(*out);
+    *in = *out = NULL;
+    return -1;
+}
+
+/* v[rank] += the bytes for each of the nnb neighbours nb[k] (counts[k] or count, of
+ * types[k] or type; a rank outside [0, n), MPI_PROC_NULL, moves nothing); their sum */
+static uint64_t per_neighbour(uint64_t *v, int n, const int *nb, int nnb, int count,
+                              MPI_Datatype type, const int *counts, void *types, int fort)
+{
+    uint64_t sum = 0;
+    for (int k = 0; k < nnb; k++) {
+        MPI_Datatype t = types ? (fort ? PMPI_Type_f2c(((const MPI_Fint *)types)[k])
+                                       : ((const MPI_Datatype *)types)[k])
+                               : type;
+        uint64_t b = pas2p_type_bytes(counts ? counts[k] : count, t);
+        if (nb[k] >= 0 && nb[k] < n) {
+            v[nb[k]] += b;
+            sum += b;
+        }
+    }
+    return sum;
+}
+
+/* A neighbourhood collective: the bytes sent to each out-neighbour (scounts[k] or scount,
+ * of stypes[k] or stype) and received from each in-neighbour, summed per rank of the
+ * communicator into an alltoallv's payload (0 for a rank that is no neighbour). */
+void rec_ncoll(pas2p_cx_t *cx, MPI_Comm comm, int scount, MPI_Datatype stype, const int *scounts,
+               void *stypes, int rcount, MPI_Datatype rtype, const int *rcounts, void *rtypes,
+               int lang)
+{
+    const comm_t *c = comm_get(comm);
+    cx->ev.comm = comm_id(c);
+    int n = c ? c->size : 0, nin, nout, *in, *out;
+    if (n <= 0 || neighbours(comm, &nin, &in, &nout, &out))
+        return;
+    pas2p_vcounts_t *h = pas2p_payload(cx, sizeof *h + 8 * 2 * (size_t)n);
+    if (h) {
+        h->nsend = h->nrecv = (uint32_t)n;
+        uint64_t *v = (uint64_t *)(h + 1);
+        memset(v, 0, 8 * 2 * (size_t)n);
+        int fort = lang == PAS2P_LANG_F;
+        cx->ev.bytes = per_neighbour(v, n, out, nout, scount, stype, scounts, stypes, fort);
+        cx->ev.rbytes = per_neighbour(v + n, n, in, nin, rcount, rtype, rcounts, rtypes, fort);
+    }
+    free(in);
+    free(out);
+}
+
 void rec_reduce_scatter(pas2p_cx_t *cx, MPI_Comm comm, const int *rcounts, MPI_Datatype dt)
 {
     const comm_t *c = comm_get(comm);

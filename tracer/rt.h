@@ -412,6 +412,9 @@ void rec_reduce_scatter(pas2p_cx_t *cx, MPI_Comm comm, const int *rcounts, MPI_D
 void rec_comm_new(pas2p_cx_t *cx, MPI_Comm parent, MPI_Comm newcomm);
 void rec_comm_new_group(pas2p_cx_t *cx, MPI_Comm parent, int tag, MPI_Comm newcomm);
 void rec_intercomm_new(pas2p_cx_t *cx, MPI_Comm local, int tag, MPI_Comm newcomm);
+void rec_ncoll(pas2p_cx_t *cx, MPI_Comm comm, int scount, MPI_Datatype stype, const int *scounts,
+               void *stypes, int rcount, MPI_Datatype rtype, const int *rcounts, void *rtypes,
+               int lang);
 void rec_message(pas2p_cx_t *cx, MPI_Message message, MPI_Comm comm, int source, int tag, int flag);
 void pre_mrecv(pas2p_cx_t *cx, void *message, int lang);
 void rec_mrecv(pas2p_cx_t *cx, const MPI_Status *st);

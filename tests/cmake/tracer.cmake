@@ -229,7 +229,6 @@ pas2p_check(rma analyze ${EXPECT} --out "240 one-sided \\(RMA\\) call\\(s\\) .* 
 add_executable(graphcomm mpi/graphcomm.c)
 target_link_libraries(graphcomm PRIVATE MPI::MPI_C)
 add_test(NAME graphcomm_trace COMMAND ${EXPECT} --clean ${W}/graphcomm --out "^graphcomm: ok$"
-  --out "note: 40 neighbourhood collective call\\(s\\) .* were made and are not traced"
   -- ${PAS2P} trace -o ${W}/graphcomm -- ${MPIRUN} -np 2 $<TARGET_FILE:graphcomm> 20)
 set_tests_properties(graphcomm_trace PROPERTIES FIXTURES_SETUP graphcomm)
 pas2p_check(graphcomm ids ${EXPECT}
@@ -237,37 +236,41 @@ pas2p_check(graphcomm ids ${EXPECT}
   --out "^2 MPI_Dist_graph_create_adjacent - - WORLD 0 .* new=[0-9a-f]+ size=2 members=0,1$"
   --out "^3 MPI_Graph_create - - WORLD 0 .* new=[0-9a-f]+ size=2 members=0,1$"
   -- ${PAS2P} dump ${W}/graphcomm --rank 0)
-pas2p_check(graphcomm manifest ${EXPECT} --out "^untraced_nbr = 20,20$"
-  --out "^untraced_nbr_s = [0-9.]+,[0-9.]+$" -- cat ${W}/graphcomm/manifest)
+# its MPI_Neighbor_allgather, traced: rank 0 sends 4 bytes to its one destination (rank
+# 1) and receives 4 from its one source, an alltoallv's per-rank counts
+pas2p_check(graphcomm neighbours ${EXPECT}
+  --out "^[0-9]+ MPI_Neighbor_allgather - - [0-9a-f]+ 4 .* rbytes=4 sendcounts=0,4 recvcounts=0,4$"
+  -- ${PAS2P} dump ${W}/graphcomm --rank 0)
 pas2p_check(graphcomm distinct ${EXPECT}
   --out "^communicators used: 3 distinct ids$"
   -- bash -c "n=$(${PAS2P} dump ${W}/graphcomm --rank 0 | awk '$2 ~ /Allreduce|Sendrecv/ {print $5}' | sort -u | wc -l) && echo communicators used: $n distinct ids")
 pas2p_check(graphcomm simulate ${EXPECT} --out "^PET = [0-9.]+ s$"
   -- bash -c "${PAS2P} analyze ${W}/graphcomm -o ${W}/graphcomm/sig.xml >/dev/null && rm -rf ${W}/graphcomm/sim && ${PAS2P} simulate ${W}/graphcomm/sig.xml --platform ${CMAKE_SOURCE_DIR}/platforms/gbe-cluster.xml -o ${W}/graphcomm/sim")
 
-# intercommunicators (tests/mpi/intercomm.c, tests/intercomm.sh): one id on both sides,
-# members both halves, a point-to-point peer the other half's rank as a world rank; every
-# path takes the program
-add_executable(intercomm mpi/intercomm.c)
-target_link_libraries(intercomm PRIVATE MPI::MPI_C)
-add_test(NAME intercomm_every_path COMMAND bash ${T}/intercomm.sh ${PAS2P}
-  ${CMAKE_SOURCE_DIR}/platforms/gbe-cluster.xml ${W}/intercomm -- ${MPIRUN} -np 2 $<TARGET_FILE:intercomm> 30)
-add_test(NAME intercomm_every_path_np4 COMMAND bash ${T}/intercomm.sh ${PAS2P}
-  ${CMAKE_SOURCE_DIR}/platforms/gbe-cluster.xml ${W}/intercomm4 -- ${MPIRUN} -np 4 $<TARGET_FILE:intercomm> 10)
-
-# persistent requests (tests/mpi/persist.c, tests/persistent.sh): a signature's Starts name
-# the requests they start, so simulate and replay take them
-add_executable(persist mpi/persist.c)
-target_link_libraries(persist PRIVATE MPI::MPI_C)
-add_test(NAME persistent_every_path COMMAND bash ${T}/persistent.sh ${PAS2P}
-  ${CMAKE_SOURCE_DIR}/platforms/gbe-cluster.xml ${W}/persist -- ${MPIRUN} -np 2 $<TARGET_FILE:persist> 40)
-
-# w-collectives (tests/mpi/wcoll.c, tests/wcoll.sh): replayed as an alltoallv of each
-# peer's bytes
-add_executable(wcoll mpi/wcoll.c)
-target_link_libraries(wcoll PRIVATE MPI::MPI_C)
-add_test(NAME wcoll_every_path COMMAND bash ${T}/wcoll.sh ${PAS2P}
-  ${CMAKE_SOURCE_DIR}/platforms/gbe-cluster.xml ${W}/wcoll -- ${MPIRUN} -np 2 $<TARGET_FILE:wcoll> 30)
+# Programs through every path (tests/<script>.sh, which sources tests/paths.sh), each
+# built from tests/mpi/<program>.c:
+#   intercomm  intercommunicators: one id on both sides, members both halves, a
+#              point-to-point peer the other half's rank as a world rank; MPI_Comm_idup
+#   persist    persistent requests: a signature's Starts name the requests they start
+#   wcoll      w-collectives, replayed as an alltoallv of each peer's bytes
+#   nbrhalo    neighbourhood collectives on a 2-D Cartesian communicator: per-rank counts,
+#              replayed as an alltoallv; at np 2 one periodic neighbour on both sides
+foreach(prog intercomm persist wcoll nbrhalo)
+  add_executable(${prog} mpi/${prog}.c)
+  target_link_libraries(${prog} PRIVATE MPI::MPI_C)
+endforeach()
+# pas2p_every_path(TEST SCRIPT PROGRAM NP ARGS...)
+function(pas2p_every_path test script prog np)
+  add_test(NAME ${test} COMMAND bash ${T}/${script}.sh ${PAS2P}
+    ${CMAKE_SOURCE_DIR}/platforms/gbe-cluster.xml ${W}/${test} -- ${MPIRUN} -np ${np}
+    $<TARGET_FILE:${prog}> ${ARGN})
+endfunction()
+pas2p_every_path(intercomm_every_path intercomm intercomm 2 30)
+pas2p_every_path(intercomm_every_path_np4 intercomm intercomm 4 10)
+pas2p_every_path(persistent_every_path persistent persist 2 40)
+pas2p_every_path(wcoll_every_path wcoll wcoll 2 30)
+pas2p_every_path(nbrhalo_every_path nbrhalo nbrhalo 2 30)
+pas2p_every_path(nbrhalo_every_path_np4 nbrhalo nbrhalo 4 10)
 
 # matched probes (MPI_Mprobe/Improbe + MPI_Mrecv/Imrecv): recorded as the probes and
 # receives they stand for, so no message is left unreceived in the trace, and every path

@@ -1,7 +1,7 @@
 /* graphcomm N: a ring over two graph communicators (MPI_Dist_graph_create_adjacent and
  * MPI_Graph_create) beside a communicator of the same ranks from MPI_Comm_create_group.
  * N iterations of an MPI_Allreduce on the latter, an MPI_Sendrecv on each graph
- * communicator and an MPI_Neighbor_allgather (counted and timed, not traced); checked.
+ * communicator and an MPI_Neighbor_allgather (traced as an alltoallv's per-rank counts); checked.
  * Each communicator must get an id of its own, from its creation event
  * (tests/cmake/tracer.cmake: graphcomm). */
 #include <mpi.h>
