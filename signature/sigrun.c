@@ -57,6 +57,8 @@ typedef struct {
                                 stop; 2: an occurrence of a minor variant, timed the same way
                                 (a `variant` line: for the estimator study, not the PET) */
     double t0, t1;           /* boundary values (ns, excluded time taken out); t1 < 0: open */
+    uint64_t oend;           /* its end as an ordinal (the stop point's unit) */
+    int steady;              /* awaited because the phase's first values disagreed */
 } interval_t;
 
 typedef struct {
@@ -66,6 +68,9 @@ typedef struct {
     interval_t *iv;
     uint32_t niv, cur;
     uint32_t nmeasured, nclosed;
+    uint64_t stop_at;        /* the rare phases' stop point (ordinal): no later occurrence
+                                is awaited to make a phase's time steady */
+    uint32_t steady_cap;     /* values a phase whose first ones disagree is timed up to */
     double tol;
     double prev_v;           /* boundary value after the previous event */
     uint64_t excl_ns;        /* time spent in the agreement allreduces */
@@ -413,11 +418,13 @@ static void *sig_start(const pas2p_sink_host_t *host)
             *v = (interval_t){.start = s->sig.anchored ? p->occ_astart[j] : p->occ_start[j],
                               .end = s->sig.anchored ? p->occ_aend[j] : p->occ_end[j],
                               .phase = k, .measured = measured, .timed = timed, .t0 = -1,
-                              .t1 = -1};
+                              .t1 = -1, .oend = p->occ_end[j]};
             s->nmeasured += (uint32_t)measured;
         }
     }
     qsort(s->iv, s->niv, sizeof *s->iv, cmp_iv);
+    s->stop_at = stop_at;
+    s->steady_cap = (uint32_t)(2 * occ + 1);
     s->last = s->niv;
     s->run_close = UINT32_MAX;
     s->tol = s->sig.size_tolerance;
@@ -795,10 +802,59 @@ static void maybe_stop(sigrun_t *s)
 }
 
 /* interval k's last event ended at boundary value v */
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median_of(double *v, uint32_t n)
+{
+    qsort(v, n, sizeof *v, cmp_d);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* A steady time (predict's estimator): when the last awaited occurrence of phase ph has
+ * closed and its timed values disagree -- their range is more than half their median
+ * (QE's FFT Alltoall: 3 values -75/+53 %), or, once extended, the last value moved the
+ * median by more than 5 % -- the stop also awaits the phase's next occurrence, up to
+ * steady_cap values, and never past the stop point of the rare phases (the 3 % budget). */
+static void steady(sigrun_t *s, uint32_t ph)
+{
+    double v[PAS2P_SIG_OCC], w[PAS2P_SIG_OCC];
+    uint32_t n = 0, next = UINT32_MAX;
+    int extended = 0;
+    for (uint32_t i = 0; i < s->niv; i++) {
+        const interval_t *y = &s->iv[i];
+        if (y->phase != ph || y->timed != 1)
+            continue;
+        if (y->measured && y->t1 < 0)
+            return; /* another awaited one is still open */
+        if (y->t1 >= 0 && y->t0 >= 0 && n < PAS2P_SIG_OCC)
+            v[n++] = y->t1 - y->t0;
+        else if (y->t1 < 0 && !y->measured && next == UINT32_MAX)
+            next = i;
+        extended |= y->measured && y->steady;
+    }
+    if (n < 3 || n >= s->steady_cap || next == UINT32_MAX || s->iv[next].oend > s->stop_at)
+        return;
+    memcpy(w, v, n * sizeof *v);
+    double med = median_of(w, n), range = w[n - 1] - w[0];
+    memcpy(w, v, (n - 1) * sizeof *v); /* (the values before the last one) */
+    int unsteady = extended ? fabs(med - median_of(w, n - 1)) > 0.05 * med : range > 0.5 * med;
+    if (med <= 0 || !unsteady)
+        return;
+    s->iv[next].measured = 1;
+    s->iv[next].steady = 1;
+    s->nmeasured++;
+}
+
 static void close_interval(sigrun_t *s, uint32_t k, double v)
 {
     interval_t *x = &s->iv[k];
     x->t1 = v;
+    if (x->measured && x->t0 >= 0)
+        steady(s, x->phase);
     s->nclosed += (uint32_t)x->measured;
     if (x->measured && s->nclosed == s->nmeasured)
         s->last = k;

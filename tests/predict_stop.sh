@@ -33,6 +33,10 @@
 #            relevant (analysed with --relevance 0.2, so that it never is): not a divergence, a departure said (exit 0, stopped early); with
 #            LOOP_BYTES=800 the relevant loop's messages change size: still a divergence;
 #            a 2-iteration run ends early, said as MPI_Finalize before the traced run's end
+#   steady   LAUNCH is tests/mpi/sizes: predicted with JITTER_US=5000 (every other
+#            iteration 6 ms instead of 1 ms; the trace had none): the loop's first 3
+#            timed values disagree, and the stop awaits more of them (up to 7), as it
+#            does not without the jitter when they agree (3)
 #   dealt    LAUNCH is tests/mpi/sizes: predicted with SETUP_MSGS=3 and 0 (the trace had
 #            1), its set-up makes other calls than the base run's (work dealt out at run
 #            time); from a signature analysed with --locate anchors: a departure said (exit
@@ -57,6 +61,7 @@ launch=("$@")
 case $mode in
   blocked) launch=("$1" -x STALL=4 "${@:2}") ;;
   size) launch=("$1" -x SETUP_BYTES=5000 "${@:2}") ;;
+  steady) launch=("$1" -x JITTER_US=5000 "${@:2}") ;;
   dealt)
     launch=("$1" -x SETUP_MSGS=3 "${@:2}")
     grep -q 'located="anchors"' "$w/sig.xml" || fail "--locate anchors: the signature is not anchored"
@@ -158,6 +163,22 @@ if [[ $mode == size ]]; then # a size the base never saw in the timed loop: a di
   ((rc != 0)) || fail "a 2-iteration run: predict exited 0"
   grep -q "the application called MPI_Finalize at event [0-9]* of the [0-9]* the traced run made" "$w/out" "$w/err" ||
     fail "a 2-iteration run: the early end is not said as such"
+fi
+if [[ $mode == steady ]]; then # the loop: the relevant phase of the most weight, in the
+  # rank table predict prints (its values and range: "-23/+57%" -> the larger, in %)
+  vals() { awk '/^rank [0-9]+:/ { on = !seen; seen = 1; next }
+                on && $1 ~ /^[0-9]+$/ && $2 > w { w = $2; v = $7; r = $8; gsub(/[-+%]/, " ", r)
+                  split(r, x, "/"); s = x[1] + 0 > x[2] + 0 ? x[1] + 0 : x[2] + 0 }
+                END { print v + 0, s + 0 }' "$1"; }
+  read -r n _ < <(vals "$w/out")
+  ((n >= 5)) || fail "the jittering loop was timed on $n values (5 or more expected)"
+  rm -rf "$w/pred"
+  timeout 60 "$pas2p" predict "$w/sig.xml" -o "$w/pred" -- "${@}" >"$w/out" 2>"$w/err" ||
+    fail "without jitter: predict exited $?"
+  # values that agree (within 20 % of their median) are not awaited longer; on a loaded
+  # machine they may not agree, and then they rightly are
+  read -r n spread < <(vals "$w/out")
+  ((spread > 20 || n <= 4)) || fail "the steady loop was timed on $n values within $spread % (3 expected)"
 fi
 if [[ $mode == dealt ]]; then
   grep -q "^departures = [1-9]" "$w/out" || fail "the set-up's departure was not said"

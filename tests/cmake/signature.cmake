@@ -176,6 +176,9 @@ add_test(NAME predict_size_departure COMMAND bash ${T}/predict_stop.sh size ${PA
 # (analyze --locate anchors), a divergence that says so from one located by ordinals
 add_test(NAME predict_dealt_setup COMMAND bash ${T}/predict_stop.sh dealt ${PAS2P} ${W}/stop-dealt
   -- ${MPIRUN} -np 2 $<TARGET_FILE:sizes> 300)
+# a loop whose first timed occurrences disagree is timed longer (the steady state)
+add_test(NAME predict_steady_state COMMAND bash ${T}/predict_stop.sh steady ${PAS2P} ${W}/stop-steady
+  -- ${MPIRUN} -np 2 $<TARGET_FILE:sizes> 300)
 # late phases: a sweep's later stages, together ~64 % of the run, are awaited and timed; one
 # short stage (~13 %) is a wind-down, estimated (tests/predict_stop.sh, modes late, tail)
 add_executable(sweep mpi/sweep.c)
