@@ -130,6 +130,21 @@ typedef struct {
 } gev_t;
 
 typedef struct {
+    uint64_t a, b;
+    uint32_t gen, ix;
+} cpslot_t;
+
+/* what a call of the slice waits for or lets go, for the critical path (crit_path): a send
+ * posted (channel, its ordinal on it), a receive completed (the same pair: the send it
+ * matches), a blocking collective (communicator, its ordinal there) */
+enum { DEP_SEND, DEP_RECV, DEP_COLL };
+typedef struct {
+    uint32_t ev;              /* the call's index in the rank's slice */
+    uint32_t kind;
+    uint64_t a, b;
+} gdep_t;
+
+typedef struct {
     uint64_t sent, recvd;
     uint64_t last_recv;       /* receiver's ordinal of the last receive (for errors) */
     int32_t src, dst;
@@ -164,6 +179,8 @@ typedef struct {
     uint32_t *set, nset, capset; /* anchored: the slice's symbols, sorted, each once */
     gev_t *sl;
     uint32_t nsl, capsl;
+    gdep_t *dp;               /* the slice's calls' dependencies, in call order */
+    uint32_t ndp, capdp;
     uint64_t absorbed_ns, absorbed_instr; /* failed polls, carried to the next call */
     unsigned last_call;       /* pas2p_number_event's state: the last numbered call */
     uint32_t run_aux;         /* requests completed by the current Waitsome/Testsome run */
@@ -197,8 +214,8 @@ typedef struct {
     uint64_t pw;              /* occurrences summed into pos and range (anchored: those whose
                                  calls are the skeleton's, in order; else every one) */
     uint32_t *set, nset;      /* anchored: the skeleton's symbols, sorted, each once */
-    double *segsum;           /* nseg (of its phase): computation in each segment */
-    uint32_t *segof;          /* nsym: the segment of each call of the skeleton */
+    gdep_t *dp;               /* the skeleton's dependencies (its first occurrence's) */
+    uint32_t ndp;
 } gpr_t;
 
 typedef struct {
@@ -210,12 +227,12 @@ typedef struct {
     double gn, gsum, gsq;        /* the gaps between its consecutive occurrences (in
                                     occurrences): how many, their sum, their squares' sum */
     gpr_t *r;                    /* np */
-    uint32_t nseg;               /* segments (see phase_segments), the same on every rank */
-    int segby;                   /* what cuts them: SEG_WAITS, SEG_COLLECTIVES, SEG_WHOLE */
-    double *segmax;              /* nseg: sums over occurrences of the largest rank's
-                                    computation in the segment */
-    uint8_t *segwait;            /* nseg: its ranks all wait for each other (segment_waits) */
     int variable;                /* anchored: an occurrence with other calls than the first's */
+    double cpsum;                /* sum of the critical paths of cpn sampled occurrences */
+    uint64_t cpn;
+    double jit;                  /* phase_jitter: its share of the run's critical path per
+                                    occurrence over its mean occurrence's */
+    int hasjit;
     uint32_t id;
 } gphase_t;
 
@@ -246,8 +263,20 @@ typedef struct {
     uint32_t nph, capph;
     table_t phidx;            /* (key, variant #) -> phase + 1 */
     uint32_t last_phase;
-    double *segc;                /* scratch: one occurrence's computation per rank and segment */
-    size_t capsegc;
+    struct {                     /* crit_path's scratch */
+        cpslot_t *keys;          /* (kind-tagged a, b) -> index in val, cnt; a slot is in
+                                    use when its gen is the walk's (no clearing) */
+        size_t kcap;
+        uint32_t gen;
+        double *val;
+        uint32_t *cnt;
+        size_t n;
+        uint32_t *cur, *di;      /* np: each rank's next call and dependency */
+        double *t;               /* np: each rank's time */
+        double *st;              /* np: each rank's time at the end of the last slice, its
+                                    occurrences run one after the other */
+        uint8_t *arrived;        /* np: its current call's collective counted */
+    } cp;
     uint64_t occ;
     uint64_t largest;
     int cut, unclosed;        /* a truncated trace: the end may stay unclosed */
@@ -350,6 +379,22 @@ static chan_t *chan(gstate_t *g, int rank, uint32_t comm, int32_t src, int32_t d
     return &g->cv[s->v - 1];
 }
 
+/* a dependency of the call rank r is making (the next one in its slice) */
+static int dep_add(gstate_t *g, int rank, uint32_t kind, uint64_t a, uint64_t b)
+{
+    grank_t *R = &g->r[rank];
+    if (R->ndp == R->capdp) {
+        uint32_t cap = R->capdp ? R->capdp * 2 : 64;
+        gdep_t *v = realloc(R->dp, cap * sizeof *v);
+        if (!v)
+            return -1;
+        R->dp = v;
+        R->capdp = cap;
+    }
+    R->dp[R->ndp++] = (gdep_t){.ev = R->nsl, .kind = kind, .a = a, .b = b};
+    return 0;
+}
+
 static int msg_sent(gstate_t *g, uint32_t comm, int32_t src, int32_t dst, int32_t tag)
 {
     if (dst < 0 || dst >= g->np)
@@ -360,7 +405,7 @@ static int msg_sent(gstate_t *g, uint32_t comm, int32_t src, int32_t dst, int32_
         return -1;
     c->sent++;
     chan_update(g, ci);
-    return 0;
+    return dep_add(g, src, DEP_SEND, ci, c->sent);
 }
 
 static int msg_recvd(gstate_t *g, uint32_t comm, int32_t src, int32_t dst, int32_t tag, uint64_t ord)
@@ -374,7 +419,7 @@ static int msg_recvd(gstate_t *g, uint32_t comm, int32_t src, int32_t dst, int32
     c->recvd++;
     c->last_recv = ord;
     chan_update(g, ci);
-    return 0;
+    return dep_add(g, dst, DEP_RECV, ci, c->recvd);
 }
 
 static gcomm_t *comm_get(gstate_t *g, uint32_t id, uint32_t *k)
@@ -425,7 +470,8 @@ static int comm_add(gstate_t *g, uint32_t id, uint32_t size, const int32_t *memb
     return 0;
 }
 
-static int collective(gstate_t *g, uint32_t comm, int rank)
+/* sync: a blocking one (its ranks wait for each other: a dependency) */
+static int collective(gstate_t *g, uint32_t comm, int rank, int sync)
 {
     uint32_t k;
     gcomm_t *c = comm_get(g, comm, &k);
@@ -446,7 +492,7 @@ static int collective(gstate_t *g, uint32_t comm, int rank)
         c->occurrences++;
     }
     comm_update(g, k);
-    return 0;
+    return sync ? dep_add(g, rank, DEP_COLL, k, n) : 0;
 }
 
 /* an anchor: a blocking collective on a communicator of all the ranks (the world, or one
@@ -484,19 +530,6 @@ static int is_nonblocking_post(unsigned call)
            call == PAS2P_CALL_Irsend || call == PAS2P_CALL_Irecv;
 }
 
-/* a call that may wait for another rank: a blocking receive or probe, a Sendrecv, a Wait,
- * a blocking collective */
-static int may_wait(unsigned call)
-{
-    const char *n = pas2p_call_name(call);
-    switch (pas2p_call_class(call)) {
-    case PAS2P_CLASS_SENDRECV: return 1;
-    case PAS2P_CLASS_RECV: return n && n[4] != 'I'; /* (not Irecv, Iprobe, Improbe) */
-    case PAS2P_CLASS_COLLECTIVE: return blocking_collective(call);
-    case PAS2P_CLASS_COMPLETION: return n && !strncmp(n, "MPI_Wait", 8);
-    default: return 0;
-    }
-}
 
 static int wildcard_source(const pas2p_event_t *e)
 {
@@ -645,9 +678,10 @@ static int advance(gstate_t *g, int rank)
     unsigned call = e->call;
     int klass = call < PAS2P_CALL_LIMIT ? g->cls[call] : -1;
     unsigned cf = call < PAS2P_CALL_LIMIT ? g->cf[call] : 0;
+    uint32_t ndp0 = R->ndp;
     switch (klass) {
     case PAS2P_CLASS_COLLECTIVE:
-        if (collective(g, e->comm, rank))
+        if (collective(g, e->comm, rank, (cf & CF_BLOCKING_COLLECTIVE) != 0))
             goto oom;
         if (!blocking_collective(call) && /* a non-blocking collective: a request until done */
             post_request(R, v->ordinal, 0, e->comm))
@@ -657,7 +691,7 @@ static int advance(gstate_t *g, int rank)
         pas2p_comm_view_t cv;
         if (pas2p_event_comm_def(v, &cv) && comm_add(g, cv.id, cv.size, cv.members))
             goto oom;
-        if (collective(g, e->comm, rank))
+        if (collective(g, e->comm, rank, 1))
             goto oom;
         break;
     }
@@ -744,6 +778,8 @@ static int advance(gstate_t *g, int rank)
         gev_t *p = &R->sl[R->nsl - 1];
         pas2p_symbol_t s;
         identity(v, klass, &s);
+        for (uint32_t i = ndp0; i < R->ndp; i++) /* (what it completes, the run's call does) */
+            R->dp[i].ev = R->nsl - 1;
         R->run_aux += e->aux;
         s.aux = R->run_aux;
         uint32_t sym = gsym_of(&R->syms, &s);
@@ -888,300 +924,18 @@ static int slice_matches(const gstate_t *g, const gphase_t *p)
 
 static void gphase_free(gphase_t *p, int np)
 {
-    free(p->segmax);
-    free(p->segwait);
-    p->segmax = NULL;
-    p->segwait = NULL;
     if (!p->r)
         return;
     for (int r = 0; r < np; r++) {
         free(p->r[r].syms);
         free(p->r[r].pos);
         free(p->r[r].range);
-        free(p->r[r].segsum);
-        free(p->r[r].segof);
         free(p->r[r].set);
+        free(p->r[r].dp);
     }
     free(p->r);
     p->r = NULL;
 }
-
-/* Segments.  Calls at which the ranks wait for each other cut each rank's slice into
- * segments (each such call ends the segment it is in; one more, after the last, holds the
- * rest).  When segment s is the same stretch of the program on every rank of a phase and
- * its ranks wait for each other in it (segment_waits), each occurrence of it lasts as long
- * as its slowest rank.  The cuts, by what the ranks have in common:
- *  - SEG_WAITS: every rank makes the same calls in the same order (SPMD: only peers, tags
- *    and sizes differ; a blocking send and receive in either order count as one exchange,
- *    the way a ring's rank 0 sends then receives and the others receive then send): every
- *    call that may wait cuts;
- *  - SEG_COLLECTIVES: the same blocking collectives in the same order (on the same
- *    communicators), whatever else differs (a non-periodic stencil's end ranks exchange
- *    with one neighbour, the others with two): the collectives cut;
- *  - SEG_WHOLE: otherwise the whole occurrence is one segment, taken to wait for its
- *    slowest rank only when no rank waits more than once in it: a pipeline's ranks (rank 0
- *    sends a sweep and receives the way back, rank 1 the reverse) are not held back
- *    together at every step. */
-enum { SEG_WAITS, SEG_COLLECTIVES, SEG_WHOLE };
-
-static int cuts_segment(int by, unsigned call)
-{
-    return by == SEG_WAITS ? may_wait(call) : by == SEG_COLLECTIVES ? blocking_collective(call) : 0;
-}
-
-static int blocking_send(unsigned call)
-{
-    return call == PAS2P_CALL_Send || call == PAS2P_CALL_Ssend || call == PAS2P_CALL_Bsend ||
-           call == PAS2P_CALL_Rsend;
-}
-
-/* the call at *i of R's slice, a blocking send+receive pair (either order) as MPI_Sendrecv;
- * *i moves past what it read.  by SEG_COLLECTIVES: the next blocking collective's call and
- * communicator (call 0 at the end) */
-static unsigned next_call(const grank_t *R, uint32_t *i, int by, uint32_t *comm)
-{
-    *comm = 0;
-    if (by == SEG_COLLECTIVES) {
-        while (*i < R->nsl && !blocking_collective(R->syms.v[R->sl[*i].sym].call))
-            ++*i;
-        if (*i == R->nsl)
-            return 0;
-        const pas2p_symbol_t *y = &R->syms.v[R->sl[(*i)++].sym];
-        *comm = y->comm;
-        return y->call;
-    }
-    unsigned a = R->syms.v[R->sl[*i].sym].call;
-    if (*i + 1 < R->nsl) {
-        unsigned b = R->syms.v[R->sl[*i + 1].sym].call;
-        if ((blocking_send(a) && b == PAS2P_CALL_Recv) || (a == PAS2P_CALL_Recv && blocking_send(b))) {
-            *i += 2;
-            return PAS2P_CALL_Sendrecv;
-        }
-    }
-    ++*i;
-    return a;
-}
-
-/* every rank of the slice in the phase has the same calls as the first one, as `by` sees
- * them (by SEG_COLLECTIVES, at least one) */
-static int slices_alike(const gstate_t *g, int by)
-{
-    const grank_t *A = NULL;
-    int some = by != SEG_COLLECTIVES;
-    for (int r = 0; r < g->np; r++) {
-        const grank_t *R = &g->r[r];
-        if (!R->nsl)
-            continue; /* not in the phase */
-        if (!A) {
-            A = R;
-            continue;
-        }
-        uint32_t i = 0, j = 0;
-        for (;;) {
-            uint32_t ca, cb;
-            unsigned a = i < R->nsl ? next_call(R, &i, by, &ca) : 0;
-            unsigned b = j < A->nsl ? next_call(A, &j, by, &cb) : 0;
-            if (a != b || (a && ca != cb))
-                return 0;
-            if (!a)
-                break;
-            some = 1;
-        }
-    }
-    return A != NULL && some;
-}
-
-/* p->segby and p->nseg for the slice being made phase p */
-static void phase_segments(const gstate_t *g, gphase_t *p)
-{
-    p->segby = slices_alike(g, SEG_WAITS) ? SEG_WAITS
-             : slices_alike(g, SEG_COLLECTIVES) ? SEG_COLLECTIVES : SEG_WHOLE;
-    p->nseg = 1;
-    const grank_t *A = g->r;
-    while (A < g->r + g->np - 1 && !A->nsl)
-        A++;
-    for (uint32_t i = 0; i < A->nsl; i++)
-        p->nseg += (uint32_t)cuts_segment(p->segby, A->syms.v[A->sl[i].sym].call);
-}
-
-/* A dependence graph: rank a's segment waits for rank b's (b sent what a receives, or both
- * are members of a collective, through a node of its own).  Grown as edges come, each
- * distinct edge once (a segment of a long slice repeats the same few edges millions of
- * times: Ray's one 1.6 M-call occurrence). */
-typedef struct {
-    uint32_t nodes, n, cap;
-    uint32_t (*e)[2];            /* (from, to): `to` waits for `from` */
-    table_t seen;                /* (from, to) of every edge in e */
-} dgraph_t;
-
-static int dg_edge(dgraph_t *d, uint32_t from, uint32_t to)
-{
-    if (tfind(&d->seen, from, to))
-        return 0;
-    if (d->n == d->cap) {
-        uint32_t cap = d->cap ? 2 * d->cap : 64;
-        void *v = realloc(d->e, cap * sizeof *d->e);
-        if (!v)
-            return -1;
-        d->e = v;
-        d->cap = cap;
-    }
-    if (!tput(&d->seen, from, to))
-        return -1;
-    d->e[d->n][0] = from;
-    d->e[d->n][1] = to;
-    d->n++;
-    return 0;
-}
-
-/* no edges (the next segment) */
-static void dg_clear(dgraph_t *d)
-{
-    d->n = 0;
-    if (d->seen.n)
-        memset(d->seen.s, 0, d->seen.cap * sizeof *d->seen.s);
-    d->seen.n = 0;
-}
-
-/* every node with in[] set reaches every other one with in[] set, following the edges
- * (dir 0) and against them (dir 1): a breadth-first search each way from the first, over
- * each node's edges in that direction (linear in nodes + edges).  1 yes, 0 no, -1 out of
- * memory */
-static int dg_strong(const dgraph_t *d, const uint8_t *in, uint32_t nin)
-{
-    uint32_t start = 0;
-    while (start < nin && !in[start])
-        start++;
-    if (start == nin)
-        return 0;
-    uint8_t *seen = malloc(d->nodes);
-    uint32_t *queue = malloc(sizeof *queue * d->nodes);
-    uint32_t *first = malloc(sizeof *first * ((size_t)d->nodes + 1));
-    uint32_t *adj = malloc(sizeof *adj * (d->n ? d->n : 1));
-    int ok = seen && queue && first && adj ? 1 : -1;
-    for (int dir = 0; ok == 1 && dir < 2; dir++) {
-        memset(first, 0, sizeof *first * ((size_t)d->nodes + 1));
-        for (uint32_t k = 0; k < d->n; k++) /* node x's neighbours: adj[first[x], first[x+1]) */
-            first[d->e[k][dir] + 1]++;
-        for (uint32_t x = 0; x < d->nodes; x++)
-            first[x + 1] += first[x];
-        for (uint32_t k = 0; k < d->n; k++)
-            adj[first[d->e[k][dir]]++] = d->e[k][!dir];
-        for (uint32_t x = d->nodes; x > 0; x--) /* (the filling moved each start to the next) */
-            first[x] = first[x - 1];
-        first[0] = 0;
-        memset(seen, 0, d->nodes);
-        uint32_t h = 0, t = 0;
-        queue[t++] = start;
-        seen[start] = 1;
-        while (h < t) {
-            uint32_t x = queue[h++];
-            for (uint32_t k = first[x]; k < first[x + 1]; k++)
-                if (!seen[adj[k]]) {
-                    seen[adj[k]] = 1;
-                    queue[t++] = adj[k];
-                }
-        }
-        for (uint32_t r = 0; r < nin; r++)
-            ok &= !in[r] || seen[r];
-    }
-    free(seen);
-    free(queue);
-    free(first);
-    free(adj);
-    return ok;
-}
-
-/* every rank-to-rank edge (a message) has its reverse: exchanges, not a pipeline (the
- * collectives' edges, through their own nodes, always do) */
-static int dg_mutual(dgraph_t *d, uint32_t np)
-{
-    for (uint32_t k = 0; k < d->n; k++)
-        if (d->e[k][0] < np && d->e[k][1] < np && !tfind(&d->seen, d->e[k][1], d->e[k][0]))
-            return 0;
-    return 1;
-}
-
-/* p->segwait for the slice being made phase p: segment s's ranks all wait for each other
- * (the ranks of the phase are strongly connected by its receives and collectives) -- a
- * halo exchange, a ring, a collective.  Then each occurrence of the segment lasts as long
- * as its slowest rank.  A pipeline's segment (rank r waits for r - 1 only) does not: its
- * ranks are not held back by the slowest one of the same segment. */
-static int segment_waits(const gstate_t *g, gphase_t *p)
-{
-    uint8_t *in = calloc((size_t)g->np, 1);
-    uint32_t *seg = calloc((size_t)g->np, sizeof *seg), *at = calloc((size_t)g->np, sizeof *at);
-    uint32_t *hubs = NULL;
-    dgraph_t d = {0};
-    int rc = in && seg && at ? 0 : -1;
-    for (int r = 0; r < g->np && !rc; r++)
-        in[r] = g->r[r].nsl > 0;
-    for (uint32_t s = 0; s < p->nseg && !rc; s++) {
-        uint32_t nhub = 0;
-        dg_clear(&d);
-        d.nodes = (uint32_t)g->np;
-        for (int r = 0; r < g->np && !rc; r++) {
-            const grank_t *R = &g->r[r];
-            for (; at[r] < R->nsl && !rc; at[r]++) {
-                const pas2p_symbol_t *y = &R->syms.v[R->sl[at[r]].sym];
-                int klass = pas2p_call_class(y->call);
-                int32_t from = klass == PAS2P_CLASS_RECV ? y->peer
-                             : klass == PAS2P_CLASS_SENDRECV ? y->peer2 : PAS2P_PEER_NONE;
-                if (from >= 0 && from < g->np) {
-                    rc = dg_edge(&d, (uint32_t)from, (uint32_t)r);
-                } else if (from == PAS2P_PEER_ANY) {
-                    for (int x = 0; x < g->np && !rc; x++)
-                        rc = x == r ? 0 : dg_edge(&d, (uint32_t)x, (uint32_t)r);
-                } else if (klass == PAS2P_CLASS_COLLECTIVE) { /* one node per communicator */
-                    uint32_t h = 0;
-                    while (h < nhub && hubs[2 * h] != y->comm)
-                        h++;
-                    if (h == nhub) {
-                        uint32_t *v = realloc(hubs, 2 * sizeof *v * (nhub + 1));
-                        if (!v) {
-                            rc = -1;
-                            break;
-                        }
-                        hubs = v;
-                        hubs[2 * h] = y->comm;
-                        hubs[2 * h + 1] = d.nodes++;
-                        nhub++;
-                    }
-                    uint32_t node = hubs[2 * h + 1];
-                    rc = dg_edge(&d, (uint32_t)r, node) || dg_edge(&d, node, (uint32_t)r) ? -1 : 0;
-                }
-                if (cuts_segment(p->segby, y->call) && seg[r] + 1 < p->nseg) {
-                    seg[r]++;
-                    at[r]++;
-                    break;
-                }
-            }
-        }
-        int once = 1; /* (one segment: no rank waits more than once) */
-        for (int r = 0; p->segby == SEG_WHOLE && r < g->np; r++) {
-            uint32_t waits = 0;
-            for (uint32_t i = 0; i < g->r[r].nsl; i++)
-                waits += (uint32_t)may_wait(g->r[r].syms.v[g->r[r].sl[i].sym].call);
-            once &= waits <= 1;
-        }
-        /* cut by the collectives or not at all, a segment may hold a pipeline between
-         * them (adi's sweeps): only exchanges are taken to hold every rank back */
-        int mutual = p->segby == SEG_WAITS || dg_mutual(&d, (uint32_t)g->np);
-        int strong = rc || !once || !mutual ? 0 : dg_strong(&d, in, (uint32_t)g->np);
-        if (strong < 0)
-            rc = -1;
-        else if (!rc)
-            p->segwait[s] = (uint8_t)strong;
-    }
-    free(in);
-    free(seg);
-    free(at);
-    free(hubs);
-    free(d.e);
-    free(d.seen.s);
-    return rc;
-}
-
 
 static int phase_new(gstate_t *g, uint64_t key, uint32_t *id)
 {
@@ -1195,16 +949,9 @@ static int phase_new(gstate_t *g, uint64_t key, uint32_t *id)
     }
     gphase_t *p = &g->ph[g->nph];
     *p = (gphase_t){.key = key, .first = g->occ, .mmin = INFINITY, .mmax = -INFINITY};
-    phase_segments(g, p);
     p->r = calloc((size_t)g->np, sizeof *p->r);
-    p->segmax = calloc(p->nseg, sizeof *p->segmax);
-    p->segwait = calloc(p->nseg, 1);
-    if (!p->r || !p->segmax || !p->segwait || segment_waits(g, p)) {
-        gphase_free(p, g->np);
+    if (!p->r)
         return -1;
-    }
-    if (g->anchored) /* (its occurrences' calls vary: no per-segment figures) */
-        memset(p->segwait, 0, p->nseg);
     for (int r = 0; r < g->np; r++) {
         const grank_t *R = &g->r[r];
         gpr_t *q = &p->r[r];
@@ -1214,15 +961,13 @@ static int phase_new(gstate_t *g, uint64_t key, uint32_t *id)
         q->syms = malloc(sizeof *q->syms * (R->nsl ? R->nsl : 1));
         q->pos = calloc(4 * (size_t)(R->nsl ? R->nsl : 1), sizeof *q->pos);
         q->range = malloc(2 * sizeof *q->range * (R->nsl ? R->nsl : 1));
-        q->segsum = calloc(p->nseg, sizeof *q->segsum);
-        q->segof = malloc(sizeof *q->segof * (R->nsl ? R->nsl : 1));
-        for (uint32_t i = 0, seg = 0; q->segof && i < R->nsl; i++) {
-            q->segof[i] = seg;
-            if (cuts_segment(p->segby, R->syms.v[R->sl[i].sym].call) && seg + 1 < p->nseg)
-                seg++;
-        }
         q->set = g->anchored ? malloc(sizeof *q->set * (R->nset ? R->nset : 1)) : NULL;
-        if (!q->syms || !q->pos || !q->range || !q->segsum || !q->segof || (g->anchored && !q->set)) {
+        q->dp = malloc(sizeof *q->dp * (R->ndp ? R->ndp : 1));
+        if (q->dp) {
+            memcpy(q->dp, R->dp, sizeof *q->dp * R->ndp);
+            q->ndp = R->ndp;
+        }
+        if (!q->syms || !q->pos || !q->range || !q->dp || (g->anchored && !q->set)) {
             gphase_free(p, g->np);
             return -1;
         }
@@ -1246,6 +991,155 @@ static int phase_new(gstate_t *g, uint64_t key, uint32_t *id)
     }
     *id = g->nph++;
     return 0;
+}
+
+/* ------------------------------------------------------------------ the critical path */
+/* The time a slice takes with free communication (its critical path): each call comes
+ * after the computation before it; a send is posted then, a receive's completion waits for
+ * its message's send, a blocking collective for its last member.
+ *   skel NULL: the slice being ended, with each call's own computation, every rank going
+ * on from where the run's path left it at the end of the previous slice (g->cp.st): how
+ * far the slice moves the run's last rank on.  Summed over a phase's occurrences, that is
+ * its share of the whole run's path.
+ *   skel: phase skel's skeleton, with its mean computation, every rank starting at 0: what
+ * a replay of the phase's mean occurrence takes (simulate replays each phase so).
+ * The two differ by what a replay of the mean misses: each occurrence's slowest rank sets
+ * the pace at every wait (E[max] >= max E), and a rank that ends an occurrence early may
+ * start the next one early (phase_jitter).  -1: a dependency never met (a message from
+ * outside the slice) or a walk too long to finish; -2: out of memory. */
+/* *ix: the index of key (a, b) in this walk's val and cnt, made (0, 0) if new */
+static int cp_key(gstate_t *g, uint64_t a, uint64_t b, size_t *ix)
+{
+    if ((g->cp.n + 1) * 2 > g->cp.kcap) {
+        size_t cap = g->cp.kcap ? 2 * g->cp.kcap : 256;
+        cpslot_t *k = calloc(cap, sizeof *k);
+        double *v = k ? realloc(g->cp.val, cap / 2 * sizeof *v) : NULL;
+        if (v)
+            g->cp.val = v;
+        uint32_t *c = v ? realloc(g->cp.cnt, cap / 2 * sizeof *c) : NULL;
+        if (!c) {
+            free(k);
+            return -1;
+        }
+        g->cp.cnt = c;
+        for (size_t i = 0; i < g->cp.kcap; i++)
+            if (g->cp.keys[i].gen == g->cp.gen) {
+                size_t j = th(g->cp.keys[i].a, g->cp.keys[i].b, cap);
+                while (k[j].gen == g->cp.gen)
+                    j = (j + 1) & (cap - 1);
+                k[j] = g->cp.keys[i];
+            }
+        free(g->cp.keys);
+        g->cp.keys = k;
+        g->cp.kcap = cap;
+    }
+    size_t i = th(a, b, g->cp.kcap);
+    cpslot_t *s = g->cp.keys;
+    while (s[i].gen == g->cp.gen && !(s[i].a == a && s[i].b == b))
+        i = (i + 1) & (g->cp.kcap - 1);
+    if (s[i].gen != g->cp.gen) {
+        s[i] = (cpslot_t){.a = a, .b = b, .gen = g->cp.gen, .ix = (uint32_t)g->cp.n};
+        g->cp.val[g->cp.n] = 0;
+        g->cp.cnt[g->cp.n] = 0;
+        g->cp.n++;
+    }
+    *ix = s[i].ix;
+    return 0;
+}
+
+static double crit_path(gstate_t *g, const gphase_t *skel)
+{
+    int np = g->np;
+    if (++g->cp.gen == 0) { /* (after 2^32 walks) */
+        memset(g->cp.keys, 0, g->cp.kcap * sizeof *g->cp.keys);
+        g->cp.gen = 1;
+    }
+    g->cp.n = 0;
+    uint64_t total = 0;
+    double front = 0;
+    for (int r = 0; r < np; r++) {
+        g->cp.cur[r] = g->cp.di[r] = 0;
+        g->cp.t[r] = skel ? 0 : g->cp.st[r];
+        front = fmax(front, g->cp.t[r]);
+        g->cp.arrived[r] = 0;
+        total += skel ? skel->r[r].nsym : g->r[r].nsl;
+    }
+    for (uint64_t pass = 0;; pass++) {
+        int progress = 0, done = 1;
+        if (pass * (uint64_t)np > 16 * total + 4096)
+            goto unmet;
+        for (int r = 0; r < np; r++) {
+            const gpr_t *q = skel ? &skel->r[r] : NULL;
+            const grank_t *R = &g->r[r];
+            uint32_t nev = q ? q->nsym : R->nsl, ndp = q ? q->ndp : R->ndp;
+            const gdep_t *dp = q ? q->dp : R->dp;
+            double pw = q ? (double)(q->pw ? q->pw : skel->weight) : 1;
+            if (q && skel->variable) { /* (as results() makes its skeleton) */
+                double c = 0;
+                for (uint32_t i = 0; i < nev; i++)
+                    c += q->pos[4 * (size_t)i];
+                if (c > 0 && q->csum > 0)
+                    pw = c / (q->csum / (double)skel->weight);
+            }
+            while (g->cp.cur[r] < nev) {
+                uint32_t i = g->cp.cur[r], d = g->cp.di[r];
+                double t0 = g->cp.t[r] + (q ? q->pos[4 * (size_t)i] / pw
+                                            : (double)R->sl[i].compute_ns * 1e-9);
+                double tt = t0;
+                int blocked = 0;
+                for (; d < ndp && dp[d].ev <= i; d++) {
+                    const gdep_t *y = &dp[d];
+                    size_t x;
+                    if (cp_key(g, y->kind == DEP_COLL ? y->a | 1ull << 63 : y->a, y->b, &x))
+                        return -2;
+                    if (y->kind == DEP_SEND) {
+                        if (!g->cp.cnt[x]) {
+                            g->cp.cnt[x] = 1;
+                            g->cp.val[x] = t0;
+                        }
+                    } else if (y->kind == DEP_RECV) {
+                        if (!g->cp.cnt[x])
+                            blocked = 1;
+                        else
+                            tt = fmax(tt, g->cp.val[x]);
+                    } else {
+                        if (!g->cp.arrived[r]) {
+                            g->cp.arrived[r] = 1;
+                            g->cp.cnt[x]++;
+                            g->cp.val[x] = fmax(g->cp.val[x], t0);
+                        }
+                        if (g->cp.cnt[x] < g->gc[y->a].size)
+                            blocked = 1;
+                        else
+                            tt = fmax(tt, g->cp.val[x]);
+                    }
+                }
+                if (blocked)
+                    break;
+                g->cp.t[r] = tt;
+                g->cp.di[r] = d;
+                g->cp.cur[r]++;
+                g->cp.arrived[r] = 0;
+                progress = 1;
+            }
+            done &= g->cp.cur[r] == nev;
+        }
+        if (done)
+            break;
+        if (!progress)
+            goto unmet;
+    }
+    double end = 0;
+    for (int r = 0; r < np; r++) {
+        end = fmax(end, g->cp.t[r]);
+        if (!skel)
+            g->cp.st[r] = g->cp.t[r];
+    }
+    return end - front;
+unmet:
+    if (!skel) /* the run's path starts again */
+        memset(g->cp.st, 0, sizeof *g->cp.st * (size_t)np);
+    return -1;
 }
 
 static uint64_t rand_below(uint64_t seed, uint64_t n)
@@ -1314,27 +1208,24 @@ static int occurrence_end(gstate_t *g)
         p->mmin = measure;
     if (measure > p->mmax)
         p->mmax = measure;
-    size_t nsc = (size_t)g->np * p->nseg;
-    if (nsc > g->capsegc) {
-        double *v = realloc(g->segc, nsc * sizeof *v);
-        if (!v)
-            return -1;
-        g->segc = v;
-        g->capsegc = nsc;
-    }
-    memset(g->segc, 0, nsc * sizeof *g->segc);
     /* anchored, an occurrence with the skeleton's symbols in another order or number adds
      * to the phase's times, not to its skeleton's per-call figures */
     int exact = !g->anchored || same_slices(g, p);
     p->variable |= !exact;
+    double cp = crit_path(g, NULL); /* (every occurrence: the run's path goes on) */
+    if (cp < -1.5)
+        return -1;
+    if (cp >= 0) {
+        p->cpsum += cp;
+        p->cpn++;
+    }
     for (int r = 0; r < g->np; r++) {
         grank_t *R = &g->r[r];
         gpr_t *q = &p->r[r];
-        double t = 0, c = 0, in = 0, *sc = g->segc + (size_t)r * p->nseg;
+        double t = 0, c = 0, in = 0;
         q->pw += (uint64_t)exact;
         for (uint32_t i = 0; i < R->nsl; i++) {
             const gev_t *x = &R->sl[i];
-            sc[exact ? q->segof[i] : 0] += (double)x->compute_ns * 1e-9;
             t += (double)x->time_ns;
             c += (double)x->compute_ns;
             in += (double)x->instr;
@@ -1360,9 +1251,6 @@ static int occurrence_end(gstate_t *g)
         /* failed polls at the end of the slice (no call after them in it) are its time too */
         t += (double)R->absorbed_ns;
         c += (double)R->absorbed_ns;
-        sc[p->nseg - 1] += (double)R->absorbed_ns * 1e-9;
-        for (uint32_t k = 0; exact && k < p->nseg; k++)
-            q->segsum[k] += sc[k];
         t *= 1e-9;
         c *= 1e-9;
         q->tsum += t;
@@ -1390,16 +1278,10 @@ static int occurrence_end(gstate_t *g)
         }
         R->absorbed_ns = R->absorbed_instr = 0;
         R->nsl = 0;
+        R->ndp = 0;
         R->slice_start = R->pos;
         R->slice_lstart = R->lpos;
         R->slice_astart = R->apos;
-    }
-    for (uint32_t k = 0; exact && k < p->nseg; k++) {
-        double mx = 0;
-        for (int r = 0; r < g->np; r++)
-            if (g->segc[(size_t)r * p->nseg + k] > mx)
-                mx = g->segc[(size_t)r * p->nseg + k];
-        p->segmax[k] += mx;
     }
     g->occ++;
     return 0;
@@ -1746,17 +1628,14 @@ static void phase_absorb(gstate_t *g, gphase_t *b, gphase_t *a)
     b->mmax = fmax(b->mmax, a->mmax);
     b->weight += a->weight;
     b->variable |= a->variable;
+    b->cpsum += a->cpsum;
+    b->cpn += a->cpn;
     if (a->first < b->first)
         b->first = a->first;
     if (a->last > b->last)
         b->last = a->last;
-    int segs = a->nseg == b->nseg; /* (the same calls: always, but not assumed) */
-    for (uint32_t k = 0; segs && k < a->nseg; k++)
-        b->segmax[k] += a->segmax[k];
     for (int r = 0; r < g->np; r++) {
         gpr_t *x = &a->r[r], *y = &b->r[r];
-        for (uint32_t k = 0; segs && k < a->nseg; k++)
-            y->segsum[k] += x->segsum[k];
         for (uint32_t k = 0; k < 4 * x->nsym; k++)
             y->pos[k] += x->pos[k];
         for (uint32_t k = 0; k < x->nsym; k++) {
@@ -1945,12 +1824,12 @@ static int phase_append(gstate_t *g, gphase_t *a, gphase_t *b)
         uint32_t *syms = malloc(sizeof *syms * (n ? n : 1));
         double *pos = malloc(4 * sizeof *pos * (n ? n : 1));
         uint64_t *range = malloc(2 * sizeof *range * (n ? n : 1));
-        uint32_t *segof = calloc(n ? n : 1, sizeof *segof);
-        if (!syms || !pos || !range || !segof) {
+        gdep_t *dp = malloc(sizeof *dp * (x->ndp + y->ndp ? x->ndp + y->ndp : 1));
+        if (!syms || !pos || !range || !dp) {
             free(syms);
             free(pos);
             free(range);
-            free(segof);
+            free(dp);
             return -1;
         }
         memcpy(syms, x->syms, sizeof *syms * x->nsym);
@@ -1959,20 +1838,20 @@ static int phase_append(gstate_t *g, gphase_t *a, gphase_t *b)
         memcpy(pos + 4 * (size_t)x->nsym, y->pos, 4 * sizeof *pos * y->nsym);
         memcpy(range, x->range, 2 * sizeof *range * x->nsym);
         memcpy(range + 2 * (size_t)x->nsym, y->range, 2 * sizeof *range * y->nsym);
-        double seg = 0;
-        for (uint32_t k = 0; k < a->nseg; k++)
-            seg += x->segsum[k];
-        for (uint32_t k = 0; k < b->nseg; k++)
-            seg += y->segsum[k];
+        memcpy(dp, x->dp, sizeof *dp * x->ndp);
+        for (uint32_t k = 0; k < y->ndp; k++) {
+            dp[x->ndp + k] = y->dp[k];
+            dp[x->ndp + k].ev += x->nsym;
+        }
         free(x->syms);
         free(x->pos);
         free(x->range);
-        free(x->segof);
+        free(x->dp);
         x->syms = syms;
         x->pos = pos;
         x->range = range;
-        x->segof = segof;
-        x->segsum[0] = seg;
+        x->dp = dp;
+        x->ndp += y->ndp;
         x->nsym = n;
         uint64_t h = 0x2545f4914f6cdd1dull ^ n; /* (as slice_key) */
         for (uint32_t i = 0; i < n; i++)
@@ -1995,21 +1874,14 @@ static int phase_append(gstate_t *g, gphase_t *a, gphase_t *b)
             x->ft[0] += y->ft[0];
         }
     }
-    double mx = 0;
-    for (uint32_t k = 0; k < a->nseg; k++)
-        mx += a->segmax[k];
-    for (uint32_t k = 0; k < b->nseg; k++)
-        mx += b->segmax[k];
-    a->segmax[0] = mx;
-    a->segwait[0] = 0; /* (weight 1: the slowest rank is the mean's) */
-    a->nseg = 1;
-    a->segby = SEG_WHOLE;
     a->key = key;
     a->ref += b->ref;
     a->mmin = a->mmax = a->ref;
     a->msq = a->ref * a->ref;
     a->last = b->last;
     a->variable |= b->variable;
+    a->cpsum += b->cpsum; /* (one occurrence: the run's path over both) */
+    a->cpn = a->cpn && b->cpn;
     gphase_free(b, g->np);
     b->weight = 0;
     return 0;
@@ -2075,35 +1947,25 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* p->pos_wait_s of rank r's share p of phase G (its pos_compute_s set): in each segment,
- * how much longer than the slowest rank's mean computation the slowest rank of each
- * occurrence computed, on average: E[max] - max E >= 0, the time a replay of the mean
- * computation would not wait.  Spread over the rank's calls of the segment as its
- * computation is (onto the call that ends it when it has none). */
-static void wait_for_slowest(const gstate_t *g, const gphase_t *G, int r, pas2p_phase_t *p)
+/* each phase's jitter: how much longer its occurrences' critical paths were, on average,
+ * than the critical path of its mean occurrence (crit_path) */
+static int phase_jitter(gstate_t *g)
 {
-    const grank_t *R = &g->r[r];
-    double w = (double)G->weight;
-    uint32_t first = 0, seg = 0;
-    for (uint32_t i = 0; i < p->nsym; i++) {
-        int ends = i + 1 == p->nsym;
-        if (cuts_segment(G->segby, R->syms.v[p->syms[i]].call) && seg + 1 < G->nseg)
-            ends = 1;
-        if (!ends)
+    for (uint32_t i = 0; i < g->nph; i++) {
+        gphase_t *p = &g->ph[i];
+        if (!p->cpn)
             continue;
-        double mx = 0, c = 0;
-        for (int x = 0; x < g->np; x++)
-            mx = fmax(mx, G->r[x].segsum[seg] / w);
-        double gap = G->segwait[seg] ? G->segmax[seg] / w - mx : 0;
-        for (uint32_t k = first; k <= i; k++)
-            c += p->pos_compute_s[k];
-        if (gap > 0) {
-            for (uint32_t k = first; k <= i; k++)
-                p->pos_wait_s[k] = c > 0 ? gap * p->pos_compute_s[k] / c : k == i ? gap : 0;
-        }
-        first = i + 1;
-        seg++;
+        double cp = crit_path(g, p);
+        if (cp < -1.5)
+            return -1;
+        if (cp < 0)
+            continue;
+        if (cp <= 0)
+            continue;
+        p->jit = p->cpsum / (double)p->cpn / cp;
+        p->hasjit = 1;
     }
+    return 0;
 }
 
 /* rank r's share of every global phase, into out (its phases and symbols replaced) */
@@ -2169,7 +2031,6 @@ static int results(gstate_t *g, int r, pas2p_rank_phases_t *out)
             p->pos_size_min[x] = q->range[2 * x];
             p->pos_size_max[x] = q->range[2 * x + 1];
         }
-        wait_for_slowest(g, G, r, p);
         p->min_bytes = q->bmin == UINT64_MAX ? 0 : q->bmin;
         p->max_bytes = q->bmax;
         p->nfirst = q->nfirst;
@@ -2184,6 +2045,9 @@ static int results(gstate_t *g, int r, pas2p_rank_phases_t *out)
         if (G->variable && ctot > 0)
             for (uint32_t x = 0; x < q->nsym; x++)
                 p->pos_compute_s[x] *= p->compute_mean_s / ctot;
+        if (G->hasjit)
+            for (uint32_t x = 0; x < q->nsym; x++)
+                p->pos_wait_s[x] = (G->jit - 1) * p->pos_compute_s[x];
     }
     pas2p_rank_phases_t old = {.phases = out->phases, .nphases = out->nphases,
                                .symbols = out->symbols, .nsymbols = out->nsymbols,
@@ -2242,7 +2106,13 @@ int pas2p_global_phases(pas2p_event_source_t *srcs, int np, const pas2p_analysis
     }
     g.r = calloc((size_t)np, sizeof *g.r);
     g.activel = calloc((size_t)np, sizeof *g.activel);
-    if (!g.r || !g.activel || comm_add(&g, PAS2P_COMM_WORLD, (uint32_t)np, NULL))
+    g.cp.cur = calloc((size_t)np, sizeof *g.cp.cur);
+    g.cp.di = calloc((size_t)np, sizeof *g.cp.di);
+    g.cp.t = calloc((size_t)np, sizeof *g.cp.t);
+    g.cp.st = calloc((size_t)np, sizeof *g.cp.st);
+    g.cp.arrived = calloc((size_t)np, sizeof *g.cp.arrived);
+    if (!g.r || !g.activel || !g.cp.cur || !g.cp.di || !g.cp.t || !g.cp.st || !g.cp.arrived ||
+        comm_add(&g, PAS2P_COMM_WORLD, (uint32_t)np, NULL))
         goto oom;
     for (int r = 0; r < np; r++) {
         grank_t *R = &g.r[r];
@@ -2290,6 +2160,8 @@ int pas2p_global_phases(pas2p_event_source_t *srcs, int np, const pas2p_analysis
     if (join_oneoffs(&g))
         goto oom;
     renumber(&g);
+    if (phase_jitter(&g))
+        goto oom;
     if (info) {
         *info = (pas2p_global_info_t){.occurrences = g.occ, .phases = g.nph,
                                       .largest_occurrence = g.largest,
@@ -2323,6 +2195,7 @@ out:
     for (int r = 0; g.r && r < np; r++) {
         free(g.r[r].buf);
         free(g.r[r].sl);
+        free(g.r[r].dp);
         free(g.r[r].set);
         free(g.r[r].syms.v);
         free(g.r[r].syms.index.s);
@@ -2339,7 +2212,14 @@ out:
     for (uint32_t i = 0; i < g.nph; i++)
         gphase_free(&g.ph[i], np);
     free(g.ph);
-    free(g.segc);
+    free(g.cp.keys);
+    free(g.cp.val);
+    free(g.cp.cnt);
+    free(g.cp.cur);
+    free(g.cp.di);
+    free(g.cp.t);
+    free(g.cp.st);
+    free(g.cp.arrived);
     free(g.phidx.s);
     free(g.chans.s);
     free(g.cv);

@@ -95,9 +95,10 @@ typedef struct {
     double *pos_bytes, *pos_rbytes; /* nsym: mean bytes sent / received by each call (global
                                     phases; NULL: the symbol's bytes) */
     uint64_t *pos_size_min, *pos_size_max; /* nsym: range of bytes + rbytes (global phases) */
-    double *pos_wait_s;          /* nsym (global phases, else NULL): the mean time the slowest
-                                    rank of each occurrence computed longer than the mean
-                                    computation says, before each call (global.c) */
+    double *pos_wait_s;          /* nsym (global phases, else NULL): what a replay of the
+                                    mean occurrence misses of the phase's share of the run's
+                                    critical path, as a share of each call's computation
+                                    (may be < 0; global.c, phase_jitter) */
     uint64_t min_bytes, max_bytes; /* range of the bytes of its messages (global phases) */
     double instructions_mean;    /* per occurrence, when counted (else 0) */
     uint64_t first_start[PAS2P_PHASE_SAMPLE_OCC]; /* ordinals of the first occurrences */

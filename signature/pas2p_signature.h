@@ -47,8 +47,8 @@ typedef struct {
     uint64_t bytes, rbytes;             /* global phases: the mean over the occurrences */
     uint64_t size_min, size_max;        /* bytes + rbytes: the range seen (0, 0: not recorded) */
     double compute_s, instructions;     /* mean, before the call */
-    double wait_s;                      /* global phases: how much longer the slowest rank of
-                                           an occurrence computed than the means say (see
+    double wait_s;                      /* global phases: what a replay of the means misses
+                                           of the run's critical path, per call (may be < 0;
                                            FORMAT.md); simulate adds it, replay does not */
     uint32_t nstarts;                   /* Start/Startall (global phases): the requests it */
     pas2p_sig_start_t *starts;          /* starts (NULL: not known; simulate, replay refuse) */

@@ -149,7 +149,7 @@ int pas2p_signature_write(const pas2p_signature_t *s, const char *path, char *er
                 }
                 ATTR("compute_s", "%.9g", e->compute_s);
                 ATTR("instructions", "%.9g", e->instructions);
-                if (e->wait_s > 0)
+                if (e->wait_s != 0)
                     ATTR("wait_s", "%.9g", e->wait_s);
                 if (e->peer2 != -1 || e->tag2 != -1) {
                     ATTR("peer2", "%d", e->peer2);

@@ -44,9 +44,10 @@ extern "C" {
  * (err[0] is 0 otherwise). */
 enum pas2p_actions_for {
     PAS2P_ACTIONS_FOR_REPLAY,     /* real MPI: each call's mean computation */
-    PAS2P_ACTIONS_FOR_SIMULATION  /* SimGrid: plus its wait_s, the slowest rank's excess over
-                                     the means (signature/FORMAT.md), which a real machine's
-                                     own variation supplies and a simulation does not */
+    PAS2P_ACTIONS_FOR_SIMULATION  /* SimGrid: plus its wait_s, what the means miss of the
+                                     run's critical path (signature/FORMAT.md), which a real
+                                     machine's own variation supplies and a simulation does
+                                     not */
 };
 int pas2p_actions_from_signature(const pas2p_signature_t *sig, enum pas2p_actions_for use,
                                  const char *dir, char *err, size_t errlen);

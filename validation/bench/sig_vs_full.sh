@@ -7,15 +7,18 @@
 #
 #   bash validation/bench/sig_vs_full.sh --traces DIR [--build DIR] [--nps "2 4 8"]
 #        [--apps "a b lammps"] [--platforms "P.xml ..."] [--analyze "OPTIONS"]
+#        [--extra "TRACE_DIR ..."]
 #
 # Traces: DIR/APP.npN, test size (validation/apps/sizes.txt; LAMMPS `in.lj -steps 100
 # -box 0.25` at np 2 and 4), np above the cores oversubscribed: noisy traces, which is
 # what the comparison needs (both simulations replay the same trace).  Per trace: analyze
 # (with --analyze's options), then per platform (default platforms/gbe-cluster.xml; ranks
-# round-robin) `simulate` of the signature and `simulate --full-trace`.  Prints Markdown.
+# round-robin) `simulate` of the signature and `simulate --full-trace`.  --extra: traces
+# made elsewhere (NAS BT, a LAMMPS input of one's own), compared the same way, named by
+# their directory.  Prints Markdown.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-build=build np=2 runs=1 nps="2 4 8" traces="" aopts=""
+build=build np=2 runs=1 nps="2 4 8" traces="" aopts="" extra=""
 apps="stencil2d cg wavefront taskfarm cartsweep ftn_ring adi md fftlike lammps"
 plats=platforms/gbe-cluster.xml
 source validation/bench/common.sh
@@ -25,10 +28,11 @@ bench_option() {
     --traces) traces=$2 ;;
     --platforms) plats=$2 ;;
     --analyze) aopts=$2 ;;
+    --extra) extra=$2 ;;
     *) return 1 ;;
   esac
 }
-bench_parse sig_vs_full.sh 15 "$@"
+bench_parse sig_vs_full.sh 18 "$@"
 [[ -n $traces ]] || { echo "sig_vs_full.sh: --traces DIR is needed" >&2; exit 2; }
 mkdir -p "$traces"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -58,6 +62,11 @@ if [[ " $apps " == *" lammps "* ]]; then
   done
 fi
 
+for t in $extra; do
+  [[ -f $t/manifest ]] || { echo "sig_vs_full.sh: $t: not a trace (no manifest)" >&2; exit 2; }
+  list+=("$t")
+done
+
 echo "## Signature vs full-trace simulation on kept traces ($(date -u +%F), $(nproc) cores, commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'))"
 echo
 echo "Traces: $traces; analyze options: ${aopts:-none}; ranks round-robin."
@@ -67,6 +76,7 @@ for p in $plats; do printf ' %s |' "$(basename "$p" .xml)"; done; echo
 printf '|---|---|---|---|'; for _ in $plats; do printf -- '---|'; done; echo
 for name in "${list[@]}"; do
   t=$traces/$name
+  [[ $name == /* || $name == ./* || -f $name/manifest ]] && t=$name
   if [[ ! -d $t ]]; then echo "| $name | trace failed | | |"; continue; fi
   # shellcheck disable=SC2086
   if ! "$pas2p" analyze "$t" -o "$tmp/sig.xml" $aopts >"$tmp/a" 2>&1; then
