@@ -1328,6 +1328,18 @@ int pas2p_actions_from_trace(const char *trace_dir, const char *dir, uint64_t *e
                                    .aux = e->aux, .bytes = e->bytes, .rbytes = e->rbytes,
                                    .compute_s = (double)(e->compute_ns + carried_ns) * 1e-9};
             carried_ns = 0;
+            /* a wildcard receive is replayed as one, as the signature's are: the farm's
+             * master takes its answers in the order they come on the target, not in the
+             * base's (a blocking one was traced with the source it got) */
+            if (e->call == PAS2P_CALL_Recv || e->call == PAS2P_CALL_Sendrecv ||
+                e->call == PAS2P_CALL_Sendrecv_replace) {
+                int32_t *src = e->call == PAS2P_CALL_Recv ? &x.peer : &x.peer2;
+                int32_t *tag = e->call == PAS2P_CALL_Recv ? &x.tag : &x.tag2;
+                if (e->flags & PAS2P_EV_ANY_SOURCE)
+                    *src = PAS2P_PEER_ANY;
+                if (e->flags & PAS2P_EV_ANY_TAG)
+                    *tag = PAS2P_TAG_ANY;
+            }
             while (cz->at < cz->n && cz->post[cz->at] < v.ordinal)
                 cz->at++;
             if (e->call == PAS2P_CALL_Irecv && cz->at < cz->n && cz->post[cz->at] == v.ordinal) {

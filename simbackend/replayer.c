@@ -84,6 +84,7 @@ typedef struct {
     MPI_Request *req;
     size_t nreq, capreq;
     char *sbuf, *rbuf;
+    int bufsz;                /* their size: the largest message of any action */
     long long events;
     unsigned *alias;         /* phase blocks' `as` ids, all blocks in a row */
     size_t nalias;
@@ -427,6 +428,9 @@ static void run_send(RUN_ARGS)
 static void run_recv(RUN_ARGS) /* SRC -2: MPI_ANY_SOURCE, TAG -2: MPI_ANY_TAG */
 {
     int p = peer_in(R, c, a->peer), t = tag_of(a->tag), b = (int)a->bytes;
+    if (p == MPI_ANY_SOURCE || t == MPI_ANY_TAG)
+        b = R->bufsz; /* a wildcard may match another message than the base's, of another
+                         size (its time is the message's, not the buffer's) */
     a->nb ? MPI_Irecv(R->rbuf, b, MPI_BYTE, p, t, comm, rq)
           : MPI_Recv(R->rbuf, b, MPI_BYTE, p, t, comm, MPI_STATUS_IGNORE);
 }
@@ -440,9 +444,10 @@ static void run_probe(RUN_ARGS)
 static void run_sendrecv(RUN_ARGS)
 {
     UNUSED_RUN_ARGS;
+    int src = peer_in(R, c, a->peer2), tag = tag_of(a->tag2);
+    int rb = src == MPI_ANY_SOURCE || tag == MPI_ANY_TAG ? R->bufsz : (int)a->rbytes; /* (run_recv) */
     MPI_Sendrecv(R->sbuf, (int)a->bytes, MPI_BYTE, peer_in(R, c, a->peer), tag_of(a->tag), R->rbuf,
-                 (int)a->rbytes, MPI_BYTE, peer_in(R, c, a->peer2), tag_of(a->tag2), comm,
-                 MPI_STATUS_IGNORE);
+                 rb, MPI_BYTE, src, tag, comm, MPI_STATUS_IGNORE);
 }
 
 static void run_wait(RUN_ARGS) { UNUSED_RUN_ARGS; complete(R, (size_t)a->bytes); }
@@ -637,6 +642,7 @@ static void buffers(replay_t *R)
         die(R, "a message larger than 2 GiB (%lld bytes)", mx);
     R->sbuf = calloc(1, (size_t)mx);
     R->rbuf = calloc(1, (size_t)mx);
+    R->bufsz = (int)mx;
     if (!R->sbuf || !R->rbuf)
         die(R, "out of memory for the message buffers (%lld bytes)", mx);
 }

@@ -242,6 +242,16 @@ foreach(plat gbe-cluster 10gbe-cluster ib-fattree torus-cluster)
     --map round-robin -o ${W}/sim-${plat})
   set_tests_properties(simulate_platform_${plat} PROPERTIES FIXTURES_REQUIRED app_cg)
 endforeach()
+# a full trace's wildcard receives are replayed as wildcards, like a signature's (a farm's
+# master takes answers in the target's order, not the base's): tests/mpi/anysrc.c's rank 0,
+# stage by stage (Recv ANY_SOURCE, ANY_TAG, both; fixed; Sendrecv from ANY_SOURCE ANY_TAG)
+add_test(NAME simulate_full_trace_wildcards COMMAND bash -c
+  "rm -rf \"$1\" && \"$0\" simulate --full-trace \"$2\" --platform \"$3\" -o \"$1\" >/dev/null &&
+   a=\"$1/actions/rank-00000.act\" &&
+   grep -qx 'recv -2 1 4 0' \"$a\" && grep -qx 'recv 1 -2 4 0' \"$a\" && grep -qx 'recv -2 -2 4 0' \"$a\" &&
+   grep -qx 'recv 1 3 4 0' \"$a\" && grep -qx 'sendrecv 1 7 4 -2 -2 4 0' \"$a\""
+  ${PAS2P} ${W}/sim-full-wild ${W}/anysrc ${CMAKE_SOURCE_DIR}/platforms/gbe-cluster.xml)
+set_tests_properties(simulate_full_trace_wildcards PROPERTIES FIXTURES_REQUIRED anysrc)
 add_test(NAME simulate_full_trace COMMAND ${EXPECT} --clean ${W}/sim-full --out "^events = [1-9]"
   --out "^PET = [0-9.]+ s" -- ${PAS2P} simulate --full-trace ${W}/app_cg
   --platform ${CMAKE_SOURCE_DIR}/platforms/gbe-cluster.xml -o ${W}/sim-full)
