@@ -183,6 +183,7 @@ typedef struct {
     uint32_t ndp, capdp;
     uint64_t absorbed_ns, absorbed_instr; /* failed polls, carried to the next call */
     unsigned last_call;       /* pas2p_number_event's state: the last numbered call */
+    pas2p_tagc_t tagc;        /* pas2p_tag_count's state */
     uint32_t run_aux;         /* requests completed by the current Waitsome/Testsome run */
     gsyms_t syms;
     struct { uint64_t a, b; uint32_t ci; } chmemo[MEMO]; /* channels this rank used last:
@@ -597,12 +598,13 @@ static int start_keep(grank_t *R, uint32_t sym)
     return 0;
 }
 
-/* the identity of an event for global phases */
-static void identity(const pas2p_event_view_t *v, int klass, pas2p_symbol_t *s)
+/* the identity of an event for global phases (its tags: pas2p_tag_count's) */
+static void identity(const pas2p_event_view_t *v, int klass, int32_t tag, int32_t tag2,
+                     pas2p_symbol_t *s)
 {
     const pas2p_event_t *e = &v->ev;
-    *s = (pas2p_symbol_t){.call = e->call, .peer = e->peer, .peer2 = e->peer2, .tag = e->tag,
-                          .tag2 = e->tag2, .comm = e->comm, .aux = e->aux, .bytes = e->bytes,
+    *s = (pas2p_symbol_t){.call = e->call, .peer = e->peer, .peer2 = e->peer2, .tag = tag,
+                          .tag2 = tag2, .comm = e->comm, .aux = e->aux, .bytes = e->bytes,
                           .rbytes = e->rbytes};
     if (klass == PAS2P_CLASS_RECV) {
         if (wildcard_source(e))
@@ -679,6 +681,8 @@ static int advance(gstate_t *g, int rank)
     int klass = call < PAS2P_CALL_LIMIT ? g->cls[call] : -1;
     unsigned cf = call < PAS2P_CALL_LIMIT ? g->cf[call] : 0;
     uint32_t ndp0 = R->ndp;
+    int32_t tag, tag2; /* as the identity has them (counting tags; phases.c the same) */
+    pas2p_tag_count(&R->tagc, e, &tag, &tag2);
     switch (klass) {
     case PAS2P_CLASS_COLLECTIVE:
         if (collective(g, e->comm, rank, (cf & CF_BLOCKING_COLLECTIVE) != 0))
@@ -777,7 +781,7 @@ static int advance(gstate_t *g, int rank)
          * waiting are the call's */
         gev_t *p = &R->sl[R->nsl - 1];
         pas2p_symbol_t s;
-        identity(v, klass, &s);
+        identity(v, klass, tag, tag2, &s);
         for (uint32_t i = ndp0; i < R->ndp; i++) /* (what it completes, the run's call does) */
             R->dp[i].ev = R->nsl - 1;
         R->run_aux += e->aux;
@@ -806,7 +810,7 @@ static int advance(gstate_t *g, int rank)
     R->apos = (cf & CF_BLOCKING_COLLECTIVE) && is_anchor(g, e) ? ((R->apos >> 32) + 1) << 32
                                                                : R->apos + 1;
     pas2p_symbol_t s;
-    identity(v, klass, &s);
+    identity(v, klass, tag, tag2, &s);
     if (klass == PAS2P_CLASS_START && R->nsbuf) {
         /* which requests it starts is part of what a Start is: two MPI_Start of one request
          * each, a send's and a receive's, are two symbols (in peer2 and tag2, which a

@@ -1041,6 +1041,7 @@ int pas2p_find_phases(pas2p_event_source_t a, pas2p_event_source_t b,
     symtab_t st = {.tol = o->size_tolerance};
     folder_t f = {.window = o->window ? o->window : 256, .nlast = 4096};
     wild_t wild = {{0}, {0}};
+    pas2p_tagc_t tagc = {0};
     walker_t w = {.src = b, .o = o, .use_instr = ncounters_is_instructions, .symtab = &st,
                   .last_phase = UINT32_MAX,
                   .rng = 88172645463325252ull, .err = out->error,
@@ -1072,6 +1073,8 @@ int pas2p_find_phases(pas2p_event_source_t a, pas2p_event_source_t b,
             int nt = 0;
             if (v && wildcard_event(&wild, out, v))
                 goto oom;
+            if (v) /* identified by PAS2P_TAG_COUNTING where tags count (global.c does too) */
+                pas2p_tag_count(&tagc, &v->ev, &va[vi].ev.tag, &va[vi].ev.tag2);
             if (!v) { /* the end of the stream */
                 todo[nt] = &held, tv[nt++] = NULL;
                 have_held = 0;

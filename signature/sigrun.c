@@ -440,6 +440,14 @@ static int size_ok(uint64_t a, uint64_t b, double tol)
     return (double)(mx - mn) <= tol * (double)mx;
 }
 
+/* the skeleton's tag `want` takes the run's `got`: the same, or a wildcard receive's, or
+ * one that counts up from call to call (PAS2P_TAG_COUNTING: mpi4py's pickled collectives,
+ * pas2p_tag_count) */
+static int tag_ok(int32_t want, int32_t got)
+{
+    return want == got || want == PAS2P_TAG_ANY || want == PAS2P_TAG_COUNTING;
+}
+
 /* A phase whose calls vary from occurrence to occurrence (a farm's round: which worker
  * answers first decides the order and how many tasks each one gets): each call must be one
  * the skeleton makes -- the same call, communicator and tag (or a wildcard tag), any peer,
@@ -458,8 +466,7 @@ static void check_member(sigrun_t *s, const interval_t *v, const pas2p_event_t *
          * many are left at the end, none in one run, is the arrivals' order) */
         if (any_size && pas2p_call_class(x->call) == PAS2P_CLASS_COMPLETION)
             return;
-        if (x->call == e->call && x->comm == e->comm &&
-            (x->tag == e->tag || x->tag == PAS2P_TAG_ANY) &&
+        if (x->call == e->call && x->comm == e->comm && tag_ok(x->tag, e->tag) &&
             (any_size || !x->size_max ||
              ((double)got >= 0.95 * (double)x->size_min && (double)got <= 1.05 * (double)x->size_max)))
             return;
@@ -587,7 +594,7 @@ static void check_event(sigrun_t *s, const interval_t *v, const pas2p_event_t *e
                                               (double)got <= 1.05 * (double)x->size_max
                                         : size_ok(x->bytes + x->rbytes, got, s->tol));
     int same = x->call == e->call && (x->peer == e->peer || x->peer == PAS2P_PEER_ANY) &&
-               (x->tag == e->tag || x->tag == PAS2P_TAG_ANY) &&
+               tag_ok(x->tag, e->tag) &&
                (x->peer2 == e->peer2 || x->peer2 == PAS2P_PEER_ANY) && x->comm == e->comm;
     if (same && size)
         return;

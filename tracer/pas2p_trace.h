@@ -45,6 +45,8 @@ extern "C" {
 #define PAS2P_PEER_NULL (-3)    /* MPI_PROC_NULL */
 #define PAS2P_TAG_NONE (-1)
 #define PAS2P_TAG_ANY (-2)      /* MPI_ANY_TAG, resolved in the completing event */
+#define PAS2P_TAG_COUNTING (-4) /* signatures only: a tag that counts up from call to call
+                                   (pas2p_tag_count) */
 
 #define PAS2P_COMM_WORLD 0u
 #define PAS2P_COMM_SELF 1u
@@ -403,6 +405,59 @@ static inline int pas2p_number_event(unsigned *last, const pas2p_event_t *e, int
         return PAS2P_NUM_RUN;
     *last = c;
     return PAS2P_NUM_CALL;
+}
+
+/* ---------------------------------------------------------------- counting tags
+ * A library that numbers its messages tags them with a counter: mpi4py's pickle-based
+ * collectives (comm.allreduce of a Python object is an MPI_Recv and an MPI_Bcast on a
+ * duplicate of the communicator, tagged 0, 1, 2, ... one number per call).  No two steps
+ * of such a loop make the same calls by their tags, so none repeats.  The analyzer
+ * identifies a point-to-point call by PAS2P_TAG_COUNTING instead of its tag on a
+ * communicator whose tags have counted up PAS2P_TAGC_STEPS times in a row (the tag one
+ * more than the last different one; the same tag again neither counts nor breaks the run),
+ * from then on; `pas2p predict` takes any tag where the signature says PAS2P_TAG_COUNTING.
+ * A halo whose tags name its directions (26 in a 3-D 27-point stencil) never counts that
+ * far.  Every pass applies it to each event of the rank, in the rank's order, with its own state. */
+#define PAS2P_TAGC_SLOTS 64  /* communicators followed at once (direct-mapped by id) */
+#define PAS2P_TAGC_STEPS 32
+
+typedef struct {
+    uint32_t comm;
+    int32_t last;
+    uint32_t steps;
+    uint8_t used, counting;
+} pas2p_tagc_slot_t;
+
+typedef struct {
+    pas2p_tagc_slot_t s[PAS2P_TAGC_SLOTS];
+} pas2p_tagc_t;
+
+/* *tag, *tag2: e's tags as its identity has them (PAS2P_TAG_COUNTING, or e's own) */
+static inline void pas2p_tag_count(pas2p_tagc_t *t, const pas2p_event_t *e, int32_t *tag,
+                                   int32_t *tag2)
+{
+    *tag = e->tag;
+    *tag2 = e->tag2;
+    int k = pas2p_call_class(e->call);
+    if ((k != PAS2P_CLASS_SEND && k != PAS2P_CLASS_RECV && k != PAS2P_CLASS_SENDRECV) ||
+        e->tag < 0 || (k == PAS2P_CLASS_RECV && (e->flags & PAS2P_EV_ANY_TAG)))
+        return;
+    uint32_t h = e->comm * 0x9e3779b1u;
+    pas2p_tagc_slot_t *x = &t->s[(h >> 26) % PAS2P_TAGC_SLOTS];
+    if (!x->used || x->comm != e->comm) {
+        *x = (pas2p_tagc_slot_t){.comm = e->comm, .last = e->tag, .used = 1};
+    } else if (!x->counting) {
+        if (e->tag == x->last + 1 && ++x->steps >= PAS2P_TAGC_STEPS)
+            x->counting = 1;
+        else if (e->tag != x->last && e->tag != x->last + 1)
+            x->steps = 0;
+        x->last = e->tag;
+    }
+    if (x->counting) {
+        *tag = PAS2P_TAG_COUNTING;
+        if (k == PAS2P_CLASS_SENDRECV && e->tag2 >= 0 && !(e->flags & PAS2P_EV_ANY_TAG))
+            *tag2 = PAS2P_TAG_COUNTING;
+    }
 }
 
 /* ---------------------------------------------------------------- commands */

@@ -255,7 +255,9 @@ pas2p_check(graphcomm simulate ${EXPECT} --out "^PET = [0-9.]+ s$"
 #   wcoll      w-collectives, replayed as an alltoallv of each peer's bytes
 #   nbrhalo    neighbourhood collectives on a 2-D Cartesian communicator: per-rank counts,
 #              replayed as an alltoallv; at np 2 one periodic neighbour on both sides
-foreach(prog intercomm persist wcoll nbrhalo)
+#   counttag   a reduction tagged with a per-call counter (mpi4py's pickled allreduce):
+#              identified by a counting tag, the steps repeat
+foreach(prog intercomm persist wcoll nbrhalo counttag)
   add_executable(${prog} mpi/${prog}.c)
   target_link_libraries(${prog} PRIVATE MPI::MPI_C)
 endforeach()
@@ -271,6 +273,7 @@ pas2p_every_path(persistent_every_path persistent persist 2 40)
 pas2p_every_path(wcoll_every_path wcoll wcoll 2 30)
 pas2p_every_path(nbrhalo_every_path nbrhalo nbrhalo 2 30)
 pas2p_every_path(nbrhalo_every_path_np4 nbrhalo nbrhalo 4 10)
+pas2p_every_path(counttag_every_path counttag counttag 2 120)
 
 # matched probes (MPI_Mprobe/Improbe + MPI_Mrecv/Imrecv): recorded as the probes and
 # receives they stand for, so no message is left unreceived in the trace, and every path

@@ -327,6 +327,41 @@ static void test_wait_at_a_join(void **state)
     free_all(s, res, 3);
 }
 
+/* Counting tags (tracer/pas2p_trace.h, pas2p_tag_count): rank 1 sends rank 0 a message a
+ * step, tagged with the step's number (mpi4py's pickled reductions): after the counter has
+ * counted PAS2P_TAGC_STEPS times, the sends and receives are identified by
+ * PAS2P_TAG_COUNTING and the steps repeat -- one phase of nearly every step.  A halo whose
+ * tags name 26 directions, 0 to 25 in every step, keeps its tags. */
+static void test_counting_tags(void **state)
+{
+    (void)state;
+    for (int halo = 0; halo < 2; halo++) {
+        stream_t s[2] = {{0}};
+        const int n = 200, dirs = halo ? 26 : 1;
+        add(&s[0], PAS2P_CALL_Init, -1, -1, 0, 0);
+        add(&s[1], PAS2P_CALL_Init, -1, -1, 0, 0);
+        for (int i = 0; i < n; i++)
+            for (int d = 0; d < dirs; d++) {
+                int tag = halo ? d : i;
+                add(&s[1], PAS2P_CALL_Send, 0, tag, 64, 100000);
+                add(&s[0], PAS2P_CALL_Recv, 1, tag, 64, 100000);
+            }
+        pas2p_rank_phases_t res[2];
+        finish(s, 2, res);
+        for (int r = 0; r < 2; r++) {
+            int counting = 0;
+            for (uint32_t k = 0; k < res[r].nsymbols; k++)
+                counting |= res[r].symbols[k].tag == PAS2P_TAG_COUNTING;
+            assert_int_equal(counting, !halo);
+            const pas2p_phase_t *p = heaviest(&res[r]);
+            assert_non_null(p);
+            if (!halo) /* (the first PAS2P_TAGC_STEPS steps: a set-up of their own) */
+                assert_true(p->weight * p->nsym >= (uint64_t)(n - PAS2P_TAGC_STEPS - 2));
+        }
+        free_all(s, res, 2);
+    }
+}
+
 /* Time variants are groups, not bands of one spread (global.c, merge_linked): two ranks
  * exchange every step, their computation spread over 20-160 us in steps of 1.4x (a noisy
  * machine), which running means cut into bands; each band is within 50 % of the next:
@@ -1034,7 +1069,7 @@ int main(void)
         cmocka_unit_test(test_rotated_bodies),   cmocka_unit_test(test_lag2_pipeline),
         cmocka_unit_test(test_farm_any_source),  cmocka_unit_test(test_drifting_sizes),
         cmocka_unit_test(test_deterministic),    cmocka_unit_test(test_unmatched_receive),
-        cmocka_unit_test(test_wait_for_slowest), cmocka_unit_test(test_wait_at_a_join), cmocka_unit_test(test_farm_rounds),
+        cmocka_unit_test(test_wait_for_slowest), cmocka_unit_test(test_wait_at_a_join), cmocka_unit_test(test_counting_tags), cmocka_unit_test(test_farm_rounds),
         cmocka_unit_test(test_time_variants_linked),
         cmocka_unit_test(test_number_event),     cmocka_unit_test(test_waitsome_runs),
         cmocka_unit_test(test_orphan_request),   cmocka_unit_test(test_wildcard_one_source),
