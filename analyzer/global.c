@@ -271,12 +271,16 @@ typedef struct {
         uint32_t gen;
         double *val;
         uint32_t *cnt;
+        uint32_t *wait;          /* per key: the first rank waiting for it + 1 (0: none) */
         size_t n;
         uint32_t *cur, *di;      /* np: each rank's next call and dependency */
         double *t;               /* np: each rank's time */
         double *st;              /* np: each rank's time at the end of the last slice, its
                                     occurrences run one after the other */
         uint8_t *arrived;        /* np: its current call's collective counted */
+        uint32_t *wnext;         /* np: the next rank waiting for the same key + 1 */
+        uint32_t *queue;         /* np: the ranks to walk on (a ring) */
+        uint8_t *inq;            /* np: in queue */
     } cp;
     uint64_t occ;
     uint64_t largest;
@@ -967,7 +971,7 @@ static int phase_new(gstate_t *g, uint64_t key, uint32_t *id)
         q->range = malloc(2 * sizeof *q->range * (R->nsl ? R->nsl : 1));
         q->set = g->anchored ? malloc(sizeof *q->set * (R->nset ? R->nset : 1)) : NULL;
         q->dp = malloc(sizeof *q->dp * (R->ndp ? R->ndp : 1));
-        if (q->dp) {
+        if (q->dp && R->ndp) {
             memcpy(q->dp, R->dp, sizeof *q->dp * R->ndp);
             q->ndp = R->ndp;
         }
@@ -1021,11 +1025,14 @@ static int cp_key(gstate_t *g, uint64_t a, uint64_t b, size_t *ix)
         if (v)
             g->cp.val = v;
         uint32_t *c = v ? realloc(g->cp.cnt, cap / 2 * sizeof *c) : NULL;
-        if (!c) {
+        if (c)
+            g->cp.cnt = c;
+        uint32_t *wt = c ? realloc(g->cp.wait, cap / 2 * sizeof *wt) : NULL;
+        if (!wt) {
             free(k);
             return -1;
         }
-        g->cp.cnt = c;
+        g->cp.wait = wt;
         for (size_t i = 0; i < g->cp.kcap; i++)
             if (g->cp.keys[i].gen == g->cp.gen) {
                 size_t j = th(g->cp.keys[i].a, g->cp.keys[i].b, cap);
@@ -1045,6 +1052,7 @@ static int cp_key(gstate_t *g, uint64_t a, uint64_t b, size_t *ix)
         s[i] = (cpslot_t){.a = a, .b = b, .gen = g->cp.gen, .ix = (uint32_t)g->cp.n};
         g->cp.val[g->cp.n] = 0;
         g->cp.cnt[g->cp.n] = 0;
+        g->cp.wait[g->cp.n] = 0;
         g->cp.n++;
     }
     *ix = s[i].ix;
@@ -1059,80 +1067,93 @@ static double crit_path(gstate_t *g, const gphase_t *skel)
         g->cp.gen = 1;
     }
     g->cp.n = 0;
-    uint64_t total = 0;
     double front = 0;
     for (int r = 0; r < np; r++) {
         g->cp.cur[r] = g->cp.di[r] = 0;
         g->cp.t[r] = skel ? 0 : g->cp.st[r];
         front = fmax(front, g->cp.t[r]);
         g->cp.arrived[r] = 0;
-        total += skel ? skel->r[r].nsym : g->r[r].nsl;
     }
-    for (uint64_t pass = 0;; pass++) {
-        int progress = 0, done = 1;
-        if (pass * (uint64_t)np > 16 * total + 4096)
-            goto unmet;
-        for (int r = 0; r < np; r++) {
-            const gpr_t *q = skel ? &skel->r[r] : NULL;
-            const grank_t *R = &g->r[r];
-            uint32_t nev = q ? q->nsym : R->nsl, ndp = q ? q->ndp : R->ndp;
-            const gdep_t *dp = q ? q->dp : R->dp;
-            double pw = q ? (double)(q->pw ? q->pw : skel->weight) : 1;
-            if (q && skel->variable) { /* (as results() makes its skeleton) */
-                double c = 0;
-                for (uint32_t i = 0; i < nev; i++)
-                    c += q->pos[4 * (size_t)i];
-                if (c > 0 && q->csum > 0)
-                    pw = c / (q->csum / (double)skel->weight);
-            }
-            while (g->cp.cur[r] < nev) {
-                uint32_t i = g->cp.cur[r], d = g->cp.di[r];
-                double t0 = g->cp.t[r] + (q ? q->pos[4 * (size_t)i] / pw
-                                            : (double)R->sl[i].compute_ns * 1e-9);
-                double tt = t0;
-                int blocked = 0;
-                for (; d < ndp && dp[d].ev <= i; d++) {
-                    const gdep_t *y = &dp[d];
-                    size_t x;
-                    if (cp_key(g, y->kind == DEP_COLL ? y->a | 1ull << 63 : y->a, y->b, &x))
-                        return -2;
-                    if (y->kind == DEP_SEND) {
-                        if (!g->cp.cnt[x]) {
-                            g->cp.cnt[x] = 1;
-                            g->cp.val[x] = t0;
-                        }
-                    } else if (y->kind == DEP_RECV) {
-                        if (!g->cp.cnt[x])
-                            blocked = 1;
-                        else
-                            tt = fmax(tt, g->cp.val[x]);
-                    } else {
-                        if (!g->cp.arrived[r]) {
-                            g->cp.arrived[r] = 1;
-                            g->cp.cnt[x]++;
-                            g->cp.val[x] = fmax(g->cp.val[x], t0);
-                        }
-                        if (g->cp.cnt[x] < g->gc[y->a].size)
-                            blocked = 1;
-                        else
-                            tt = fmax(tt, g->cp.val[x]);
-                    }
-                }
-                if (blocked)
-                    break;
-                g->cp.t[r] = tt;
-                g->cp.di[r] = d;
-                g->cp.cur[r]++;
-                g->cp.arrived[r] = 0;
-                progress = 1;
-            }
-            done &= g->cp.cur[r] == nev;
+    /* a rank walks on until a dependency stops it, and waits on that key until a send or
+     * the collective's last member wakes it: each call and dependency is walked once */
+    uint32_t qh = 0, qn = 0;
+    for (int r = 0; r < np; r++) {
+        g->cp.queue[qn++] = (uint32_t)r;
+        g->cp.inq[r] = 1;
+    }
+    while (qn) {
+        int r = (int)g->cp.queue[qh];
+        qh = (qh + 1) % (uint32_t)np;
+        qn--;
+        g->cp.inq[r] = 0;
+        const gpr_t *q = skel ? &skel->r[r] : NULL;
+        const grank_t *R = &g->r[r];
+        uint32_t nev = q ? q->nsym : R->nsl, ndp = q ? q->ndp : R->ndp;
+        const gdep_t *dp = q ? q->dp : R->dp;
+        double pw = q ? (double)(q->pw ? q->pw : skel->weight) : 1;
+        if (q && skel->variable) { /* (as results() makes its skeleton) */
+            double c = 0;
+            for (uint32_t i = 0; i < nev; i++)
+                c += q->pos[4 * (size_t)i];
+            if (c > 0 && q->csum > 0)
+                pw = c / (q->csum / (double)skel->weight);
         }
-        if (done)
-            break;
-        if (!progress)
-            goto unmet;
+        while (g->cp.cur[r] < nev) {
+            uint32_t i = g->cp.cur[r], d = g->cp.di[r];
+            double t0 = g->cp.t[r] + (q ? q->pos[4 * (size_t)i] / pw
+                                        : (double)R->sl[i].compute_ns * 1e-9);
+            double tt = t0;
+            size_t blocked = SIZE_MAX;
+            for (; d < ndp && dp[d].ev <= i && blocked == SIZE_MAX; d++) {
+                const gdep_t *y = &dp[d];
+                size_t x;
+                if (cp_key(g, y->kind == DEP_COLL ? y->a | 1ull << 63 : y->a, y->b, &x))
+                    return -2;
+                int wake = 0;
+                if (y->kind == DEP_SEND) {
+                    if (!g->cp.cnt[x]) {
+                        g->cp.cnt[x] = 1;
+                        g->cp.val[x] = t0;
+                        wake = 1;
+                    }
+                } else if (y->kind == DEP_RECV) {
+                    if (!g->cp.cnt[x])
+                        blocked = x;
+                    else
+                        tt = fmax(tt, g->cp.val[x]);
+                } else {
+                    if (!g->cp.arrived[r]) {
+                        g->cp.arrived[r] = 1;
+                        g->cp.val[x] = fmax(g->cp.val[x], t0);
+                        wake = ++g->cp.cnt[x] == g->gc[y->a].size;
+                    }
+                    if (g->cp.cnt[x] < g->gc[y->a].size)
+                        blocked = x;
+                    else
+                        tt = fmax(tt, g->cp.val[x]);
+                }
+                for (uint32_t w = wake ? g->cp.wait[x] : 0; w; w = g->cp.wnext[w - 1])
+                    if (!g->cp.inq[w - 1]) {
+                        g->cp.queue[(qh + qn++) % (uint32_t)np] = w - 1;
+                        g->cp.inq[w - 1] = 1;
+                    }
+                if (wake)
+                    g->cp.wait[x] = 0;
+            }
+            if (blocked != SIZE_MAX) { /* (woken, it walks this call's dependencies again) */
+                g->cp.wnext[r] = g->cp.wait[blocked];
+                g->cp.wait[blocked] = (uint32_t)r + 1;
+                break;
+            }
+            g->cp.t[r] = tt;
+            g->cp.di[r] = d;
+            g->cp.cur[r]++;
+            g->cp.arrived[r] = 0;
+        }
     }
+    for (int r = 0; r < np; r++)
+        if (g->cp.cur[r] < (skel ? skel->r[r].nsym : g->r[r].nsl))
+            goto unmet;
     double end = 0;
     for (int r = 0; r < np; r++) {
         end = fmax(end, g->cp.t[r]);
@@ -2114,8 +2135,12 @@ int pas2p_global_phases(pas2p_event_source_t *srcs, int np, const pas2p_analysis
     g.cp.di = calloc((size_t)np, sizeof *g.cp.di);
     g.cp.t = calloc((size_t)np, sizeof *g.cp.t);
     g.cp.st = calloc((size_t)np, sizeof *g.cp.st);
+    g.cp.wnext = calloc((size_t)np, sizeof *g.cp.wnext);
+    g.cp.queue = calloc((size_t)np, sizeof *g.cp.queue);
+    g.cp.inq = calloc((size_t)np, sizeof *g.cp.inq);
     g.cp.arrived = calloc((size_t)np, sizeof *g.cp.arrived);
     if (!g.r || !g.activel || !g.cp.cur || !g.cp.di || !g.cp.t || !g.cp.st || !g.cp.arrived ||
+        !g.cp.wnext || !g.cp.queue || !g.cp.inq ||
         comm_add(&g, PAS2P_COMM_WORLD, (uint32_t)np, NULL))
         goto oom;
     for (int r = 0; r < np; r++) {
@@ -2223,6 +2248,10 @@ out:
     free(g.cp.di);
     free(g.cp.t);
     free(g.cp.st);
+    free(g.cp.wnext);
+    free(g.cp.queue);
+    free(g.cp.inq);
+    free(g.cp.wait);
     free(g.cp.arrived);
     free(g.phidx.s);
     free(g.chans.s);
