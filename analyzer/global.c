@@ -19,8 +19,12 @@
  * computation are one phase.  Messages, requests and collectives never cross a cut, so
  * each phase can be replayed alone and timed, and its time multiplied by its weight.
  *
+ * Each occurrence is also walked as the run's critical path with free communication, every
+ * rank going on from the previous cut (crit_path); a phase's mean share of it over its mean
+ * occurrence's path scales its computation for a simulation (wait_s, phase_jitter).
+ *
  * Cost: each event is read once and moved over once; the slice being built is the only
- * buffer (its events, all ranks).  See pas2p_analyzer.h for the contract. */
+ * buffer (its events and dependencies, all ranks).  See pas2p_analyzer.h for the contract. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -229,7 +233,8 @@ typedef struct {
                                     occurrences): how many, their sum, their squares' sum */
     gpr_t *r;                    /* np */
     int variable;                /* anchored: an occurrence with other calls than the first's */
-    double cpsum;                /* sum of the critical paths of cpn sampled occurrences */
+    double cpsum;                /* sum over cpn occurrences of how far each moved the run's
+                                    critical path on (crit_path) */
     uint64_t cpn;
     double jit;                  /* phase_jitter: its share of the run's critical path per
                                     occurrence over its mean occurrence's */
