@@ -1977,6 +1977,41 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Counting tags on both ends of a channel: a rank whose tags to a peer counted up (and are
+ * PAS2P_TAG_COUNTING in its symbols) while the peer's did not (it received them in another
+ * order, among other tags) would make a replay send with one tag and receive with another.
+ * Every point-to-point symbol between two ranks on a communicator where either end counts
+ * gets the counting tag (which tag a replay uses then does not matter: MPI keeps the
+ * order on a channel).  Identities (symbol ids) are left as they are. */
+static int counting_both_ends(gstate_t *g)
+{
+    table_t pairs = {0};
+    int rc = 0;
+    for (int pass = 0; pass < 2 && !rc; pass++)
+        for (int r = 0; r < g->np && !rc; r++)
+            for (uint32_t i = 0; i < g->r[r].syms.n; i++) {
+                pas2p_symbol_t *y = &g->r[r].syms.v[i];
+                int k = pas2p_call_class(y->call);
+                if (k != PAS2P_CLASS_SEND && k != PAS2P_CLASS_RECV && k != PAS2P_CLASS_SENDRECV)
+                    continue;
+                for (int side = 0; side < (k == PAS2P_CLASS_SENDRECV ? 2 : 1); side++) {
+                    int32_t peer = side ? y->peer2 : y->peer, *tag = side ? &y->tag2 : &y->tag;
+                    if (peer < 0)
+                        continue;
+                    uint64_t lo = (uint64_t)(peer < r ? peer : r), hi = (uint64_t)(peer < r ? r : peer);
+                    uint64_t key = lo << 32 | hi;
+                    if (!pass && *tag == PAS2P_TAG_COUNTING) {
+                        if (!tput(&pairs, y->comm, key))
+                            rc = -1;
+                    } else if (pass && *tag >= 0 && tfind(&pairs, y->comm, key)) {
+                        *tag = PAS2P_TAG_COUNTING;
+                    }
+                }
+            }
+    free(pairs.s);
+    return rc;
+}
+
 /* each phase's jitter: how much longer its occurrences' critical paths were, on average,
  * than the critical path of its mean occurrence (crit_path) */
 static int phase_jitter(gstate_t *g)
@@ -2194,7 +2229,7 @@ int pas2p_global_phases(pas2p_event_source_t *srcs, int np, const pas2p_analysis
     if (join_oneoffs(&g))
         goto oom;
     renumber(&g);
-    if (phase_jitter(&g))
+    if (phase_jitter(&g) || counting_both_ends(&g))
         goto oom;
     if (info) {
         *info = (pas2p_global_info_t){.occurrences = g.occ, .phases = g.nph,

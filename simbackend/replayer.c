@@ -428,8 +428,9 @@ static void run_send(RUN_ARGS)
 static void run_recv(RUN_ARGS) /* SRC -2: MPI_ANY_SOURCE, TAG -2: MPI_ANY_TAG */
 {
     int p = peer_in(R, c, a->peer), t = tag_of(a->tag), b = (int)a->bytes;
-    if (p == MPI_ANY_SOURCE || t == MPI_ANY_TAG)
-        b = R->bufsz; /* a wildcard may match another message than the base's, of another
+    if (p == MPI_ANY_SOURCE || t == MPI_ANY_TAG || a->tag == -4 /* counting */)
+        b = R->bufsz; /* a wildcard (or a counting tag, one tag for every message of its
+                         channel) may match another message than the base's, of another
                          size (its time is the message's, not the buffer's) */
     a->nb ? MPI_Irecv(R->rbuf, b, MPI_BYTE, p, t, comm, rq)
           : MPI_Recv(R->rbuf, b, MPI_BYTE, p, t, comm, MPI_STATUS_IGNORE);
@@ -445,7 +446,8 @@ static void run_sendrecv(RUN_ARGS)
 {
     UNUSED_RUN_ARGS;
     int src = peer_in(R, c, a->peer2), tag = tag_of(a->tag2);
-    int rb = src == MPI_ANY_SOURCE || tag == MPI_ANY_TAG ? R->bufsz : (int)a->rbytes; /* (run_recv) */
+    int rb = src == MPI_ANY_SOURCE || tag == MPI_ANY_TAG || a->tag2 == -4
+                 ? R->bufsz : (int)a->rbytes; /* (run_recv) */
     MPI_Sendrecv(R->sbuf, (int)a->bytes, MPI_BYTE, peer_in(R, c, a->peer), tag_of(a->tag), R->rbuf,
                  rb, MPI_BYTE, src, tag, comm, MPI_STATUS_IGNORE);
 }

@@ -412,18 +412,20 @@ static inline int pas2p_number_event(unsigned *last, const pas2p_event_t *e, int
  * collectives (comm.allreduce of a Python object is an MPI_Recv and an MPI_Bcast on a
  * duplicate of the communicator, tagged 0, 1, 2, ... one number per call).  No two steps
  * of such a loop make the same calls by their tags, so none repeats.  The analyzer
- * identifies a point-to-point call by PAS2P_TAG_COUNTING instead of its tag on a
- * communicator whose tags have counted up PAS2P_TAGC_STEPS times in a row (the tag one
- * more than the last different one; the same tag again neither counts nor breaks the run),
- * from then on; `pas2p predict` takes any tag where the signature says PAS2P_TAG_COUNTING.
- * A halo whose tags name its directions (26 in a 3-D 27-point stencil) never counts that
- * far.  Every pass applies it to each event of the rank, in the rank's order, with its own state. */
-#define PAS2P_TAGC_SLOTS 64  /* communicators followed at once (direct-mapped by id) */
+ * identifies a point-to-point call by PAS2P_TAG_COUNTING instead of its tag once the tags
+ * between this rank and that peer on that communicator have counted up PAS2P_TAGC_STEPS
+ * times in a row (the tag one more than the last different one; the same tag again
+ * neither counts nor breaks the run), from then on; `pas2p predict` takes any tag where
+ * the signature says PAS2P_TAG_COUNTING.  Both ends of a channel see its tags in the same
+ * order, so both count alike; a halo whose tags name its directions has one tag per peer.
+ * Every pass applies it to each event of the rank, in the rank's order, with its own
+ * state. */
+#define PAS2P_TAGC_SLOTS 64  /* (communicator, peer) pairs followed at once (direct-mapped) */
 #define PAS2P_TAGC_STEPS 32
 
 typedef struct {
     uint32_t comm;
-    int32_t last;
+    int32_t peer, last;
     uint32_t steps;
     uint8_t used, counting;
 } pas2p_tagc_slot_t;
@@ -432,6 +434,25 @@ typedef struct {
     pas2p_tagc_slot_t s[PAS2P_TAGC_SLOTS];
 } pas2p_tagc_t;
 
+/* tag as the identity of a call to or from `peer` on `comm` has it */
+static inline int32_t pas2p_tagc_one(pas2p_tagc_t *t, uint32_t comm, int32_t peer, int32_t tag)
+{
+    if (tag < 0)
+        return tag;
+    uint32_t h = comm * 0x9e3779b1u ^ (uint32_t)peer * 0x85ebca6bu;
+    pas2p_tagc_slot_t *x = &t->s[(h >> 26) % PAS2P_TAGC_SLOTS];
+    if (!x->used || x->comm != comm || x->peer != peer) {
+        *x = (pas2p_tagc_slot_t){.comm = comm, .peer = peer, .last = tag, .used = 1};
+    } else if (!x->counting) {
+        if (tag == x->last + 1 && ++x->steps >= PAS2P_TAGC_STEPS)
+            x->counting = 1;
+        else if (tag != x->last && tag != x->last + 1)
+            x->steps = 0;
+        x->last = tag;
+    }
+    return x->counting ? PAS2P_TAG_COUNTING : tag;
+}
+
 /* *tag, *tag2: e's tags as its identity has them (PAS2P_TAG_COUNTING, or e's own) */
 static inline void pas2p_tag_count(pas2p_tagc_t *t, const pas2p_event_t *e, int32_t *tag,
                                    int32_t *tag2)
@@ -439,24 +460,12 @@ static inline void pas2p_tag_count(pas2p_tagc_t *t, const pas2p_event_t *e, int3
     *tag = e->tag;
     *tag2 = e->tag2;
     int k = pas2p_call_class(e->call);
-    if ((k != PAS2P_CLASS_SEND && k != PAS2P_CLASS_RECV && k != PAS2P_CLASS_SENDRECV) ||
-        e->tag < 0 || (k == PAS2P_CLASS_RECV && (e->flags & PAS2P_EV_ANY_TAG)))
-        return;
-    uint32_t h = e->comm * 0x9e3779b1u;
-    pas2p_tagc_slot_t *x = &t->s[(h >> 26) % PAS2P_TAGC_SLOTS];
-    if (!x->used || x->comm != e->comm) {
-        *x = (pas2p_tagc_slot_t){.comm = e->comm, .last = e->tag, .used = 1};
-    } else if (!x->counting) {
-        if (e->tag == x->last + 1 && ++x->steps >= PAS2P_TAGC_STEPS)
-            x->counting = 1;
-        else if (e->tag != x->last && e->tag != x->last + 1)
-            x->steps = 0;
-        x->last = e->tag;
-    }
-    if (x->counting) {
-        *tag = PAS2P_TAG_COUNTING;
-        if (k == PAS2P_CLASS_SENDRECV && e->tag2 >= 0 && !(e->flags & PAS2P_EV_ANY_TAG))
-            *tag2 = PAS2P_TAG_COUNTING;
+    if (k == PAS2P_CLASS_SEND || (k == PAS2P_CLASS_RECV && !(e->flags & PAS2P_EV_ANY_TAG))) {
+        *tag = pas2p_tagc_one(t, e->comm, e->peer, e->tag);
+    } else if (k == PAS2P_CLASS_SENDRECV) {
+        *tag = pas2p_tagc_one(t, e->comm, e->peer, e->tag);
+        if (!(e->flags & PAS2P_EV_ANY_TAG))
+            *tag2 = pas2p_tagc_one(t, e->comm, e->peer2, e->tag2);
     }
 }
 

@@ -362,6 +362,41 @@ static void test_counting_tags(void **state)
     }
 }
 
+/* Both ends of a channel get the counting tag (global.c, counting_both_ends): rank 1
+ * sends two messages a step tagged 0, 1, 2, 3, ... (counting), rank 0 receives each step's
+ * second one first (1, 0, 3, 2, ...: never counting).  Rank 0's receives are written with
+ * the counting tag too, or a replay would send with one tag and receive with another. */
+static void test_counting_tags_both_ends(void **state)
+{
+    (void)state;
+    stream_t s[2] = {{0}};
+    const int n = 100;
+    add(&s[0], PAS2P_CALL_Init, -1, -1, 0, 0);
+    add(&s[1], PAS2P_CALL_Init, -1, -1, 0, 0);
+    for (int i = 0; i < n; i++) {
+        add(&s[1], PAS2P_CALL_Send, 0, 2 * i, 64, 100000);
+        add(&s[1], PAS2P_CALL_Send, 0, 2 * i + 1, 64, 1000);
+        add(&s[0], PAS2P_CALL_Recv, 1, 2 * i + 1, 64, 100000);
+        add(&s[0], PAS2P_CALL_Recv, 1, 2 * i, 64, 1000);
+    }
+    pas2p_rank_phases_t res[2];
+    finish(s, 2, res);
+    int counted[2] = {0, 0}, plain[2] = {0, 0};
+    for (int r = 0; r < 2; r++)
+        for (uint32_t k = 0; k < res[r].nsymbols; k++) {
+            const pas2p_symbol_t *y = &res[r].symbols[k];
+            if (y->call != PAS2P_CALL_Send && y->call != PAS2P_CALL_Recv)
+                continue;
+            counted[r] += y->tag == PAS2P_TAG_COUNTING;
+            plain[r] += y->tag >= 0 && y->tag >= 2 * PAS2P_TAGC_STEPS + 2;
+        }
+    assert_true(counted[1] > 0);
+    assert_true(counted[0] > 0);
+    assert_int_equal(plain[0], 0); /* (its first steps' receives, before rank 1 counted, keep theirs) */
+    assert_int_equal(plain[1], 0);
+    free_all(s, res, 2);
+}
+
 /* Time variants are groups, not bands of one spread (global.c, merge_linked): two ranks
  * exchange every step, their computation spread over 20-160 us in steps of 1.4x (a noisy
  * machine), which running means cut into bands; each band is within 50 % of the next:
@@ -1069,7 +1104,7 @@ int main(void)
         cmocka_unit_test(test_rotated_bodies),   cmocka_unit_test(test_lag2_pipeline),
         cmocka_unit_test(test_farm_any_source),  cmocka_unit_test(test_drifting_sizes),
         cmocka_unit_test(test_deterministic),    cmocka_unit_test(test_unmatched_receive),
-        cmocka_unit_test(test_wait_for_slowest), cmocka_unit_test(test_wait_at_a_join), cmocka_unit_test(test_counting_tags), cmocka_unit_test(test_farm_rounds),
+        cmocka_unit_test(test_wait_for_slowest), cmocka_unit_test(test_wait_at_a_join), cmocka_unit_test(test_counting_tags), cmocka_unit_test(test_counting_tags_both_ends), cmocka_unit_test(test_farm_rounds),
         cmocka_unit_test(test_time_variants_linked),
         cmocka_unit_test(test_number_event),     cmocka_unit_test(test_waitsome_runs),
         cmocka_unit_test(test_orphan_request),   cmocka_unit_test(test_wildcard_one_source),
