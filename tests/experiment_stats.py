@@ -3,7 +3,7 @@
 samples whose answers are known: medians and percentiles, the bootstrap interval of PETE
 and of the AET noise floor (contains the point, zero width when nothing varies, the same on
 every run, independent of the other rows), failed rounds left out and said, the CSV's
-columns.  Run: python3 tests/experiment_stats.py (ctest: experiment_stats)."""
+columns, the paired PETE (each PET against its own round's AET).  Run: python3 tests/experiment_stats.py (ctest: experiment_stats)."""
 import csv
 import os
 import sys
@@ -144,6 +144,37 @@ class Summarize(unittest.TestCase):
         self.assertTrue(er.outside({"pete_ci_low": 10.5, "pete_ci_high": 12.0}, 10))
         self.assertTrue(er.outside({"pete_ci_low": -15.0, "pete_ci_high": -11.0}, 10))
         self.assertFalse(er.outside({"pete_ci_low": 8.0, "pete_ci_high": 12.0}, 10))
+
+    def test_paired_pete(self):
+        # a machine in two modes, each PET 2 % over the AET run of its own round
+        aet = [10.0, 7.0, 10.0, 7.0, 7.0]
+        pet = [a * 1.02 for a in aet]
+        rows = er.summarize(rounds_of({"aet": aet, "predict": pet}), resamples=500, seed=22)
+        pred = rows[1]
+        self.assertAlmostEqual(pred["pete_paired"], 2.0)
+        self.assertAlmostEqual(pred["pete_paired_ci_low"], 2.0)  # every round says +2 %
+        self.assertAlmostEqual(pred["pete_paired_ci_high"], 2.0)
+        self.assertEqual(pred["n_paired"], 5)
+        # the PET runs in the other mode than their round's AET run: pairs and medians
+        # both say -30 % when the modes split that way ...
+        raw = rounds_of({"aet": [10.0, 7.0, 10.0, 7.0, 10.0], "predict": [7.0, 10.0, 7.0, 10.0, 7.0]})
+        pred = er.summarize(raw, resamples=500, seed=22)[1]
+        self.assertAlmostEqual(pred["pete"], -30.0)
+        self.assertAlmostEqual(pred["pete_paired"], -30.0)
+        raw = rounds_of({"aet": [10.0, 7.0, 10.0, 7.0, 9.0], "predict": [7.0, 10.0, 7.0, 10.0, 9.0]})
+        pred = er.summarize(raw, resamples=500, seed=22)[1]
+        self.assertAlmostEqual(pred["pete"], 0.0)  # ... here the medians are 9 and 9
+        self.assertAlmostEqual(pred["pete_paired"], 0.0)  # ratios .7 .7 1 1.43 1.43: median 1
+        self.assertLess(pred["pete_paired_ci_low"], -20)  # ... but the interval says how wide
+        self.assertGreater(pred["pete_paired_ci_high"], 20)
+        # a failed round pairs with nothing; the floor row has no paired PETE
+        rows = self.rows()
+        self.assertEqual(rows[1]["n_paired"], 4)
+        self.assertIsNone(rows[0]["pete_paired"])
+        s = {x["path"]: x for x in er.path_summary(rows, ["t", "u"], "pete_paired")}
+        self.assertNotIn("aet", s)
+        self.assertAlmostEqual(s["predict"]["mean_abs"], (5.0 + er.median(
+            [10.5 / 10.0, 10.4 / 10.1, 10.5 / 9.9, 10.6 / 10.2]) * 100 - 100) / 2)
 
     def test_csv_columns(self):
         with tempfile.TemporaryDirectory() as d:

@@ -20,7 +20,8 @@ Reads what validation/experiment.sh wrote in DIR:
 and writes, in DIR:
   experiment.csv          one row per (app, target, path), long format: app,target,np,rounds,
                           path,aet_median,pet_median,pete,pete_ci_low,pete_ci_high, then
-                          n_aet,n_pet,aet_min,aet_max,pet_min,pet_max,set_median,wall_median,args,note
+                          n_aet,n_pet,aet_min,aet_max,pet_min,pet_max,set_median,wall_median,args,note,
+                          pete_paired,pete_paired_ci_low,pete_paired_ci_high,n_paired
   experiment.md           the table, the per-path summary against issue 22's targets, the
                           machine and the commit
   index.html              one self-contained page (inline CSS and SVG, no network resource):
@@ -35,6 +36,9 @@ Statistics, per (app, target, path), over the rounds that gave a number:
                           separate runs), and 100 (median(PET*) - median(AET*)) / median(AET*)
                           computed; the interval is the 5th and 95th percentiles of the B
                           values (linear interpolation between order statistics).
+  pete_paired, _ci_low, _high  the median over the rounds of 100 (PET/AET - 1), each PET
+                          against the AET run of its own round (minutes apart), and its
+                          bootstrap 90 % interval (the rounds resampled); n_paired rounds
   the row of path `aet`   the AET noise floor, measured the same way: a second, independent
                           resample of the AET rounds stands in for the PETs, so pete is 0 and
                           the interval is where the PETE of a prediction exactly as noisy as
@@ -59,7 +63,8 @@ PATH_LABEL = {"aet": "AET noise", "predict": "predict", "replay": "replay",
 TARGETS = {"predict": (5.0, 10.0), "simulate": (10.0, None), "replay-relative": (10.0, None)}
 COLUMNS = ["app", "target", "np", "rounds", "path", "aet_median", "pet_median", "pete",
            "pete_ci_low", "pete_ci_high", "n_aet", "n_pet", "aet_min", "aet_max", "pet_min",
-           "pet_max", "set_median", "wall_median", "args", "note"]
+           "pet_max", "set_median", "wall_median", "args", "note", "pete_paired",
+           "pete_paired_ci_low", "pete_paired_ci_high", "n_paired"]
 
 
 # ---- statistics ---------------------------------------------------------------------------
@@ -102,6 +107,14 @@ def bootstrap_pete(aets, pets, rng, resamples=4000, level=90.0):
     point = pete(median(pets), median(aets))
     vals = [pete(median(_resample(rng, pets)), median(_resample(rng, aets)))
             for _ in range(resamples)]
+    tail = (100.0 - level) / 2
+    return point, percentile(vals, tail), percentile(vals, 100.0 - tail)
+
+
+def bootstrap_paired(ratios, rng, resamples=4000, level=90.0):
+    """(median of the rounds' PET/AET - 1, ci_low, ci_high), in %: the rounds resampled."""
+    point = 100.0 * (median(ratios) - 1)
+    vals = [100.0 * (median(_resample(rng, ratios)) - 1) for _ in range(resamples)]
     tail = (100.0 - level) / 2
     return point, percentile(vals, tail), percentile(vals, 100.0 - tail)
 
@@ -165,6 +178,17 @@ def fmt(v, d=6):
     return "" if v is None else f"{v:.{d}f}"
 
 
+def paired_ratios(here, path):
+    """PET / AET of each round that gave both: the prediction against the AET run just before
+    it on the same target (minutes apart, where this VM's modes last minutes)."""
+    by = {}
+    for r in here:
+        v = num(r["time_s"])
+        if r["path"] in ("aet", path) and r["ok"] == "1" and v is not None and v > 0:
+            by.setdefault(r["round"], {})[r["path"]] = v
+    return [d[path] / d["aet"] for _, d in sorted(by.items()) if "aet" in d and path in d]
+
+
 def summarize(rounds, resamples=4000, seed=22):
     """The rows of experiment.csv (dicts, numbers as floats or None), in app, target order."""
     apps = ordered(r["app"] for r in rounds)
@@ -201,7 +225,9 @@ def summarize(rounds, resamples=4000, seed=22):
                        "aet_max": max(aets) if aets else None,
                        "pet_min": min(pets) if pets else None,
                        "pet_max": max(pets) if pets else None,
-                       "set_median": None, "wall_median": None, "args": args, "note": ""}
+                       "set_median": None, "wall_median": None, "args": args, "note": "",
+                       "pete_paired": None, "pete_paired_ci_low": None,
+                       "pete_paired_ci_high": None, "n_paired": None}
                 if path != "aet":
                     sets, walls = sample(path, "set_s"), sample(path, "wall_s")
                     row["set_median"] = median(sets) if sets else None
@@ -218,6 +244,12 @@ def summarize(rounds, resamples=4000, seed=22):
                     else:
                         p, lo, hi = bootstrap_pete(aets, pets, rng, resamples)
                     row.update(pete=p, pete_ci_low=lo, pete_ci_high=hi)
+                    ratios = paired_ratios(here, path) if path != "aet" else []
+                    if len(ratios) >= 2:
+                        p, lo, hi = bootstrap_paired(ratios, row_rng(seed, app, t, path, "paired"),
+                                                     resamples)
+                        row.update(pete_paired=p, pete_paired_ci_low=lo, pete_paired_ci_high=hi,
+                                   n_paired=len(ratios))
                 elif not aets:
                     notes.append("no AET")
                 row["note"] = "; ".join(notes)
@@ -234,17 +266,19 @@ def write_csv(rows, path):
                         if isinstance(r[c], float) or (r[c] is None) else r[c] for c in COLUMNS])
 
 
-def outside(r, bound):
+def outside(r, bound, key="pete"):
     """The interval lies entirely outside +-bound %."""
-    return r["pete_ci_low"] is not None and (r["pete_ci_low"] > bound or r["pete_ci_high"] < -bound)
+    lo, hi = r[key + "_ci_low"], r[key + "_ci_high"]
+    return lo is not None and (lo > bound or hi < -bound)
 
 
-def path_summary(rows, targets_order):
-    """Per path: pairs, mean/max |PETE|, mean signed, intervals outside +-10 %, verdict."""
+def path_summary(rows, targets_order, key="pete"):
+    """Per path: pairs, mean/max |PETE|, mean signed, intervals outside +-10 %, verdict.
+    key "pete_paired": the same over the paired PETEs (no floor row: it has none)."""
     res = []
-    for path in ["aet"] + PATHS:
-        rs = [r for r in rows if r["path"] == path and r["pete"] is not None]
-        fails = [r for r in rows if r["path"] == path and r["pete"] is None]
+    for path in (["aet"] if key == "pete" else []) + PATHS:
+        rs = [r for r in rows if r["path"] == path and r[key] is not None]
+        fails = [r for r in rows if r["path"] == path and r[key] is None]
         if not rs and not fails:
             continue
         s = {"path": path, "pairs": len(rs), "failed": len(fails)}
@@ -256,12 +290,12 @@ def path_summary(rows, targets_order):
             s["outside10"] = None
             s["verdict"] = "the floor: half-width of the 90 % interval"
         else:
-            a = [abs(r["pete"]) for r in rs]
+            a = [abs(r[key]) for r in rs]
             s["mean_abs"] = sum(a) / len(a) if a else None
             s["max_abs"] = max(a) if a else None
-            s["mean_signed"] = sum(r["pete"] for r in rs) / len(rs) if rs else None
-            s["outside10"] = sum(1 for r in rs if outside(r, 10.0))
-            s["mean_width"] = (sum(r["pete_ci_high"] - r["pete_ci_low"] for r in rs) / len(rs)
+            s["mean_signed"] = sum(r[key] for r in rs) / len(rs) if rs else None
+            s["outside10"] = sum(1 for r in rs if outside(r, 10.0, key))
+            s["mean_width"] = (sum(r[key + "_ci_high"] - r[key + "_ci_low"] for r in rs) / len(rs)
                                if rs else None)
             tg = TARGETS.get(path)
             if not tg:
@@ -368,6 +402,25 @@ def write_md(rows, rounds, info, targets, path, resamples, seed):
                  f"{f1(s['max_abs'])} | {f1(s['mean_signed'], True)} | {f1(s.get('mean_width'))} | "
                  f"{'-' if s['outside10'] is None else s['outside10']} | {s['verdict']} |")
     L.append("")
+    paired = path_summary(rows, torder, "pete_paired")
+    if any(s["pairs"] for s in paired):
+        L.append("### Paired: each prediction against the AET run of its own round")
+        L.append("")
+        L.append("This VM runs in modes that last minutes (one application's AET moves 20-50 % "
+                 "between rounds), so the medians above can fall in different modes.  Here "
+                 "PETE is the median over the rounds of PET / AET - 1, each PET against the AET "
+                 "run just before it on the same target, with a bootstrap 90 % interval of the "
+                 "rounds (`pete_paired*` in `experiment.csv`); it has no floor row.")
+        L.append("")
+        L.append("| path | pairs | mean abs PETE | max abs PETE | mean signed | mean interval "
+                 "width | outside +-10 % | target |")
+        L.append("|---|---|---|---|---|---|---|---|")
+        for s in paired:
+            fails = f" ({s['failed']} failed)" if s["failed"] else ""
+            L.append(f"| {PATH_LABEL[s['path']]} | {s['pairs']}{fails} | {f1(s['mean_abs'])} | "
+                     f"{f1(s['max_abs'])} | {f1(s['mean_signed'], True)} | "
+                     f"{f1(s.get('mean_width'))} | {s['outside10']} | {s['verdict']} |")
+        L.append("")
     L.append("## How much the targets differ")
     L.append("")
     L.append("Median AET on each target over the base's (issue 22: the slowest target at least 2x).")
@@ -565,7 +618,19 @@ def write_html(rows, rounds, info, targets, dirpath, path, resamples, seed):
                  f"<td>{f1(s['mean_signed'], True)}</td><td>{f1(s.get('mean_width'))}</td>"
                  f"<td>{'&ndash;' if s['outside10'] is None else s['outside10']}</td>"
                  f"<td class=\"l{cls}\">{e(v)}</td></tr>")
+    for s in path_summary(rows, torder, "pete_paired"):  # (none without paired rounds)
+        if not s["pairs"]:
+            continue
+        v = s["verdict"].replace("**", "")
+        cls = " ok" if v.startswith("met") else (" no" if v.startswith("not") else "")
+        o.append(f"<tr><td class=l>{e(PATH_LABEL[s['path']])}, paired</td><td>{s['pairs']}</td>"
+                 f"<td>{f1(s['mean_abs'])}</td><td>{f1(s['max_abs'])}</td>"
+                 f"<td>{f1(s['mean_signed'], True)}</td><td>{f1(s.get('mean_width'))}</td>"
+                 f"<td>{s['outside10']}</td><td class=\"l{cls}\">{e(v)}</td></tr>")
     o.append("</table>")
+    o.append("<p class=note>Paired: the median over the rounds of PET / AET &minus; 1, each "
+             "prediction against the AET run of its own round (minutes apart; this VM's modes "
+             "last minutes), with a bootstrap 90 % interval of the rounds.</p>")
     # the table
     o.append("<h2 id=table>Every application on every target</h2>")
     o.append("<p class=note>Each cell: PETE % and its 90 % interval, the median PET below "
