@@ -23,6 +23,9 @@ deviation, and the first 8 occurrences' times b_0..b_7):
                  scaled when B >= X x median(b_1..b_31), else median(t)
   both X         the same when either is X times the other (early occurrences slower than
                  the run's mean too: NetPIPE's first occurrences of a 0.4 us phase, 3.2 us)
+  window X       the guard both ways on the base's occurrences the target timed: B x
+                 median(t) / median(b_1..b_n) when B >= X x that median or it >= X x B, else
+                 median(t) (predict compares with b_1..b_n, the same stretch of the run)
   trend switch   like-for-like when the base's own recorded occurrences (b_1..b_31) drift:
                  their Spearman rank correlation with their position is >= 0.6 over >= 8
                  of them (a step that gets slower as the run goes on: md, LAMMPS), else
@@ -97,6 +100,9 @@ def estimate(name, ph, t):
         early = med(occ[1:]) if len(occ) > 1 else 0
         x = float(name[5:])
         return B * med(t) / early if early > 0 and (B >= x * early or early >= x * B) else med(t)
+    if name.startswith('window '):  # the guard on the timed occurrences' own window of the base
+        x, early = float(name[7:]), med(b)
+        return B * med(t) / early if early > 0 and (B >= x * early or early >= x * B) else med(t)
     if name in ('matched median', 'matched mean'):
         return (ph['Bm'] if name == 'matched median' else B) * med(t) / med(b)
     if name == 'trend matched':
@@ -161,7 +167,8 @@ def family_ratios(phases, values, how):
 
 def main(root):
     names = ('median', 'like-for-like', '2-SE switch', 'median-scaled', 'early-scaled', 'trend switch',
-             'matched mean', 'matched median', 'trend matched', 'guard 1.12', 'guard 1.05', 'guard 1.03', 'both 1.12')
+             'matched mean', 'matched median', 'trend matched', 'guard 1.12', 'guard 1.05', 'guard 1.03', 'both 1.12',
+             'window 1.12', 'window 1.05')
     shown = names + ('family', 'family-sum')
     apps = sorted(a for a in os.listdir(root) if os.path.isfile(os.path.join(root, a, 'aet')))
     pete = {}
