@@ -3,7 +3,7 @@
 #  - bad input: one line and exit 2 (usage) or 1 (no such cluster); without root: exit 77;
 #  - up: 2 nodes joined over a bridge, links shaped by tc tbf, a cgroup cpu quota per node;
 #    up on an existing name fails;
-#  - mpirun: one rank per node, each in its own namespace, cgroup and hostname, over TCP;
+#  - mpirun: one rank per node, each in its own namespace, cgroup, hostname and core, over TCP;
 #  - platform: SimGrid loads it, the bandwidth it measured is below the shaped rate, and
 #    `pas2p simulate` predicts on it;
 #  - down after a killed run: the processes left in the nodes, the namespaces and the
@@ -69,6 +69,13 @@ done
 sort "$tmp/ranks" >"$tmp/ranks.sorted"
 printf '%s\n' "$name-n0 10.199.0.10/24 pas2p-vcluster/$name/n0" "$name-n1 10.199.0.11/24 pas2p-vcluster/$name/n1" |
   diff - "$tmp/ranks.sorted" >/dev/null || fail "ranks not one per node: $(cat "$tmp/ranks")"
+# each node's processes pinned to its own core (mod the machine's cores): a throttled rank
+# that migrates loses more than its quota
+n=$(nproc)
+"$vc" mpirun $name -np 2 sh -c 'echo "$(hostname) $(taskset -pc $$ | sed "s/.*: //")"' >"$tmp/pins" 2>"$tmp/err" ||
+  fail "mpirun (pins): $(cat "$tmp/err")"
+printf '%s\n' "$name-n0 0" "$name-n1 $((1 % n))" | diff - <(sort "$tmp/pins") >/dev/null ||
+  fail "nodes not pinned to cores 0 and $((1 % n)): $(cat "$tmp/pins")"
 # an MPI exit status comes back
 "$vc" mpirun $name -np 2 sh -c 'exit 3' >/dev/null 2>&1 && fail "a failing program's mpirun exited 0"
 
