@@ -69,8 +69,7 @@ done
 sort "$tmp/ranks" >"$tmp/ranks.sorted"
 printf '%s\n' "$name-n0 10.199.0.10/24 pas2p-vcluster/$name/n0" "$name-n1 10.199.0.11/24 pas2p-vcluster/$name/n1" |
   diff - "$tmp/ranks.sorted" >/dev/null || fail "ranks not one per node: $(cat "$tmp/ranks")"
-# each node's processes pinned to its own core (mod the machine's cores): a throttled rank
-# that migrates loses more than its quota
+# each node's processes pinned to its own core (mod the machine's cores), as `up` says
 n=$(nproc)
 "$vc" mpirun $name -np 2 sh -c 'echo "$(hostname) $(taskset -pc $$ | sed "s/.*: //")"' >"$tmp/pins" 2>"$tmp/err" ||
   fail "mpirun (pins): $(cat "$tmp/err")"
