@@ -210,7 +210,8 @@ git diff --quiet HEAD 2>/dev/null || commit+="+dirty"
     if [[ $t == base ]]; then echo "base,,,,this machine: mpirun over shared memory, one rank per core"
     else
       period=$(awk -F' = ' '$1 == "period_us" { print $2 / 1000 " ms period" }' "${VCLUSTER_STATE:-/run/pas2p-vcluster}/e$t/config" 2>/dev/null)
-      echo "$t,${NODES[$t]},${BW[$t]},${CPU[$t]},virtual cluster: ${NODES[$t]} nodes x ${CPU[$t]} CPU (cgroup quota${period:+; $period}); ${BW[$t]} links (tc tbf); Open MPI over TCP"
+      pinned=$(awk -F' = ' '$1 == "pinned" && $2 == 1 { print "each node on its own core" }' "${VCLUSTER_STATE:-/run/pas2p-vcluster}/e$t/config" 2>/dev/null)
+      echo "$t,${NODES[$t]},${BW[$t]},${CPU[$t]},virtual cluster: ${NODES[$t]} nodes x ${CPU[$t]} CPU (cgroup quota${period:+; $period}${pinned:+; $pinned}); ${BW[$t]} links (tc tbf); Open MPI over TCP"
     fi
   done
 } >"$out/experiment-targets.csv"
