@@ -406,8 +406,9 @@ def write_md(rows, rounds, info, targets, path, resamples, seed):
     if any(s["pairs"] for s in paired):
         L.append("### Paired: each prediction against the AET run of its own round")
         L.append("")
-        L.append("This VM runs in modes that last minutes (one application's AET moves 20-50 % "
-                 "between rounds), so the medians above can fall in different modes.  Here "
+        L.append("This VM runs in modes that last minutes (an application's AET can move by "
+                 "tens of per cent between rounds), so the medians above can fall in different "
+                 "modes.  Here "
                  "PETE is the median over the rounds of PET / AET - 1, each PET against the AET "
                  "run just before it on the same target, with a bootstrap 90 % interval of the "
                  "rounds (`pete_paired*` in `experiment.csv`); it has no floor row.")
@@ -609,24 +610,17 @@ def write_html(rows, rounds, info, targets, dirpath, path, resamples, seed):
 
     def f1(x, sign=False):
         return "&ndash;" if x is None else (f"{x:+.2f} %" if sign else f"{x:.2f} %")
-    for s in path_summary(rows, torder):
+    paired = [s for s in path_summary(rows, torder, "pete_paired") if s["pairs"]]
+    for s, label in ([(s, "") for s in path_summary(rows, torder)] +
+                     [(s, ", paired") for s in paired]):
         v = s["verdict"].replace("**", "")
         cls = " ok" if v.startswith("met") else (" no" if v.startswith("not") else "")
-        o.append(f"<tr><td class=l>{e(PATH_LABEL[s['path']])}</td><td>{s['pairs']}"
+        o.append(f"<tr><td class=l>{e(PATH_LABEL[s['path']] + label)}</td><td>{s['pairs']}"
                  f"{' (' + str(s['failed']) + ' failed)' if s['failed'] else ''}</td>"
                  f"<td>{f1(s['mean_abs'])}</td><td>{f1(s['max_abs'])}</td>"
                  f"<td>{f1(s['mean_signed'], True)}</td><td>{f1(s.get('mean_width'))}</td>"
                  f"<td>{'&ndash;' if s['outside10'] is None else s['outside10']}</td>"
                  f"<td class=\"l{cls}\">{e(v)}</td></tr>")
-    for s in path_summary(rows, torder, "pete_paired"):  # (none without paired rounds)
-        if not s["pairs"]:
-            continue
-        v = s["verdict"].replace("**", "")
-        cls = " ok" if v.startswith("met") else (" no" if v.startswith("not") else "")
-        o.append(f"<tr><td class=l>{e(PATH_LABEL[s['path']])}, paired</td><td>{s['pairs']}</td>"
-                 f"<td>{f1(s['mean_abs'])}</td><td>{f1(s['max_abs'])}</td>"
-                 f"<td>{f1(s['mean_signed'], True)}</td><td>{f1(s.get('mean_width'))}</td>"
-                 f"<td>{s['outside10']}</td><td class=\"l{cls}\">{e(v)}</td></tr>")
     o.append("</table>")
     o.append("<p class=note>Paired: the median over the rounds of PET / AET &minus; 1, each "
              "prediction against the AET run of its own round (minutes apart; this VM's modes "
