@@ -19,13 +19,21 @@ deviation, and the first 8 occurrences' times b_0..b_7):
                  values of every member (the `variant` lines of the minor ones too) and Bf
                  the base times of the same occurrences; every member gets its B x that ratio
   family-sum     the same with sum(T) / sum(Bf)
-  guard X        pas2p predict's drift guard at threshold X (PAS2P_PET_DRIFT, 1.12): early-
-                 scaled when B >= X x median(b_1..b_31), else median(t)
+  guard X        pas2p predict's former drift guard at threshold X (1.12 until
+                 2026-11-25): early-scaled when B >= X x median(b_1..b_31), else median(t)
   both X         the same when either is X times the other (early occurrences slower than
                  the run's mean too: NetPIPE's first occurrences of a 0.4 us phase, 3.2 us)
   window X       the guard both ways on the base's occurrences the target timed: B x
                  median(t) / median(b_1..b_n) when B >= X x that median or it >= X x B, else
                  median(t) (predict compares with b_1..b_n, the same stretch of the run)
+  drift X        the base's own drift over the occurrences the target timed: B x median(t) /
+                 median(b_1..b_n) when its whole-run median Bm is X times that window's
+                 median or more, or that median X times Bm or more (a median, so that the
+                 stalls of a noisy base, which move its mean, do not read as a drift), else
+                 median(t)
+  drift15 X      pas2p predict's drift rule (pas2p_pet_drift: PAS2P_PET_DRIFT 1.05,
+                 PAS2P_PET_WINDOW 15): the drift judged by Bm against median(b_1..b_15),
+                 either way, then B x median(t) / median(b_1..b_n)
   trend switch   like-for-like when the base's own recorded occurrences (b_1..b_31) drift:
                  their Spearman rank correlation with their position is >= 0.6 over >= 8
                  of them (a step that gets slower as the run goes on: md, LAMMPS), else
@@ -103,6 +111,16 @@ def estimate(name, ph, t):
     if name.startswith('window '):  # the guard on the timed occurrences' own window of the base
         x, early = float(name[7:]), med(b)
         return B * med(t) / early if early > 0 and (B >= x * early or early >= x * B) else med(t)
+    if name.startswith('drift '):  # the base's drift over the timed window, by its median
+        x, early = float(name[6:]), med(b)
+        Bm = ph['Bm']
+        return B * med(t) / early if early > 0 and (Bm >= x * early or early >= x * Bm) else med(t)
+    if name.startswith('drift15 '):  # the same, the drift judged over b_1..b_15 (predict)
+        x, w = float(name[8:]), occ[1:16]
+        Bm = ph['Bm']
+        if w and (Bm >= x * med(w) or med(w) >= x * Bm) and med(b) > 0:
+            return B * med(t) / med(b)
+        return med(t)
     if name in ('matched median', 'matched mean'):
         return (ph['Bm'] if name == 'matched median' else B) * med(t) / med(b)
     if name == 'trend matched':
@@ -165,10 +183,14 @@ def family_ratios(phases, values, how):
     return out
 
 
+WINDOWS = (3, 7, 15)  # the first n timed values of each phase
+
+
 def main(root):
     names = ('median', 'like-for-like', '2-SE switch', 'median-scaled', 'early-scaled', 'trend switch',
              'matched mean', 'matched median', 'trend matched', 'guard 1.12', 'guard 1.05', 'guard 1.03', 'both 1.12',
-             'window 1.12', 'window 1.05')
+             'window 1.12', 'window 1.05', 'drift 1.05', 'drift 1.08', 'drift 1.12',
+             'drift15 1.05', 'drift15 1.08')
     shown = names + ('family', 'family-sum')
     apps = sorted(a for a in os.listdir(root) if os.path.isfile(os.path.join(root, a, 'aet')))
     pete = {}
@@ -185,7 +207,9 @@ def main(root):
             done = sum(float(m.group(2)) * float(m.group(3)) for m in re.finditer(
                 r'<phase id="(\d+)" weight="(\d+)" base_s="[^"]*" target_s="([^"]*)"[^>]*measured="yes"', x)
                 if int(m.group(1)) in rel)
-            for n in (3, 7):
+            for n in WINDOWS:
+                if n > 3 and not any(len(times[k]) >= n for k in rel):
+                    continue  # the runs did not time that many (--occurrences)
                 for e in names:
                     s = sum(ph['w'] * estimate(e, ph, times[k][:n]) for k, ph in rel.items())
                     pete.setdefault((n, e, app), []).append((pet * s / done - aet) / aet * 100)
@@ -204,7 +228,7 @@ def main(root):
                         pete.setdefault((n, e, app), []).append((pet * s / dn - aet) / aet * 100)
     print('| values | estimator | mean abs median PETE | ' + ' | '.join(apps) + ' |')
     print('|---|---|---|' + '---|' * len(apps))
-    for n in (3, 7):
+    for n in WINDOWS:
         for e in shown:
             cells, meds = [], []
             for app in apps:
@@ -214,6 +238,8 @@ def main(root):
                     cells.append('%+.1f (%s)' % (statistics.median(v), ' '.join('%+.0f' % y for y in v)))
                 else:
                     cells.append('-')
+            if not meds:
+                continue
             mean = '%.1f %%' % (sum(meds) / len(meds)) if meds else '-'
             print('| %d | %s | %s | %s |' % (n, e, mean, ' | '.join(cells)))
     print()
