@@ -39,7 +39,10 @@ typedef struct {
     double lo_s, hi_s;           /* their range, on the scale of target_s */
     double early_s;              /* > 0: the phase drifts (pas2p_pet_drift), and this is the
                                     base's median over the occurrences the target timed:
-                                    target_s = base mean x the target's median / that */
+                                    target_s = base mean x the target's median / that;
+                                    < 0: it drifts, but across those occurrences the base's
+                                    times rise (or fall) and the target's do not: the target's
+                                    median (predict's output only; not in prediction.xml) */
 } pas2p_pet_phase_t;
 
 typedef struct {
@@ -127,7 +130,15 @@ double pas2p_pet_drift(const pas2p_sig_phase_t *p);
  * occurrences (predict: the times are the application's own early occurrences, not
  * repetitions of the phase's mean skeleton): a phase that drifts (pas2p_pet_drift) gets the
  * base mean x the target's median over its timed occurrences / the base's median over the
- * same occurrences (the times file's `first` line says which they are).  Its early
+ * same occurrences (the times file's `first` line says which they are) -- unless, over 6
+ * values or more, the base's times rise or fall across them (the median of their last
+ * third over their first's, 1.05x or more either way) and the target's do not by half as
+ * much: the target is then past what the base was going through, and its median is its
+ * steady time.  md's first steps ran 2.6 ms rising to 3.0 over occurrences 2-16 in run O's
+ * trace (its particles still in lattice order: cache-friendly), at a flat 4.2 ms from the
+ * start in its predictions on the virtual clusters (about 4.1 ms: the base's whole-run
+ * median), and compared with the base's same occurrences they predicted +51 and +34 %
+ * (vc1g, vc200: median PET against median AET).  Its early
  * occurrences are no sample of its run, but they are of the base's same ones: md's steps
  * slow down as its lattice melts (occurrences 2-16 at 4.1-4.6 ms, run median 5.1-5.4 ms),
  * NetPIPE's 0.4 us phase took 3.2 us in its first occurrences.  And a phase whose mean is

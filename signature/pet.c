@@ -142,6 +142,9 @@ void pas2p_pet_print(const pas2p_pet_t *p, FILE *out)
             fprintf(out, "%6s drifts: the base ran these occurrences in %.9f s (median), its "
                     "run %.2fx that on average: target median x base mean / that\n", "",
                     q->early_s, q->base_s / q->early_s);
+        else if (q->early_s < 0)
+            fprintf(out, "%6s drifts: the base's times rise or fall across these occurrences, "
+                    "the target's do not: the target's median, its steady time\n", "");
     }
     fprintf(out, "%6s %10s %14.6f %14.6f %8.4f %14.6f\n", "rest", "-", p->remainder_base_s,
             p->remainder_s, p->ratio, p->remainder_s);
@@ -224,6 +227,20 @@ static int tail_carried(const pas2p_sig_phase_t *p)
     return p->time_median_s > 0 && p->time_mean_s > PAS2P_PET_TAIL * p->time_median_s;
 }
 
+/* the trend of n values in their order: the median of their last third over that of their
+ * first; 0 when there are fewer than 6 (too few to tell a trend from noise) */
+static double trend(const double *x, uint32_t n)
+{
+    if (n < 6 || n > PAS2P_TIMES_MAX_VALUES)
+        return 0;
+    uint32_t m = (n + 2) / 3;
+    double a[PAS2P_TIMES_MAX_VALUES], z[PAS2P_TIMES_MAX_VALUES];
+    memcpy(a, x, m * sizeof *a);
+    memcpy(z, x + n - m, m * sizeof *z);
+    double first = median_d(a, m), last = median_d(z, m);
+    return first > 0 && last > 0 ? last / first : 0;
+}
+
 double pas2p_pet_drift(const pas2p_sig_phase_t *p)
 {
     if (p->weight < 8 || tail_carried(p))
@@ -276,14 +293,26 @@ static int drift_and_tail(const pas2p_sig_rank_t *R, const char *dir, double *t,
             continue;
         /* the values' occurrences: as the file says, else the 2nd on (the 1st of 1) */
         uint32_t from = ph->first ? ph->first - 1 : p->weight > 1;
+        if (from >= p->nocc || from >= PAS2P_SIG_OCC)
+            continue; /* (none of them recorded: the median stays) */
         uint32_t n = (uint32_t)ph->n;
-        if (from + n > p->nocc)
-            n = p->nocc > from ? p->nocc - from : 0;
-        if (from + n > PAS2P_SIG_OCC)
-            n = PAS2P_SIG_OCC > from ? PAS2P_SIG_OCC - from : 0;
+        if (n > p->nocc - from)
+            n = p->nocc - from;
+        if (n > PAS2P_SIG_OCC - from)
+            n = PAS2P_SIG_OCC - from;
         double b = n ? base_median(p, from, n) : 0, v[PAS2P_TIMES_MAX_VALUES];
         if (!(b > 0))
             continue;
+        /* the base rises (or falls) across these occurrences and the target does not: the
+         * target is past what the base was going through (md's first steps run fast while
+         * its particles are still in lattice order, 2.6 rising to 3.0 ms in one trace, or at
+         * the steady 4.2 ms from the start in another run: the cache is not the same), and
+         * its median is its steady time */
+        double rb = trend(p->occ_time_s + from, n), rt = trend(ph->v, n);
+        if (rb > 0 && rt > 0 && fabs(log(rb)) >= log(PAS2P_PET_DRIFT) && log(rt) / log(rb) < 0.5) {
+            early[k] = -1;
+            continue;
+        }
         memcpy(v, ph->v, n * sizeof *v);
         t[k] = p->time_mean_s * median_d(v, n) / b;
         early[k] = b;

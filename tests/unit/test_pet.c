@@ -216,7 +216,9 @@ static void test_departed_line(void **state)
 static void test_drift_rule(void **state)
 {
     (void)state;
-    char dir[] = "/tmp/pas2p-test-drift-XXXXXX", path[128], err[512];
+    char dir[] = "/tmp/pas2p-test-drift-XXXXXX", path[128], err[512], *text = NULL;
+    size_t len = 0;
+    FILE *f = NULL;
     times_file(dir, path, sizeof path, "pas2p-times 1\nrank 0\nnp 1\nstatus stopped\nset_s 0.01\n"
                                        "phase 1 0.0035 0.0034 0.0036\n");
     pas2p_sig_phase_t p[1];
@@ -280,6 +282,27 @@ static void test_drift_rule(void **state)
     assert_int_equal(pas2p_pet_from_times(&sig, dir, NULL, 1, 0, &out, err, sizeof err), 0);
     assert_true(fabs(out.phases[0].target_s - 0.0050 * 0.0035 / 0.0040) < 1e-12);
     pas2p_pet_free(&out);
+    /* over 6 values or more: the base rises across them (3.0-3.2 ms in its first third,
+     * 4.2-4.4 in its last) and a target flat at 5 ms does not: the target is past it, its
+     * median; a target that rises as the base does is compared with it */
+    times_rewrite(path, "pas2p-times 1\nrank 0\nnp 1\nstatus stopped\nset_s 0.01\n"
+                        "phase 1 0.0050 0.0051 0.0049 0.0050 0.0050 0.0051\n");
+    assert_int_equal(pas2p_pet_from_times(&sig, dir, NULL, 1, 0, &out, err, sizeof err), 0);
+    assert_true(fabs(out.phases[0].target_s - 0.0050) < 1e-12 && out.phases[0].early_s < 0);
+    text = NULL;
+    len = 0;
+    f = open_memstream(&text, &len);
+    pas2p_pet_print(&out, f);
+    fclose(f);
+    assert_non_null(strstr(text, "the target's do not: the target's median, its steady time"));
+    free(text);
+    pas2p_pet_free(&out);
+    times_rewrite(path, "pas2p-times 1\nrank 0\nnp 1\nstatus stopped\nset_s 0.01\n"
+                        "phase 1 0.0030 0.0032 0.0034 0.0040 0.0042 0.0044\n");
+    assert_int_equal(pas2p_pet_from_times(&sig, dir, NULL, 1, 0, &out, err, sizeof err), 0);
+    assert_true(fabs(out.phases[0].target_s - 0.0050) < 1e-12); /* 5 x 3.7 / 3.7 */
+    assert_true(fabs(out.phases[0].early_s - 0.0037) < 1e-12);
+    pas2p_pet_free(&out);
     /* values past the occurrences the signature records: compared over those it does
      * (occurrences 6-7: the target's first two values against 4.2 and 4.4 ms) */
     times_rewrite(path, "pas2p-times 1\nrank 0\nnp 1\nstatus stopped\nset_s 0.01\n"
@@ -298,9 +321,9 @@ static void test_drift_rule(void **state)
     assert_int_equal(pas2p_pet_from_times(&sig, dir, NULL, 1, 0, &out, err, sizeof err), 0);
     assert_true(fabs(out.phases[0].early_s - 0.0040) < 1e-12);
     assert_true(fabs(out.phases[0].target_s - 0.0035 / 7.7) < 1e-12);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
+    text = NULL;
+    len = 0;
+    f = open_memstream(&text, &len);
     pas2p_pet_print(&out, f);
     fclose(f);
     assert_non_null(strstr(text, "drifts: the base ran these occurrences in 0.004000000 s "

@@ -121,6 +121,15 @@ def estimate(name, ph, t):
         if w and (Bm >= x * med(w) or med(w) >= x * Bm) and med(b) > 0:
             return B * med(t) / med(b)
         return med(t)
+    if name.startswith('drift15se '):  # and by more than K standard errors of the window's median
+        x, k, w = float(name.split()[1]), float(name.split()[2]), occ[1:16]
+        Bm = ph['Bm']
+        if len(w) >= 3 and med(b) > 0:
+            e = med(w)
+            se = 1.4826 * med([abs(v - e) for v in w]) * 1.2533 / len(w) ** .5
+            if (Bm >= x * e or e >= x * Bm) and abs(Bm - e) >= k * se:
+                return B * med(t) / med(b)
+        return med(t)
     if name in ('matched median', 'matched mean'):
         return (ph['Bm'] if name == 'matched median' else B) * med(t) / med(b)
     if name == 'trend matched':
@@ -190,7 +199,8 @@ def main(root):
     names = ('median', 'like-for-like', '2-SE switch', 'median-scaled', 'early-scaled', 'trend switch',
              'matched mean', 'matched median', 'trend matched', 'guard 1.12', 'guard 1.05', 'guard 1.03', 'both 1.12',
              'window 1.12', 'window 1.05', 'drift 1.05', 'drift 1.08', 'drift 1.12',
-             'drift15 1.05', 'drift15 1.08')
+             'drift15 1.05', 'drift15 1.08', 'drift15 1.10', 'drift15 1.12',
+             'drift15se 1.05 3', 'drift15se 1.05 4', 'drift15se 1.03 4')
     shown = names + ('family', 'family-sum')
     apps = sorted(a for a in os.listdir(root) if os.path.isfile(os.path.join(root, a, 'aet')))
     pete = {}
