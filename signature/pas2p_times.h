@@ -14,8 +14,6 @@
  *   rank R / np N / pid P / status stopped|completed|diverged / events E / set_s S / checks C
  *   [reason TEXT] [done_at EVENT] [departed N TEXT]
  *   phase ID T1 T2 ...        (each timed occurrence or repetition, seconds, in order)
- *   first ID J                (predict: T1 is the phase's occurrence J, from 1; no line:
- *                              its 2nd, the first being the warm-up, or its 1st of 1)
  *   variant ID T1 T2 ...      (predict: a minor time variant's occurrences; not read here)
  */
 #ifndef PAS2P_TIMES_H
@@ -78,8 +76,6 @@ typedef struct {
     int n;                   /* values on its line (at most PAS2P_TIMES_MAX_VALUES read) */
     double median;           /* of those values */
     double min, max;         /* their range */
-    unsigned first;          /* the occurrence (from 1) v[0] is; 0: no `first` line */
-    double v[PAS2P_TIMES_MAX_VALUES]; /* the values, in the file's order */
 } pas2p_times_phase_t;
 
 typedef struct {
@@ -156,17 +152,6 @@ static inline void pas2p_times_phase(pas2p_times_writer_t *w, unsigned id)
 static inline void pas2p_times_variant(pas2p_times_writer_t *w, unsigned id)
 {
     pas2p_times_line_(w, "variant", id);
-}
-
-/* A `first ID J` line: the last phase line's first value is occurrence J (from 1) of phase
- * ID (predict: a rare phase is timed from its first occurrence, the others from their
- * second; the PET compares a drifting phase with the same occurrences of the base run). */
-static inline void pas2p_times_first(pas2p_times_writer_t *w, unsigned id, unsigned j)
-{
-    if (w->in_phase)
-        fputc('\n', w->f);
-    w->in_phase = 0;
-    fprintf(w->f, "first %u %u\n", id, j);
 }
 
 static inline void pas2p_times_value(pas2p_times_writer_t *w, double seconds)
@@ -276,12 +261,6 @@ static inline int pas2p_times_load(const char *dir, unsigned rank, pas2p_times_f
             snprintf(st->departed_why, sizeof st->departed_why, "%.1000s", *end ? end + 1 : end);
         } else if (!strncmp(line, "reason ", 7)) {
             snprintf(st->reason, sizeof st->reason, "%.1000s", line + 7);
-        } else if (!strncmp(line, "first ", 6)) {
-            char *end;
-            unsigned long id = strtoul(line + 6, &end, 10), j = strtoul(end, NULL, 10);
-            for (size_t i = 0; i < out->nphases; i++)
-                if (out->phases[i].id == id)
-                    out->phases[i].first = (unsigned)j;
         } else if (!strncmp(line, "phase ", 6)) {
             char *p = line + 6, *end;
             unsigned long id = strtoul(p, &end, 10);
@@ -308,10 +287,8 @@ static inline int pas2p_times_load(const char *dir, unsigned rank, pas2p_times_f
                 out->phases = np;
                 cap = nc;
             }
-            pas2p_times_phase_t *ph = &out->phases[out->nphases++];
-            memcpy(ph->v, v, (size_t)n * sizeof *v);
-            ph->first = 0;
             qsort(v, (size_t)n, sizeof *v, pas2p_times_cmp_double);
+            pas2p_times_phase_t *ph = &out->phases[out->nphases++];
             ph->id = (unsigned)id;
             ph->n = n;
             ph->median = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);

@@ -138,13 +138,12 @@ void pas2p_pet_print(const pas2p_pet_t *p, FILE *out)
         fprintf(out, "%6u %10llu %14.9f %14.9f %8.4f %14.6f %6s %8s%s\n", q->id,
                 (unsigned long long)q->weight, q->base_s, q->target_s, q->ratio,
                 q->contribution_s, n, range, q->estimated ? "  (not measured: base x ratio)" : "");
-        if (q->early_s > 0)
-            fprintf(out, "%6s drifts: the base ran these occurrences in %.9f s (median), its "
-                    "run %.2fx that on average: target median x base mean / that\n", "",
-                    q->early_s, q->base_s / q->early_s);
-        else if (q->early_s < 0)
-            fprintf(out, "%6s drifts: the base's times rise or fall across these occurrences, "
-                    "the target's do not: the target's median, its steady time\n", "");
+        if (q->early_s > 0 && q->base_s >= q->early_s)
+            fprintf(out, "%6s the base's mean is %.1fx its early occurrences' median (%.9f s): "
+                    "target median x base mean / that\n", "", q->base_s / q->early_s, q->early_s);
+        else if (q->early_s > 0)
+            fprintf(out, "%6s the base's early occurrences' median (%.9f s) is %.1fx its mean: "
+                    "target median x base mean / that\n", "", q->early_s, q->early_s / q->base_s);
     }
     fprintf(out, "%6s %10s %14.6f %14.6f %8.4f %14.6f\n", "rest", "-", p->remainder_base_s,
             p->remainder_s, p->ratio, p->remainder_s);
@@ -193,32 +192,31 @@ static int cmp_d(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static double median_d(double *v, uint32_t n)
-{
-    qsort(v, n, sizeof *v, cmp_d);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-/* the base's median over phase p's recorded occurrences from..from+n-1 (indices from 0),
- * as far as the signature records them; 0 when it records fewer than 3 of them or one of
- * them is unknown (an older signature) */
-static double base_median(const pas2p_sig_phase_t *p, uint32_t from, uint32_t n)
+/* the base's median over phase p's recorded occurrences after the first, when its mean is
+ * PAS2P_PET_DRIFT times that or more, or that median PAS2P_PET_DRIFT times the mean or more
+ * (early occurrences slower than the run's: NetPIPE's 0.4 us phase took 3.2 us in its 2nd
+ * to 32nd occurrences, and predict scaled the whole run by 8.5); else 0 (see
+ * pas2p_pet_from_times) */
+static double early_median(const pas2p_sig_phase_t *p)
 {
     double v[PAS2P_SIG_OCC];
-    uint32_t m = 0;
-    for (uint32_t j = from; j < from + n && j < p->nocc && j < PAS2P_SIG_OCC; j++) {
-        if (!(p->occ_time_s[j] > 0))
-            return 0;
-        v[m++] = p->occ_time_s[j];
-    }
-    return m >= 3 || (m && m == n) ? median_d(v, m) : 0;
+    uint32_t n = 0;
+    for (uint32_t j = 1; j < p->nocc && j < PAS2P_SIG_OCC; j++)
+        if (p->occ_time_s[j] > 0)
+            v[n++] = p->occ_time_s[j];
+    if (p->weight < 8 || n < 3)
+        return 0;
+    qsort(v, n, sizeof *v, cmp_d);
+    double m = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    return m > 0 && (p->time_mean_s >= PAS2P_PET_DRIFT * m || m >= PAS2P_PET_DRIFT * p->time_mean_s)
+               ? m : 0;
 }
 
 /* A phase whose mean a few heavy occurrences carry (its mean over PAS2P_PET_TAIL times its
  * median over the whole run; a drift of all of them keeps the two close), not a drift of all of
  * them: HPCC's 301 MPI_Allreduce rounds on rank 1, median 0.85 us, mean 0.76 ms, longest
  * 0.155 s (the rounds where it waits for rank 0's
- * single-process benchmark).  Scaled as a drift, its whole mean would follow a microsecond
+ * single-process benchmark).  The drift guard would scale its whole mean by a microsecond
  * median's noise (x348 on a loaded machine: +0.63 s of an 8 s run); its typical occurrence
  * is measured, its tail (mean - early median) estimated by the rank's other phases. */
 #define PAS2P_PET_TAIL 10.0
@@ -227,111 +225,14 @@ static int tail_carried(const pas2p_sig_phase_t *p)
     return p->time_median_s > 0 && p->time_mean_s > PAS2P_PET_TAIL * p->time_median_s;
 }
 
-/* the trend of n values in their order: the median of their last third over that of their
- * first; 0 when there are fewer than 6 (too few to tell a trend from noise) */
-static double trend(const double *x, uint32_t n)
-{
-    if (n < 6 || n > PAS2P_TIMES_MAX_VALUES)
-        return 0;
-    uint32_t m = (n + 2) / 3;
-    double a[PAS2P_TIMES_MAX_VALUES], z[PAS2P_TIMES_MAX_VALUES];
-    memcpy(a, x, m * sizeof *a);
-    memcpy(z, x + n - m, m * sizeof *z);
-    double first = median_d(a, m), last = median_d(z, m);
-    return first > 0 && last > 0 ? last / first : 0;
-}
-
-double pas2p_pet_drift(const pas2p_sig_phase_t *p)
-{
-    if (p->weight < 8 || tail_carried(p))
-        return 0;
-    double m = base_median(p, 1, PAS2P_PET_WINDOW);
-    double whole = p->time_median_s > 0 ? p->time_median_s : p->time_mean_s;
-    return m > 0 && (whole >= PAS2P_PET_DRIFT * m || m >= PAS2P_PET_DRIFT * whole) ? m : 0;
-}
-
-
-/* predict's times of rank R (its times file in dir; t[k]: the median of phase k's values,
- * NAN if none) turned into target PhaseETs: a drifting phase (pas2p_pet_drift) is the base
- * mean x the target's median over its timed occurrences / the base's median over the same
- * ones (early[k] = that base median), a tail-carried one its typical occurrence plus its
- * tail (mean - the base's median over its recorded occurrences 2 on) x the rank's ratio
- * over the phases left alone.  0, or -1 (err: the times file) */
-static int drift_and_tail(const pas2p_sig_rank_t *R, const char *dir, double *t, double *early,
-                          char *err, size_t errlen)
-{
-    pas2p_times_file_t tf;
-    if (pas2p_times_load(dir, R->rank, &tf, err, errlen))
-        return -1;
-    double wb = 0, wt = 0; /* the rank's ratio over the phases left alone */
-    for (uint32_t k = 0; k < R->nphases; k++) {
-        const pas2p_sig_phase_t *p = &R->phases[k];
-        if (p->relevant && isfinite(t[k]) && t[k] >= 0 && !pas2p_pet_drift(p) &&
-            !tail_carried(p)) {
-            wb += p->time_mean_s * (double)p->weight;
-            wt += t[k] * (double)p->weight;
-        }
-    }
-    for (uint32_t k = 0; k < R->nphases; k++) {
-        const pas2p_sig_phase_t *p = &R->phases[k];
-        early[k] = 0;
-        if (!isfinite(t[k]))
-            continue;
-        if (tail_carried(p)) {
-            double e = base_median(p, 1, PAS2P_SIG_OCC - 1);
-            if (e > 0 && e < p->time_mean_s)
-                t[k] += (p->time_mean_s - e) * (wb > 0 ? wt / wb : t[k] / e);
-            continue;
-        }
-        if (!pas2p_pet_drift(p))
-            continue;
-        const pas2p_times_phase_t *ph = NULL;
-        for (size_t i = 0; i < tf.nphases; i++)
-            if (tf.phases[i].id == p->id)
-                ph = &tf.phases[i];
-        if (!ph)
-            continue;
-        /* the values' occurrences: as the file says, else the 2nd on (the 1st of 1) */
-        uint32_t from = ph->first ? ph->first - 1 : p->weight > 1;
-        if (from >= p->nocc || from >= PAS2P_SIG_OCC)
-            continue; /* (none of them recorded: the median stays) */
-        uint32_t n = (uint32_t)ph->n;
-        if (n > p->nocc - from)
-            n = p->nocc - from;
-        if (n > PAS2P_SIG_OCC - from)
-            n = PAS2P_SIG_OCC - from;
-        double b = n ? base_median(p, from, n) : 0, v[PAS2P_TIMES_MAX_VALUES];
-        if (!(b > 0))
-            continue;
-        /* the base rises (or falls) across these occurrences and the target does not: the
-         * target is past what the base was going through (md's first steps run fast while
-         * its particles are still in lattice order, 2.6 rising to 3.0 ms in one trace, or at
-         * the steady 4.2 ms from the start in another run: the cache is not the same), and
-         * its median is its steady time */
-        double rb = trend(p->occ_time_s + from, n), rt = trend(ph->v, n);
-        if (rb > 0 && rt > 0 && fabs(log(rb)) >= log(PAS2P_PET_DRIFT) && log(rt) / log(rb) < 0.5) {
-            early[k] = -1;
-            continue;
-        }
-        memcpy(v, ph->v, n * sizeof *v);
-        t[k] = p->time_mean_s * median_d(v, n) / b;
-        early[k] = b;
-    }
-    pas2p_times_file_free(&tf);
-    return 0;
-}
-
 int pas2p_pet_from_times(const pas2p_signature_t *sig, const char *dir, const char *base_dir,
                          int occurrences, double aet_s, pas2p_pet_t *out, char *err,
                          size_t errlen)
 {
     double **target = calloc(sig->nranks ? sig->nranks : 1, sizeof *target), set = 0;
-    double **early = calloc(sig->nranks ? sig->nranks : 1, sizeof *early);
     double *base = NULL;
     int rc = -1;
-    if (!target || !early) {
-        free(target);
-        free(early);
+    if (!target) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
@@ -340,8 +241,7 @@ int pas2p_pet_from_times(const pas2p_signature_t *sig, const char *dir, const ch
         pas2p_times_t st;
         memset(&st, 0, sizeof st);
         target[r] = calloc(R->nphases ? R->nphases : 1, sizeof **target);
-        early[r] = calloc(R->nphases ? R->nphases : 1, sizeof **early);
-        if (!target[r] || !early[r]) {
+        if (!target[r]) {
             snprintf(err, errlen, "out of memory");
             goto out;
         }
@@ -356,8 +256,21 @@ int pas2p_pet_from_times(const pas2p_signature_t *sig, const char *dir, const ch
                 target[r][k] = NAN;
         if (st.set_s > set)
             set = st.set_s;
-        if (occurrences && used && drift_and_tail(R, dir, target[r], early[r], err, errlen))
-            goto out;
+        double wb = 0, wt = 0; /* the rank's ratio over its phases the guard leaves alone */
+        for (uint32_t k = 0; occurrences && used && k < R->nphases; k++) {
+            const pas2p_sig_phase_t *p = &R->phases[k];
+            if (p->relevant && isfinite(target[r][k]) && target[r][k] >= 0 && !early_median(p)) {
+                wb += p->time_mean_s * (double)p->weight;
+                wt += target[r][k] * (double)p->weight;
+            }
+        }
+        for (uint32_t k = 0; occurrences && used && k < R->nphases; k++) {
+            double e = isfinite(target[r][k]) ? early_median(&R->phases[k]) : 0;
+            if (e > 0 && e < R->phases[k].time_mean_s && tail_carried(&R->phases[k]))
+                target[r][k] += (R->phases[k].time_mean_s - e) * (wb > 0 ? wt / wb : target[r][k] / e);
+            else if (e > 0)
+                target[r][k] = R->phases[k].time_mean_s * target[r][k] / e;
+        }
         if (!base_dir || !used)
             continue;
         /* relative: the base PhaseET scaled by how much slower the same replay ran here */
@@ -398,16 +311,14 @@ int pas2p_pet_from_times(const pas2p_signature_t *sig, const char *dir, const ch
         pas2p_pet_phase_t *q = &out->phases[i];
         for (uint32_t r = 0; r < sig->nranks; r++)
             for (uint32_t k = 0; sig->ranks[r].rank == out->rank && k < sig->ranks[r].nphases; k++)
-                if (sig->ranks[r].phases[k].id == q->id && !q->estimated)
-                    q->early_s = early[r][k];
+                if (sig->ranks[r].phases[k].id == q->id && !q->estimated &&
+                    !tail_carried(&sig->ranks[r].phases[k]))
+                    q->early_s = early_median(&sig->ranks[r].phases[k]);
     }
 out:
-    for (uint32_t r = 0; r < sig->nranks; r++) {
+    for (uint32_t r = 0; r < sig->nranks; r++)
         free(target[r]);
-        free(early[r]);
-    }
     free(target);
-    free(early);
     free(base);
     return rc;
 }

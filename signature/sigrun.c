@@ -22,9 +22,7 @@
  *    (first seen in the second half of the rank's events, while such phases carry < 25 %
  *    of its time together: a short loop in the wind-down): they are estimated by the PET
  *    from the rank's ratio rather than delay the stop (a late phase's occurrences that
- *    complete before the stop are timed and used).  The stop waits for PAS2P_OCCURRENCES
- *    of them, and for a phase that drifts (pas2p_pet_drift) up to PAS2P_PET_WINDOW, as
- *    far as the rare phases' stop point allows;
+ *    complete before the stop are timed and used);
  *  - at every blocking collective on MPI_COMM_WORLD, or on a communicator of all the ranks
  *    (a Cartesian one, a duplicate: the signature lists them), the ranks agree (one extra allreduce on
  *    a private duplicate of MPI_COMM_WORLD, its time excluded from the measurements)
@@ -46,7 +44,6 @@
 
 #include <mpi.h>
 
-#include "pas2p_pet.h"
 #include "pas2p_signature.h"
 #include "pas2p_sink.h"
 #include "pas2p_times.h"
@@ -62,7 +59,6 @@ typedef struct {
     double t0, t1;           /* boundary values (ns, excluded time taken out); t1 < 0: open */
     uint64_t oend;           /* its end as an ordinal (the stop point's unit) */
     int steady;              /* awaited because the phase's first values disagreed */
-    uint32_t occ;            /* which occurrence of its phase, from 0 */
 } interval_t;
 
 typedef struct {
@@ -132,20 +128,15 @@ static char *format_times(const sigrun_t *s, int status, const char *why, double
     for (int kind = 1; s->me && kind <= 2; kind++)
         for (uint32_t k = 0; k < s->me->nphases; k++) {
             int any = 0;
-            uint32_t first = 0;
             for (uint32_t i = 0; i < s->niv; i++) {
                 const interval_t *v = &s->iv[i];
                 if (v->phase != k || v->timed != kind || v->t1 < 0)
                     continue;
                 if (!any)
                     (kind == 1 ? pas2p_times_phase : pas2p_times_variant)(&w, s->me->phases[k].id);
-                if (!any)
-                    first = v->occ;
                 pas2p_times_value(&w, (v->t1 - v->t0) * 1e-9);
                 any = 1;
             }
-            if (any && kind == 1) /* which occurrences they are (a drifting phase's PET) */
-                pas2p_times_first(&w, s->me->phases[k].id, first + 1);
         }
     pas2p_times_finish(&w);
     if (fclose(f)) {
@@ -410,7 +401,6 @@ static void *sig_start(const pas2p_sink_host_t *host)
                 await_unseen = 1, lates = 0; /* (first_stop stays: the late ones come later) */
             continue;
         }
-        int drift = pas2p_pet_drift(p) > 0;
         for (uint32_t j = 0; j < p->nocc; j++) {
             interval_t *v = &s->iv[s->niv++];
             /* the first occurrence warms up when there are more; the stop waits for the next
@@ -422,18 +412,13 @@ static void *sig_start(const pas2p_sink_host_t *host)
                         (p->nocc == 1 || rare ? 1 : j >= 1);
             if (timed && minor)
                 timed = 2; /* not waited for; its line is for the estimator study */
-            /* a phase that drifts (its early occurrences are no sample of its run: md's
-             * steps slow down as its lattice melts) is compared with the base's same
-             * occurrences by the PET, so it is awaited for up to PAS2P_PET_WINDOW of them,
-             * as far as the rare phases' stop point allows (pas2p_pet.h) */
             int measured = timed == 1 && (!late || measure_end) &&
                            (rare ? p->occ_end[j] <= stop_at || (await_unseen && j == 0)
-                                 : p->nocc == 1 || j <= (uint32_t)occ ||
-                                       (drift && j <= PAS2P_PET_WINDOW && p->occ_end[j] <= stop_at));
+                                 : p->nocc == 1 || j <= (uint32_t)occ);
             *v = (interval_t){.start = s->sig.anchored ? p->occ_astart[j] : p->occ_start[j],
                               .end = s->sig.anchored ? p->occ_aend[j] : p->occ_end[j],
                               .phase = k, .measured = measured, .timed = timed, .t0 = -1,
-                              .t1 = -1, .oend = p->occ_end[j], .occ = j};
+                              .t1 = -1, .oend = p->occ_end[j]};
             s->nmeasured += (uint32_t)measured;
         }
     }

@@ -5,10 +5,7 @@
 #            guaranteed stop, exit 0, print no launcher banner, and leave no process behind
 #   blocked  LAUNCH is tests/mpi/stall: the prediction runs with STALL=4, so rank 1 is
 #            blocked in a receive from its 4th message to the end of rank 0's loop: the run
-#            must still stop early (rank 0 never prints "stall: done").  With --rare-after
-#            0.01, so that the stop awaits no more than the 3 timed messages also when the
-#            traced run's first messages ran at another speed than the rest (a drift,
-#            pas2p_pet_drift, whose occurrences are awaited up to the rare phases' stop)
+#            must still stop early (rank 0 never prints "stall: done")
 #   nodir    ranks other than 0 get a PAS2P_PREDICT_DIR of their own (no shared directory):
 #            every times file must still reach the prediction directory, through rank 0
 #   poll     LAUNCH is tests/mpi/poll, whose rank 1 polls MPI_Test a different number of
@@ -40,12 +37,6 @@
 #            iteration 21 ms instead of 1 ms, more than a preemption adds; the trace had
 #            none): the loop's first 3 timed values disagree, and the stop awaits more
 #            of them (up to 7), as it does not without the jitter when they agree (3)
-#   drift    LAUNCH is tests/mpi/sizes with RAMP_ITERS (its first iterations cheap, in
-#            the trace and in the prediction alike), and the signature's loop made to
-#            drift for certain (its whole-run median set far above its first occurrences):
-#            predict says so and times more of its occurrences (8 or more: the 3 % budget
-#            of 600 iterations) to compare them with the trace's same ones (the
-#            arithmetic: test_pet)
 #   dealt    LAUNCH is tests/mpi/sizes: predicted with SETUP_MSGS=3 and 0 (the trace had
 #            1), its set-up makes other calls than the base run's (work dealt out at run
 #            time); from a signature analysed with --locate anchors: a departure said (exit
@@ -64,19 +55,11 @@ rm -rf "$w"; mkdir -p "$w"
 aargs=(); [[ $mode == size ]] && aargs=(--relevance 0.2)
 [[ $mode == dealt ]] && aargs=(--locate anchors)
 "$pas2p" analyze "$w/t" -o "$w/sig.xml" "${aargs[@]}" >"$w/analyze" 2>"$w/err" || fail "analyze failed"
-# drift: on a loaded machine the traced run's stalls can hide the ramp, so the loop's drift
-# is made certain: every phase of 10 occurrences or more gets a whole-run median of 1 s,
-# far above its first occurrences (what predict does with a drift is under test here; how
-# it tells one is pas2p_pet_drift's unit test)
-if [[ $mode == drift ]]; then
-  sed -i 's/\(weight="[0-9][0-9][0-9]*"[^>]*time_median_s="\)[^"]*"/\11"/' "$w/sig.xml"
-  grep -q 'time_median_s="1"' "$w/sig.xml" || fail "no phase of 10 occurrences or more to make drift"
-fi
 prog=                             # the program: the first executable file after the launcher
 for a in "${@:2}"; do [[ -z $prog && -x $a && -f $a ]] && prog=$a; done
-launch=("$@") pargs=()
+launch=("$@")
 case $mode in
-  blocked) launch=("$1" -x STALL=4 "${@:2}") pargs=(--rare-after 0.01) ;;
+  blocked) launch=("$1" -x STALL=4 "${@:2}") ;;
   size) launch=("$1" -x SETUP_BYTES=5000 "${@:2}") ;;
   steady) launch=("$1" -x JITTER_US=20000 "${@:2}") ;;
   dealt)
@@ -108,7 +91,7 @@ if [[ $mode == farm ]]; then
 fi
 for ((k = 1; k <= runs; k++)); do
   rm -rf "$w/pred"
-  timeout 60 "$pas2p" predict "$w/sig.xml" -o "$w/pred" "${pargs[@]}" -- "${launch[@]}" >"$w/out" 2>"$w/err"
+  timeout 60 "$pas2p" predict "$w/sig.xml" -o "$w/pred" -- "${launch[@]}" >"$w/out" 2>"$w/err"
   rc=$?
   (( rc == 0 )) || break
 done
@@ -139,11 +122,6 @@ case $mode in
     # stderr: the program's "stage s: " lines, the last one cut by the stop (the abort
     # banner that follows it must be dropped all the same), nothing else
     grep -vq "^stage [0-9]: \(ok\)\?$" "$w/err" && fail "stderr has more than the program's stage lines" ;;
-  drift)
-    grep -q "^ *drifts: " "$w/out" || fail "the loop's drift was not said"
-    read -r n _ < <(awk '/^rank [0-9]+:/ { on = !seen; seen = 1; next }
-                         on && $1 ~ /^[0-9]+$/ && $2 > w { w = $2; v = $7 } END { print v + 0 }' "$w/out")
-    ((n >= 8)) || fail "the drifting loop was timed on $n values (8 or more expected)" ;;
   tail)
     grep -q "^stop = early" "$w/out" || fail "not stopped early (the one late stage, ~13 % of the run, was awaited)"
     grep -Eq "^ +[0-9]+ +[2-5] .*not measured" "$w/out" || fail "the late stage (5 occurrences) is not estimated" ;;
@@ -198,11 +176,9 @@ if [[ $mode == steady ]]; then # the loop: the relevant phase of the most weight
   timeout 60 "$pas2p" predict "$w/sig.xml" -o "$w/pred" -- "${@}" >"$w/out" 2>"$w/err" ||
     fail "without jitter: predict exited $?"
   # values that agree (within 20 % of their median) are not awaited longer; on a loaded
-  # machine they may not agree, and then they rightly are, and so are the occurrences of a
-  # phase whose traced run drifted (the prediction says so under the phase: pas2p_pet_drift)
+  # machine they may not agree, and then they rightly are
   read -r n spread < <(vals "$w/out")
-  ((spread > 20 || n <= 4)) || grep -q '^ *drifts: ' "$w/out" ||
-    fail "the steady loop was timed on $n values within $spread % (3 expected)"
+  ((spread > 20 || n <= 4)) || fail "the steady loop was timed on $n values within $spread % (3 expected)"
 fi
 if [[ $mode == dealt ]]; then
   grep -q "^departures = [1-9]" "$w/out" || fail "the set-up's departure was not said"

@@ -179,10 +179,6 @@ add_test(NAME predict_dealt_setup COMMAND bash ${T}/predict_stop.sh dealt ${PAS2
 # a loop whose first timed occurrences disagree is timed longer (the steady state)
 add_test(NAME predict_steady_state COMMAND bash ${T}/predict_stop.sh steady ${PAS2P} ${W}/stop-steady
   -- ${MPIRUN} -np 2 $<TARGET_FILE:sizes> 300)
-# a drifting loop (its first 32 iterations cheap): timed longer, against the trace's same
-# occurrences (tests/predict_stop.sh, mode drift)
-add_test(NAME predict_drift COMMAND bash ${T}/predict_stop.sh drift ${PAS2P} ${W}/stop-drift
-  -- ${MPIRUN} -x RAMP_ITERS=32 -np 2 $<TARGET_FILE:sizes> 600)
 # late phases: a sweep's later stages, together ~64 % of the run, are awaited and timed; one
 # short stage (~13 %) is a wind-down, estimated (tests/predict_stop.sh, modes late, tail)
 add_executable(sweep mpi/sweep.c)

@@ -7,9 +7,7 @@
  * another number is a set-up whose calls vary from run to run (work dealt out at run
  * time), which only a signature located by anchors (analyze --locate anchors) follows.
  * JITTER_US (0 by default) adds that many microseconds to every other iteration's
- * computation: a phase whose first timed occurrences disagree.  RAMP_ITERS (0 by default):
- * the first that many iterations compute from 0.3 ms rising to 1 ms, like a molecular-
- * dynamics run whose steps slow down as its lattice melts: a phase that drifts.
+ * computation: a phase whose first timed occurrences disagree.
  * The program checks what it receives. */
 #include <mpi.h>
 #include <stdio.h>
@@ -31,7 +29,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     int n = argc > 1 ? atoi(argv[1]) : 200, setup = env_int("SETUP_BYTES", 1000),
         loop = env_int("LOOP_BYTES", 8), msgs = env_int("SETUP_MSGS", 1),
-        jitter = env_int("JITTER_US", 0), ramp = env_int("RAMP_ITERS", 0);
+        jitter = env_int("JITTER_US", 0);
     char *buf = calloc((size_t)(setup > loop ? setup : loop), 1),
          *in = calloc((size_t)(setup > loop ? setup : loop), 1);
     if (!buf || !in || setup < 1 || loop < 1 || msgs < 0)
@@ -53,8 +51,7 @@ int main(int argc, char **argv)
                      (rank + np - 1) % np, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         if (in[loop - 1] != (it & 0x7f))
             MPI_Abort(MPI_COMM_WORLD, 4);
-        double ms = it < ramp ? 0.3 + 0.7 * it / ramp : 1;
-        spin_for(1e-3 * ms + (it % 2 ? 1e-6 * jitter : 0));
+        spin_for(1e-3 + (it % 2 ? 1e-6 * jitter : 0));
         double x = 1, y;
         MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
         sum += y;

@@ -19,8 +19,8 @@ deviation, and the first 8 occurrences' times b_0..b_7):
                  values of every member (the `variant` lines of the minor ones too) and Bf
                  the base times of the same occurrences; every member gets its B x that ratio
   family-sum     the same with sum(T) / sum(Bf)
-  guard X        pas2p predict's former drift guard at threshold X (1.12 until
-                 2026-11-25): early-scaled when B >= X x median(b_1..b_31), else median(t)
+  guard X        pas2p predict's drift guard at threshold X (PAS2P_PET_DRIFT, 1.12): early-
+                 scaled when B >= X x median(b_1..b_31), else median(t)
   both X         the same when either is X times the other (early occurrences slower than
                  the run's mean too: NetPIPE's first occurrences of a 0.4 us phase, 3.2 us)
   window X       the guard both ways on the base's occurrences the target timed: B x
@@ -31,9 +31,11 @@ deviation, and the first 8 occurrences' times b_0..b_7):
                  median or more, or that median X times Bm or more (a median, so that the
                  stalls of a noisy base, which move its mean, do not read as a drift), else
                  median(t)
-  drift15 X      pas2p predict's drift rule (pas2p_pet_drift: PAS2P_PET_DRIFT 1.05,
-                 PAS2P_PET_WINDOW 15): the drift judged by Bm against median(b_1..b_15),
-                 either way, then B x median(t) / median(b_1..b_n)
+  drift15 X      the drift judged by Bm against median(b_1..b_15), either way, then
+                 B x median(t) / median(b_1..b_n): tried in predict (commits fafdbf5,
+                 0ecee50), reverted after experiment runs O and P (results/predict.md)
+  drift15se X K  the same, and only when Bm and median(b_1..b_15) differ by K standard
+                 errors of that median (from the window's median absolute deviation)
   trend switch   like-for-like when the base's own recorded occurrences (b_1..b_31) drift:
                  their Spearman rank correlation with their position is >= 0.6 over >= 8
                  of them (a step that gets slower as the run goes on: md, LAMMPS), else
