@@ -117,17 +117,11 @@ def estimate(name, ph, t):
         x, early = float(name[6:]), med(b)
         Bm = ph['Bm']
         return B * med(t) / early if early > 0 and (Bm >= x * early or early >= x * Bm) else med(t)
-    if name.startswith('drift15 '):  # the same, the drift judged over b_1..b_15 (predict)
-        x, w = float(name[8:]), occ[1:16]
-        Bm = ph['Bm']
-        if w and (Bm >= x * med(w) or med(w) >= x * Bm) and med(b) > 0:
-            return B * med(t) / med(b)
-        return med(t)
-    if name.startswith('drift15se '):  # and by more than K standard errors of the window's median
-        x, k, w = float(name.split()[1]), float(name.split()[2]), occ[1:16]
-        Bm = ph['Bm']
+    if name.startswith('drift15'):  # drift15 X: the drift judged over b_1..b_15; drift15se X K:
+        f = name.split()           # and by K standard errors of that window's median or more
+        x, k, w = float(f[1]), float(f[2]) if len(f) > 2 else 0, occ[1:16]
         if len(w) >= 3 and med(b) > 0:
-            e = med(w)
+            e, Bm = med(w), ph['Bm']
             se = 1.4826 * med([abs(v - e) for v in w]) * 1.2533 / len(w) ** .5
             if (Bm >= x * e or e >= x * Bm) and abs(Bm - e) >= k * se:
                 return B * med(t) / med(b)
