@@ -450,6 +450,7 @@ int pas2p_build_signature(const pas2p_rank_phases_t *res, const pas2p_manifest_t
     s->compute_similarity = o->compute_similarity;
     s->compute_similarity_time = o->compute_similarity_time;
     s->size_tolerance = o->size_tolerance;
+    s->size_floor = o->size_floor;
     s->inline_events = o->inline_events;
     s->representative = (uint32_t)rep;
     s->spmd = spmd;
@@ -645,6 +646,8 @@ int pas2p_analyze(const pas2p_analyze_opts_t *opts, const pas2p_analyze_dist_t *
     pas2p_analysis_opts_t o = opts->analysis;
     if (!o.global && !opts->size_tolerance_given)
         o.size_tolerance = 0.05; /* the per-rank analysis keeps its own default */
+    if (!o.global && !opts->size_floor_given)
+        o.size_floor = 0;
     double t0 = pas2p_mono_s();
     pas2p_manifest_t m;
     char why[1024];

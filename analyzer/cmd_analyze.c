@@ -18,7 +18,7 @@
 
 static const char usage[] =
     "usage: pas2p analyze TRACE_DIR [-o SIGNATURE.xml] [--jobs N] [--relevance F]\n"
-    "                     [--compute-similarity F] [--size-tolerance F]\n"
+    "                     [--compute-similarity F] [--size-tolerance F] [--size-floor B]\n"
     "                     [--inline-events N|auto] [--skew F]\n"
     "                     [--phases global|local] [--logical global|local]\n"
     "                     [--locate auto|anchors|ordinals] [--strict] [--all-ranks]\n"
@@ -50,9 +50,13 @@ static const char usage[] =
     "                          follow arrivals, as a farm's).  anchors for a program whose\n"
     "                          set-up or steps deal work out at run time (NWChem's DFT):\n"
     "                          the divergence `predict` reports says when\n"
-    "  --size-tolerance F      a message size within F of a phase's first is the same event\n"
+    "  --size-tolerance F      a message size within F of one the call had before is the same\n"
+    "                          event (the closest such size's)\n"
     "                          (default 0.9: sizes within 10x; orders of magnitude apart are\n"
     "                          different events; 0.05 was the per-rank default)\n"
+    "  --size-floor B          message sizes at most B bytes apart are the same event\n"
+    "                          whatever their ratio (default 1024: a message of a few hundred\n"
+    "                          bytes costs its latency; 0 with --phases local)\n"
     "  --inline-events N|auto an inner loop of at most N events in all is part of the\n"
     "                          enclosing loop's phase, not phases of its own.  auto (the\n"
     "                          default): 16, raised x4 (up to 4096) while a phase carrying\n"
@@ -114,7 +118,7 @@ int pas2p_analyze_parse(int argc, char **argv, int quiet, pas2p_analyze_opts_t *
                         int *dashp)
 {
     pas2p_analyze_defaults(o);
-    long k = 0;
+    long k = 0, size_floor = (long)o->analysis.size_floor;
     int global = 1, locate = 2;
     const pas2p_opt_t opts[] = {
         {.name = "-o", .kind = PAS2P_OPT_STRING, .dst = &o->signature,
@@ -127,6 +131,8 @@ int pas2p_analyze_parse(int argc, char **argv, int quiet, pas2p_analyze_opts_t *
          .parse = parse_similarity, .what = "a fraction in [0, 1]"},
         {.name = "--size-tolerance", .kind = PAS2P_OPT_DOUBLE, .dst = &o->analysis.size_tolerance,
          .min = 0, .max = 1, .what = "a fraction in [0, 1]", .seen = &o->size_tolerance_given},
+        {.name = "--size-floor", .kind = PAS2P_OPT_LONG, .dst = &size_floor, .min = 0,
+         .max = 1e15, .what = "a number of bytes", .seen = &o->size_floor_given},
         {.name = "--inline-events", .kind = PAS2P_OPT_CUSTOM, .dst = o, .parse = parse_inline,
          .what = "'auto' or a number from 0 to 1000000"},
         {.name = "--skew", .kind = PAS2P_OPT_DOUBLE, .dst = &o->skew, .min = 0, .max = 1,
@@ -159,6 +165,7 @@ int pas2p_analyze_parse(int argc, char **argv, int quiet, pas2p_analyze_opts_t *
     if (rc)
         return rc;
     o->analysis.global = global;
+    o->analysis.size_floor = (uint64_t)size_floor;
     o->analysis.locate = locate == 2 ? -1 : locate;
     if (!global && locate != 2) {
         if (!quiet)

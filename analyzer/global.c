@@ -58,6 +58,7 @@ typedef struct {
     uint32_t n, cap;
     table_t index;            /* (base hash, variant #) -> symbol id + 1 */
     double tol;
+    uint64_t floor_b;         /* bytes apart that are alike whatever the ratio */
     symmemo_t memo[MEMO];
 } gsyms_t;
 
@@ -76,26 +77,47 @@ static uint64_t base_hash(const pas2p_symbol_t *s)
     return mix64(a ^ b ^ c);
 }
 
-static int size_alike(uint64_t a, uint64_t b, double tol)
+static int size_alike(uint64_t a, uint64_t b, double tol, uint64_t floor_b)
 {
-    if (a == b)
-        return 1;
     uint64_t mx = a > b ? a : b, mn = a < b ? a : b;
-    return (double)(mx - mn) <= tol * (double)mx;
+    return mx - mn <= floor_b || (double)(mx - mn) <= tol * (double)mx;
 }
 
-/* the symbol of x: the first of its variants (same call, peers, tags, communicator, aux)
- * whose sizes are alike, else a new variant; UINT32_MAX when out of memory */
+/* how far apart two sizes are: their difference over the larger, or over the size floor
+ * when both are smaller (0 and 360 bytes are nearer than 360 and 2880) */
+static double size_distance(uint64_t a, uint64_t b, uint64_t floor_b)
+{
+    uint64_t mx = a > b ? a : b, mn = a < b ? a : b;
+    return mx ? (double)(mx - mn) / (double)(mx > floor_b ? mx : floor_b) : 0;
+}
+
+/* the symbol of x: of its variants (same call, peers, tags, communicator, aux) whose sizes
+ * are alike, the closest (the first of equals), else a new variant; UINT32_MAX when out of
+ * memory.  The closest, not the first: a size that drifts would otherwise straddle a
+ * boundary set by the first size seen (md's migrating atoms: 2880 bytes once, then 40-400;
+ * with the first alike, 288-400 went to the 2880 variant and 40-287 to another, and the
+ * same step came out as a new phase whenever one rank's size crossed 288). */
 static uint32_t gsym_lookup(gsyms_t *t, const pas2p_symbol_t *x)
 {
     uint64_t h = base_hash(x), k = 0;
+    uint32_t best = UINT32_MAX;
+    double bd = 0;
     for (slot_t *s; (s = tfind(&t->index, h, k)); k++) {
         const pas2p_symbol_t *y = &t->v[s->v - 1];
         if (y->call == x->call && y->peer == x->peer && y->peer2 == x->peer2 && y->tag == x->tag &&
             y->tag2 == x->tag2 && y->comm == x->comm && y->aux == x->aux &&
-            size_alike(y->bytes, x->bytes, t->tol) && size_alike(y->rbytes, x->rbytes, t->tol))
-            return (uint32_t)(s->v - 1);
+            size_alike(y->bytes, x->bytes, t->tol, t->floor_b) &&
+            size_alike(y->rbytes, x->rbytes, t->tol, t->floor_b)) {
+            double d = size_distance(y->bytes, x->bytes, t->floor_b) +
+                       size_distance(y->rbytes, x->rbytes, t->floor_b);
+            if (best == UINT32_MAX || d < bd) {
+                best = (uint32_t)(s->v - 1);
+                bd = d;
+            }
+        }
     }
+    if (best != UINT32_MAX)
+        return best;
     if (t->n == t->cap) {
         uint32_t cap = t->cap ? t->cap * 2 : 64;
         pas2p_symbol_t *v = realloc(t->v, cap * sizeof *v);
@@ -109,11 +131,13 @@ static uint32_t gsym_lookup(gsyms_t *t, const pas2p_symbol_t *x)
         return UINT32_MAX;
     n->v = t->n + 1;
     t->v[t->n] = *x;
+    /* a new variant can be closer to an identity the memo holds: forget them all (rare) */
+    memset(t->memo, 0, sizeof t->memo);
     return t->n++;
 }
 
 /* gsym_lookup behind a memo of the identities last seen: the same identity always gets the
- * same symbol (variants are only ever appended, so the first alike one stays the first) */
+ * symbol a lookup gives (the memo is emptied whenever a variant is added) */
 static uint32_t gsym_of(gsyms_t *t, const pas2p_symbol_t *x)
 {
     uint32_t slot = (uint32_t)(x->call * 0x9e3779b1u ^ (uint32_t)x->peer * 0x85ebca6bu ^
@@ -2192,6 +2216,7 @@ int pas2p_global_phases(pas2p_event_source_t *srcs, int np, const pas2p_analysis
         R->nbounds = res[r].nbounds;
         R->total = res[r].events;
         R->syms.tol = o->size_tolerance;
+        R->syms.floor_b = o->size_floor;
         /* a farm: its wildcard receives are a good share of a rank's calls (the master's
          * are half of them); a few in a set-up phase do not make the run's order vary, nor
          * do many that on each communicator all come from one rank (CP2K's at np 2 and 4:

@@ -36,6 +36,10 @@ extern "C" {
 
 typedef struct {
     double size_tolerance;       /* relative: 0.05 = message sizes within 5 % are alike */
+    uint64_t size_floor;         /* bytes: sizes no further apart than this are alike whatever
+                                    their ratio (1024: a message of a few hundred bytes costs
+                                    its latency on any network, so 0 and 240 bytes of
+                                    migrating atoms are the same event); 0 with --phases local */
     double compute_similarity;   /* 0.85: occurrences whose instruction counts are >= 85 %
                                     alike are the same phase (PAS2P's criterion) */
     double compute_similarity_time; /* the same on compute *time*, for traces without
@@ -254,9 +258,10 @@ typedef struct {
     long jobs;                   /* --jobs: ranks analysed in parallel; 0: the cores (or
                                     dist->jobs in a distributed run) */
     pas2p_analysis_opts_t analysis; /* --relevance, --compute-similarity (both of its
-                                    fields), --size-tolerance, --phases (analysis.global),
+                                    fields), --size-tolerance, --size-floor, --phases (analysis.global),
                                     --inline-events N (analysis.inline_events) */
     int size_tolerance_given;    /* 0: --phases local uses 0.05, the per-rank default */
+    int size_floor_given;        /* 0: --phases local uses 0, the per-rank default */
     int inline_auto;             /* --inline-events auto (1, the default): start at
                                     analysis.inline_events and coarsen while skewed */
     double skew;                 /* --skew: the auto granularity's limit (0.2) */

@@ -12,6 +12,7 @@
 void pas2p_analysis_defaults(pas2p_analysis_opts_t *o)
 {
     o->size_tolerance = 0.9; /* sizes within 10x: orders of magnitude are other events */
+    o->size_floor = 1024;    /* ... and sizes within 1 KiB: latency-bound either way */
     o->compute_similarity = 0.85;
     o->compute_similarity_time = 0.5;
     o->compute_floor_ns = 2000;
@@ -60,6 +61,7 @@ typedef struct {
     uint32_t *slots;         /* open addressing: base-key hash -> first symbol + 1 */
     uint32_t nslots;
     double tol;
+    uint64_t floor_b;        /* size_alike's: bytes apart that are alike whatever the ratio */
     uint32_t last[256];      /* per call id: the symbol last given, + 1 (tried first) */
 } symtab_t;
 
@@ -77,10 +79,10 @@ static inline int same_base(const pas2p_symbol_t *s, const pas2p_event_t *e)
            s->tag2 == e->tag2 && s->comm == e->comm && s->aux == e->aux;
 }
 
-static int size_alike(uint64_t a, uint64_t b, double tol)
+static int size_alike(uint64_t a, uint64_t b, double tol, uint64_t floor_b)
 {
     uint64_t mx = a > b ? a : b, mn = a < b ? a : b;
-    return (double)(mx - mn) <= tol * (double)mx;
+    return mx - mn <= floor_b || (double)(mx - mn) <= tol * (double)mx;
 }
 
 static int symtab_grow_slots(symtab_t *t)
@@ -141,9 +143,23 @@ static uint32_t symbol_lookup(symtab_t *t, const pas2p_event_t *e)
         uint32_t id = t->slots[j] - 1;
         if (!same_base(&t->v[id], e))
             continue;
-        for (; id != UINT32_MAX; id = t->next[id])
-            if (size_alike(t->v[id].bytes + t->v[id].rbytes, size, t->tol))
-                return id;
+        /* the closest variant whose size is alike (global.c's gsym_lookup says why) */
+        uint32_t best = UINT32_MAX;
+        double bd = 0;
+        for (; id != UINT32_MAX; id = t->next[id]) {
+            uint64_t vs = t->v[id].bytes + t->v[id].rbytes;
+            if (size_alike(vs, size, t->tol, t->floor_b)) {
+                /* difference over the larger, or the floor (global.c: size_distance) */
+                uint64_t mx = vs > size ? vs : size, mn = vs < size ? vs : size;
+                double d = mx ? (double)(mx - mn) / (double)(mx > t->floor_b ? mx : t->floor_b) : 0;
+                if (best == UINT32_MAX || d < bd) {
+                    best = id;
+                    bd = d;
+                }
+            }
+        }
+        if (best != UINT32_MAX)
+            return best;
         break; /* same base, no size variant close enough: add one to this chain */
     }
     if (t->n == t->cap) {
@@ -1038,7 +1054,7 @@ int pas2p_find_phases(pas2p_event_source_t a, pas2p_event_source_t b,
                       pas2p_rank_phases_t *out)
 {
     memset(out, 0, sizeof *out);
-    symtab_t st = {.tol = o->size_tolerance};
+    symtab_t st = {.tol = o->size_tolerance, .floor_b = o->size_floor};
     folder_t f = {.window = o->window ? o->window : 256, .nlast = 4096};
     wild_t wild = {{0}, {0}};
     pas2p_tagc_t tagc = {0};

@@ -91,6 +91,8 @@ typedef struct {
     uint32_t np;
     double aet_s;
     double relevance, compute_similarity, compute_similarity_time, size_tolerance;
+    uint64_t size_floor;         /* message sizes at most this many bytes apart were one event
+                                    (0: not recorded, an older signature) */
     uint32_t inline_events;      /* inner loops of <= this many events were part of their
                                     enclosing phase (0: not recorded) */
     uint32_t representative;

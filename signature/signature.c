@@ -61,6 +61,8 @@ int pas2p_signature_write(const pas2p_signature_t *s, const char *path, char *er
     ATTR("compute_similarity", "%.9g", s->compute_similarity);
     ATTR("compute_similarity_time", "%.9g", s->compute_similarity_time);
     ATTR("size_tolerance", "%.9g", s->size_tolerance);
+    if (s->size_floor)
+        ATTR("size_floor", "%" PRIu64, s->size_floor);
     if (s->inline_events)
         ATTR("inline_events", "%u", s->inline_events);
     W(xmlTextWriterEndElement(w));
@@ -275,6 +277,7 @@ static int fill(xmlNodePtr root, pas2p_signature_t *s)
             s->compute_similarity = pas2p_xml_attr_d(n, "compute_similarity");
             s->compute_similarity_time = pas2p_xml_attr_d(n, "compute_similarity_time");
             s->size_tolerance = pas2p_xml_attr_d(n, "size_tolerance");
+            s->size_floor = pas2p_xml_attr_u(n, "size_floor");
             s->inline_events = (uint32_t)pas2p_xml_attr_u(n, "inline_events");
         } else if (pas2p_xml_is(n, "analysis")) {
             s->representative = (uint32_t)pas2p_xml_attr_u(n, "representative_rank");

@@ -243,7 +243,8 @@ static int args_match(const char *sig_cmd, const char *mine)
  * one that carries more time than its sibling: LAMMPS's step (594 x 11 ms, 92 % of the
  * run) has the calls of a 65 us slice that occurs 1169 times, and estimating the step from
  * the ratio of that slice (whose time is its messages' latency) predicted 3-9x the run. */
-static int minor_variant(const pas2p_sig_rank_t *me, const pas2p_sig_phase_t *p, double tol)
+static int minor_variant(const pas2p_sig_rank_t *me, const pas2p_sig_phase_t *p, double tol,
+                         double floor_b)
 {
     for (uint32_t k = 0; k < me->nphases; k++) {
         const pas2p_sig_phase_t *q = &me->phases[k];
@@ -257,7 +258,7 @@ static int minor_variant(const pas2p_sig_rank_t *me, const pas2p_sig_phase_t *p,
             double x = (double)(a->bytes + a->rbytes), y = (double)(b->bytes + b->rbytes);
             if (a->call != b->call || a->peer != b->peer || a->tag != b->tag ||
                 a->peer2 != b->peer2 || a->tag2 != b->tag2 || a->comm != b->comm ||
-                fabs(x - y) > tol * (x > y ? x : y))
+                (fabs(x - y) > floor_b && fabs(x - y) > tol * (x > y ? x : y)))
                 break;
         }
         if (i == p->nevents)
@@ -374,7 +375,7 @@ static void *sig_start(const pas2p_sink_host_t *host)
     for (uint32_t k = 0; k < s->me->nphases; k++) {
         const pas2p_sig_phase_t *p = &s->me->phases[k];
         int at_end = p->weight == 1 && p->nocc == 1 && p->occ_end[0] >= me_end;
-        int minor = minor_variant(s->me, p, s->sig.size_tolerance);
+        int minor = minor_variant(s->me, p, s->sig.size_tolerance, (double)s->sig.size_floor);
         int late = lates && p->nocc && p->occ_start[0] > me_end / 2;
         uint64_t natural = p->nocc ? p->occ_end[p->nocc == 1 ? 0 : (occ < (long)p->nocc - 1 ? (uint32_t)occ : p->nocc - 1)] : 0;
         if (pass == 0) {
@@ -434,10 +435,20 @@ static void *sig_start(const pas2p_sink_host_t *host)
     return s;
 }
 
-static int size_ok(uint64_t a, uint64_t b, double tol)
+/* a size the base run had at this call: within the size tolerance and floor of the
+ * recorded size (signature/FORMAT.md's thresholds) */
+static int size_ok(uint64_t a, uint64_t b, double tol, uint64_t floor_b)
 {
     uint64_t mx = a > b ? a : b, mn = a < b ? a : b;
-    return (double)(mx - mn) <= tol * (double)mx;
+    return mx - mn <= floor_b || (double)(mx - mn) <= tol * (double)mx;
+}
+
+/* within the range the base run saw at this call (global phases): 5 % slack, and the
+ * size floor's bytes (sizes that close were one event to the analysis) */
+static int size_in_range(const pas2p_sig_event_t *x, uint64_t got, uint64_t floor_b)
+{
+    double g = (double)got, f = (double)floor_b;
+    return g >= 0.95 * (double)x->size_min - f && g <= 1.05 * (double)x->size_max + f;
 }
 
 /* the skeleton's tag `want` takes the run's `got`: the same, or a wildcard receive's, or
@@ -467,8 +478,7 @@ static void check_member(sigrun_t *s, const interval_t *v, const pas2p_event_t *
         if (any_size && pas2p_call_class(x->call) == PAS2P_CLASS_COMPLETION)
             return;
         if (x->call == e->call && x->comm == e->comm && tag_ok(x->tag, e->tag) &&
-            (any_size || !x->size_max ||
-             ((double)got >= 0.95 * (double)x->size_min && (double)got <= 1.05 * (double)x->size_max)))
+            (any_size || !x->size_max || size_in_range(x, got, s->sig.size_floor)))
             return;
     }
     char why[600];
@@ -590,9 +600,9 @@ static void check_event(sigrun_t *s, const interval_t *v, const pas2p_event_t *e
     /* sizes: within the range the base run saw at this call (global phases, 5 % slack), or
      * within the size tolerance of the recorded size; a wildcard receive takes any peer */
     uint64_t got = e->bytes + e->rbytes;
-    int size = any_size || (x->size_max ? (double)got >= 0.95 * (double)x->size_min &&
-                                              (double)got <= 1.05 * (double)x->size_max
-                                        : size_ok(x->bytes + x->rbytes, got, s->tol));
+    int size = any_size || (x->size_max ? size_in_range(x, got, s->sig.size_floor)
+                                        : size_ok(x->bytes + x->rbytes, got, s->tol,
+                                                  s->sig.size_floor));
     int same = x->call == e->call && (x->peer == e->peer || x->peer == PAS2P_PEER_ANY) &&
                tag_ok(x->tag, e->tag) &&
                (x->peer2 == e->peer2 || x->peer2 == PAS2P_PEER_ANY) && x->comm == e->comm;

@@ -905,14 +905,16 @@ static int cmp_phase_id(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static int near(uint64_t a, uint64_t b, double tol)
+static int near(uint64_t a, uint64_t b, double tol, double floor_b)
 {
     double x = (double)a, y = (double)b;
-    return fabs(x - y) <= tol * (x > y ? x : y);
+    return fabs(x - y) <= floor_b || fabs(x - y) <= tol * (x > y ? x : y);
 }
 
-/* the same calls with the same peers, tags, communicators and sizes (within tol) */
-static int same_skeleton(const pas2p_sig_phase_t *a, const pas2p_sig_phase_t *b, double tol)
+/* the same calls with the same peers, tags, communicators and sizes (within tol, or the
+ * size floor's bytes) */
+static int same_skeleton(const pas2p_sig_phase_t *a, const pas2p_sig_phase_t *b, double tol,
+                         double floor_b)
 {
     if (a->nevents != b->nevents)
         return 0;
@@ -920,7 +922,8 @@ static int same_skeleton(const pas2p_sig_phase_t *a, const pas2p_sig_phase_t *b,
         const pas2p_sig_event_t *x = &a->events[j], *y = &b->events[j];
         if (x->call != y->call || x->peer != y->peer || x->tag != y->tag ||
             x->peer2 != y->peer2 || x->tag2 != y->tag2 || x->comm != y->comm ||
-            x->aux != y->aux || !near(x->bytes, y->bytes, tol) || !near(x->rbytes, y->rbytes, tol))
+            x->aux != y->aux || !near(x->bytes, y->bytes, tol, floor_b) ||
+            !near(x->rbytes, y->rbytes, tol, floor_b))
             return 0;
     }
     return 1;
@@ -981,7 +984,7 @@ static int merge_variants(const pas2p_signature_t *s, pas2p_signature_t *m, alia
             if (!p->relevant || !p->weight)
                 continue;
             uint32_t g = 0;
-            while (g < M->nphases && !same_skeleton(&M->phases[g], p, tol))
+            while (g < M->nphases && !same_skeleton(&M->phases[g], p, tol, (double)s->size_floor))
                 g++;
             pas2p_sig_phase_t *G = &M->phases[g];
             double w = (double)p->weight;

@@ -1,6 +1,7 @@
 /* sweep N K M MS: a NetPIPE-like run (tests/predict_stop.sh, modes late and tail).  N
  * ping-pong iterations of 8 bytes with 1 ms of computation, then K stages (up to 3) of M
- * iterations each, stage s with messages of 8 x 30^s bytes (over 10x apart: a phase each)
+ * iterations each, stage s with messages of 2400 x 12^(s-1) bytes (over 10x and the
+ * analyzer's 1 KiB size floor apart from each other and from the first stage's: a phase each)
  * and MS ms of computation per iteration.  The first stage holds most of the calls; the K
  * later ones start in the second half of the run's events.  With N = 100, K = 3, M = 20,
  * MS = 3 they are ~64 % of the run, ~21 % each (under 25 % each, over it together however
@@ -43,16 +44,16 @@ int main(int argc, char **argv)
     int n = argc > 1 ? atoi(argv[1]) : 600, k = argc > 2 ? atoi(argv[2]) : 5,
         m = argc > 3 ? atoi(argv[3]) : 40;
     double ms = argc > 4 ? atof(argv[4]) : 2;
-    if (np != 2 || k < 0 || k > 3 || n < 1 || m < 1) { /* 8 x 30^3 = 216 kB at most */
+    if (np != 2 || k < 0 || k > 3 || n < 1 || m < 1) { /* 2400 x 12^2 = 345.6 kB at most */
         if (rank == 0)
             fprintf(stderr, "usage: mpirun -np 2 sweep N K(0-3) M MS\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
-    char *buf = calloc(216000, 1);
+    char *buf = calloc(345600, 1);
     if (!buf)
         MPI_Abort(MPI_COMM_WORLD, 2);
     pingpong(rank, buf, 8, n, 1);
-    for (int s = 1, bytes = 240; s <= k; s++, bytes *= 30) {
+    for (int s = 1, bytes = 2400; s <= k; s++, bytes *= 12) {
         if (rank == 0) {
             fprintf(stderr, "stage %d: ", s);
             fflush(stderr);

@@ -738,6 +738,50 @@ static void test_drifting_sizes(void **state)
     free_all(s, res, 2);
 }
 
+/* molecular dynamics' migration: every 3rd step, before its halo, each rank sends the
+ * atoms that left its slab, 0 to 360 bytes, once 2880 (the first, as the lattice melts).
+ * Sizes within the 1 KiB floor are one event, and a size alike to two variants takes the
+ * closer one: every small migration is one phase, whatever each rank's sizes are (with
+ * the first variant alike and no floor, 0 vs 120 and 360 vs the 2880 variant split the
+ * migration step into a phase per combination of the ranks' sizes, more at higher np). */
+static void test_migrating_sizes(void **state)
+{
+    (void)state;
+    stream_t s[2] = {{0}};
+    for (int r = 0; r < 2; r++)
+        add(&s[r], PAS2P_CALL_Init, -1, -1, 0, 0);
+    for (int i = 0; i < 60; i++)
+        for (int r = 0; r < 2; r++) {
+            if (i % 3 == 0) {
+                uint64_t m = i == 0 ? 2880 : (uint64_t)((i * 7 + r * 3) % 4) * 120;
+                uint64_t n = i == 0 ? 2880 : (uint64_t)((i * 7 + (1 - r) * 3) % 4) * 120;
+                add(&s[r], PAS2P_CALL_Send, 1 - r, 3, m, 20000);
+                add(&s[r], PAS2P_CALL_Recv, 1 - r, 3, n, 1000);
+            }
+            uint64_t h = 5600 + (uint64_t)(i % 5) * 40;
+            add(&s[r], PAS2P_CALL_Send, 1 - r, 9, h, 40000);
+            add(&s[r], PAS2P_CALL_Recv, 1 - r, 9, h, 1000);
+        }
+    pas2p_rank_phases_t res[2];
+    finish(s, 2, res);
+    /* the phases holding a small migration (a tag-3 send under 1 KiB), and their weights */
+    uint32_t small = 0;
+    uint64_t w = 0;
+    for (uint32_t i = 0; i < res[0].nphases; i++) {
+        const pas2p_phase_t *p = &res[0].phases[i];
+        int has = 0;
+        for (uint32_t k = 0; k < p->nsym; k++) {
+            const pas2p_symbol_t *y = &res[0].symbols[p->syms[k]];
+            has |= y->call == PAS2P_CALL_Send && y->tag == 3 && y->bytes < 1024;
+        }
+        small += (uint32_t)has;
+        w += has ? p->weight : 0;
+    }
+    assert_int_equal(small, 1);
+    assert_int_equal(w, 19); /* steps 3, 6, ..., 57 */
+    free_all(s, res, 2);
+}
+
 /* the same trace twice: the same table, byte for byte */
 static void test_deterministic(void **state)
 {
@@ -1103,6 +1147,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rotated_bodies),   cmocka_unit_test(test_lag2_pipeline),
         cmocka_unit_test(test_farm_any_source),  cmocka_unit_test(test_drifting_sizes),
+        cmocka_unit_test(test_migrating_sizes),
         cmocka_unit_test(test_deterministic),    cmocka_unit_test(test_unmatched_receive),
         cmocka_unit_test(test_wait_for_slowest), cmocka_unit_test(test_wait_at_a_join), cmocka_unit_test(test_counting_tags), cmocka_unit_test(test_counting_tags_both_ends), cmocka_unit_test(test_farm_rounds),
         cmocka_unit_test(test_time_variants_linked),

@@ -251,8 +251,9 @@ static void test_time_variants_linked(void **state)
     free(t.ev);
 }
 
-/* message sizes within the tolerance (here 5 %, the per-rank analysis's) are the same
- * event; beyond, they are not */
+/* message sizes within the tolerance (here 5 %, the per-rank analysis's, with no size
+ * floor, as the engine sets them for --phases local) are the same event; beyond, they are
+ * not */
 static void test_size_tolerance(void **state)
 {
     (void)state;
@@ -260,6 +261,7 @@ static void test_size_tolerance(void **state)
     pas2p_analysis_defaults(&o);
     o.global = 0;
     o.size_tolerance = 0.05;
+    o.size_floor = 0;
     stream_t s = {0};
     for (int i = 0; i < 30; i++)
         add(&s, PAS2P_CALL_Send, 1, 5, i % 2 ? 1000 : 1030, 10000, 1000);
@@ -295,6 +297,64 @@ static void test_size_tolerance(void **state)
     assert_int_equal(r.nsymbols, 2);
     pas2p_rank_phases_free(&r);
     free(u.ev);
+}
+
+/* the size floor (default 1 KiB): sizes that close are one event whatever their ratio (0
+ * and 240 bytes of migrating atoms), not with a floor of 0; sizes further apart than the
+ * floor and 10x still are not */
+static void test_size_floor(void **state)
+{
+    (void)state;
+    pas2p_rank_phases_t r;
+    stream_t t = {0};
+    for (int i = 0; i < 30; i++)
+        add(&t, PAS2P_CALL_Send, 1, 5, (uint64_t)(i % 3) * 120, 10000, 1000);
+    assert_int_equal(analyze(&t, NULL, &r), 0);
+    check_partition(&t, &r);
+    assert_int_equal(r.nsymbols, 1);
+    assert_int_equal(r.nphases, 1);
+    assert_int_equal(r.phases[0].weight, 30);
+    pas2p_rank_phases_free(&r);
+    pas2p_analysis_opts_t o;
+    pas2p_analysis_defaults(&o);
+    o.size_floor = 0;
+    assert_int_equal(analyze(&t, &o, &r), 0);
+    assert_int_equal(r.nsymbols, 2); /* 0 is within 10x of no other size; 120 and 240 are */
+    pas2p_rank_phases_free(&r);
+    free(t.ev);
+    stream_t u = {0};
+    for (int i = 0; i < 30; i++)
+        add(&u, PAS2P_CALL_Send, 1, 5, i % 2 ? 100 : 20000, 10000, 1000);
+    assert_int_equal(analyze(&u, NULL, &r), 0);
+    assert_int_equal(r.nsymbols, 2);
+    pas2p_rank_phases_free(&r);
+    free(u.ev);
+}
+
+/* a size alike to two variants takes the closer one, not the first: 2880 bytes once, then
+ * 185 and 360 alternating; 360 is within 10x of both 2880 and 185, and goes with 185 (with
+ * the first alike, 360 took 2880's variant and every step made two calls of two symbols) */
+static void test_size_closest_variant(void **state)
+{
+    (void)state;
+    pas2p_rank_phases_t r;
+    pas2p_analysis_opts_t o;
+    pas2p_analysis_defaults(&o);
+    o.size_floor = 0;
+    stream_t t = {0};
+    add(&t, PAS2P_CALL_Send, 1, 5, 2880, 10000, 1000);
+    for (int i = 0; i < 40; i++)
+        add(&t, PAS2P_CALL_Send, 1, 5, i % 2 ? 360 : 185, 10000, 1000);
+    assert_int_equal(analyze(&t, &o, &r), 0);
+    check_partition(&t, &r);
+    assert_int_equal(r.nsymbols, 2);
+    uint64_t most = 0; /* the loop: one call of one symbol, 40 times */
+    for (uint32_t i = 0; i < r.nphases; i++)
+        if (r.phases[i].nsym == 1 && r.phases[i].weight > most)
+            most = r.phases[i].weight;
+    assert_int_equal(most, 40);
+    pas2p_rank_phases_free(&r);
+    free(t.ev);
 }
 
 /* a phase recurring in separate loops gets one id and both loops' weights */
@@ -398,7 +458,8 @@ int main(void)
         cmocka_unit_test(test_simple_loop),      cmocka_unit_test(test_nested_loops),
         cmocka_unit_test(test_multicall_body),   cmocka_unit_test(test_compute_similarity),
         cmocka_unit_test(test_time_variants_linked),
-        cmocka_unit_test(test_size_tolerance),   cmocka_unit_test(test_recurring_phase),
+        cmocka_unit_test(test_size_tolerance),   cmocka_unit_test(test_size_floor),
+        cmocka_unit_test(test_size_closest_variant),   cmocka_unit_test(test_recurring_phase),
         cmocka_unit_test(test_long_stream),      cmocka_unit_test(test_no_repetition),
         cmocka_unit_test(test_early_loop_then_noise), cmocka_unit_test(test_short_loop_top_level),
     };
