@@ -45,6 +45,12 @@ static uint64_t mix64(uint64_t x)
     return x ^ (x >> 31);
 }
 
+/* max of two times (never NaN): inline where fmax is a libm call */
+static inline double tmax2(double a, double b)
+{
+    return a > b ? a : b;
+}
+
 /* ------------------------------------------------------------------ symbols */
 #define MEMO 64 /* direct-mapped memos (symbols, channels): a loop's few distinct calls */
 
@@ -53,6 +59,18 @@ typedef struct {
     uint32_t sym;             /* its symbol + 1 (0: empty) */
 } symmemo_t;
 
+/* an event as it was read: the bytes [peer, rbytes] of pas2p_event_t, its call, wildcard
+ * flags and counted tags (all that identity() reads) */
+#define IDENT_AT offsetof(pas2p_event_t, peer)
+_Static_assert(offsetof(pas2p_event_t, rbytes) + 8 - IDENT_AT == 40,
+               "an event's identity fields are 40 contiguous bytes");
+typedef struct {
+    uint64_t w[5];
+    uint64_t x;               /* call | wildcard flags << 16 | counted tag << 32 */
+    int32_t tag2;             /* counted tag2 */
+    uint32_t sym;             /* its symbol + 1 (0: empty) */
+} evmemo_t;
+
 typedef struct {
     pas2p_symbol_t *v;
     uint32_t n, cap;
@@ -60,6 +78,7 @@ typedef struct {
     double tol;
     uint64_t floor_b;         /* bytes apart that are alike whatever the ratio */
     symmemo_t memo[MEMO];
+    evmemo_t ememo[MEMO];     /* gsym_event's: events as read */
 } gsyms_t;
 
 static int same_identity(const pas2p_symbol_t *a, const pas2p_symbol_t *b)
@@ -131,8 +150,12 @@ static uint32_t gsym_lookup(gsyms_t *t, const pas2p_symbol_t *x)
         return UINT32_MAX;
     n->v = t->n + 1;
     t->v[t->n] = *x;
-    /* a new variant can be closer to an identity the memo holds: forget them all (rare) */
-    memset(t->memo, 0, sizeof t->memo);
+    /* a new size variant can be closer to an identity the memo holds: forget them all (a
+     * new variant of a known call is rare; a new call changes no other call's lookup) */
+    if (k) {
+        memset(t->memo, 0, sizeof t->memo);
+        memset(t->ememo, 0, sizeof t->ememo);
+    }
     return t->n++;
 }
 
@@ -149,6 +172,83 @@ static uint32_t gsym_of(gsyms_t *t, const pas2p_symbol_t *x)
     if (id != UINT32_MAX)
         *m = (symmemo_t){.v = *x, .sym = id + 1};
     return id;
+}
+
+/* ------------------------------------------------------------------ requests */
+/* A rank's active requests: (post ordinal, index) -> communicator.  A loop keeps a few
+ * active at a time (a halo's 4-8), so they are a vector searched from its end (the last
+ * posted first) while there are at most REQ_VEC, and a hash table beyond (a farm's
+ * thousands of posted receives), never back. */
+#define REQ_VEC 32
+
+typedef struct {
+    uint64_t post, index;
+    uint32_t comm;
+} req_t;
+
+typedef struct {
+    req_t v[REQ_VEC];
+    size_t n;                 /* active requests (in v, or in t when big) */
+    table_t t;
+    int big;
+} reqset_t;
+
+/* 0, -1 out of memory */
+static int req_put(reqset_t *s, uint64_t post, uint64_t index, uint32_t comm)
+{
+    if (!s->big) { /* (an event's ordinal and index name one request: never put twice) */
+        if (s->n < REQ_VEC) {
+            s->v[s->n++] = (req_t){post, index, comm};
+            return 0;
+        }
+        for (size_t i = 0; i < s->n; i++) { /* into the table, for good */
+            slot_t *p = tput(&s->t, s->v[i].post, s->v[i].index);
+            if (!p)
+                return -1;
+            p->v = (uint64_t)s->v[i].comm + 1;
+        }
+        s->big = 1;
+    }
+    slot_t *p = tput(&s->t, post, index);
+    if (!p)
+        return -1;
+    p->v = (uint64_t)comm + 1;
+    s->n = s->t.n;
+    return 0;
+}
+
+/* removes (post, index): its communicator + 1, or 0 when it is not active */
+static uint64_t req_take(reqset_t *s, uint64_t post, uint64_t index)
+{
+    if (!s->big) {
+        for (size_t i = s->n; i-- > 0;)
+            if (s->v[i].post == post && s->v[i].index == index) {
+                uint64_t c = (uint64_t)s->v[i].comm + 1;
+                s->v[i] = s->v[--s->n];
+                return c;
+            }
+        return 0;
+    }
+    slot_t *p = tfind(&s->t, post, index);
+    if (!p)
+        return 0;
+    uint64_t c = p->v;
+    tdel(&s->t, p);
+    s->n = s->t.n;
+    return c;
+}
+
+/* fn(ctx, post, index) for every active request, in no particular order (orphans_out) */
+static void req_each(const reqset_t *s, void (*fn)(void *, uint64_t, uint64_t), void *ctx)
+{
+    if (!s->big) {
+        for (size_t i = 0; i < s->n; i++)
+            fn(ctx, s->v[i].post, s->v[i].index);
+        return;
+    }
+    for (size_t k = 0; k < s->t.cap; k++)
+        if (s->t.s[k].used)
+            fn(ctx, s->t.s[k].a, s->t.s[k].b);
 }
 
 /* ------------------------------------------------------------------ state */
@@ -216,7 +316,7 @@ typedef struct {
     gsyms_t syms;
     struct { uint64_t a, b; uint32_t ci; } chmemo[MEMO]; /* channels this rank used last:
                                  (comm<<32|tag, src<<32|dst) -> index + 1 */
-    table_t pending;          /* (post ordinal, index) -> comm + 1: active requests */
+    reqset_t pending;         /* active requests */
     table_t orphans;          /* (post ordinal, index): never completed, taken as done at once */
     table_t inits;            /* persistent init ordinal: (o,0) -> peer|tag, (o,1) -> comm<<1|send,
                                  (o,2) -> call<<48|bytes */
@@ -333,7 +433,7 @@ static void list_add(uint32_t *list, size_t *n, uint32_t v, uint32_t *pos)
     *pos = (uint32_t)++*n;
 }
 
-static void chan_update(gstate_t *g, uint32_t ci)
+static inline void chan_update(gstate_t *g, uint32_t ci)
 {
     chan_t *c = &g->cv[ci];
     int bad = c->sent != c->recvd;
@@ -376,17 +476,10 @@ static void active_update(gstate_t *g, int rank)
 }
 
 /* ------------------------------------------------------------------ channels, comms */
-/* the channel (comm, src, dst, tag), made if new; `rank` (src or dst) memoises it */
-static chan_t *chan(gstate_t *g, int rank, uint32_t comm, int32_t src, int32_t dst, int32_t tag,
-                    uint32_t *ci)
+/* chan's lookup when its memo misses */
+static chan_t *chan_slow(gstate_t *g, grank_t *R, uint32_t slot, uint64_t a, uint64_t b,
+                         int32_t src, int32_t dst, uint32_t *ci)
 {
-    uint64_t a = (uint64_t)comm << 32 | (uint32_t)tag, b = (uint64_t)(uint32_t)src << 32 | (uint32_t)dst;
-    grank_t *R = &g->r[rank];
-    uint32_t slot = (uint32_t)((a * 0x9e3779b97f4a7c15ull ^ b * 0xc2b2ae3d27d4eb4full) >> 58) % MEMO;
-    if (R->chmemo[slot].ci && R->chmemo[slot].a == a && R->chmemo[slot].b == b) {
-        *ci = R->chmemo[slot].ci - 1;
-        return &g->cv[*ci];
-    }
     slot_t *s = tfind(&g->chans, a, b);
     if (!s) {
         if (g->nchan == g->capchan) {
@@ -394,10 +487,10 @@ static chan_t *chan(gstate_t *g, int rank, uint32_t comm, int32_t src, int32_t d
             chan_t *v = realloc(g->cv, cap * sizeof *v);
             if (v)
                 g->cv = v;
-            uint32_t *b = v ? realloc(g->badchan, cap * sizeof *b) : NULL;
-            if (!b)
+            uint32_t *bl = v ? realloc(g->badchan, cap * sizeof *bl) : NULL;
+            if (!bl)
                 return NULL;
-            g->badchan = b;
+            g->badchan = bl;
             g->capchan = cap;
         }
         s = tput(&g->chans, a, b);
@@ -413,8 +506,23 @@ static chan_t *chan(gstate_t *g, int rank, uint32_t comm, int32_t src, int32_t d
     return &g->cv[s->v - 1];
 }
 
+/* the channel (comm, src, dst, tag), made if new; `rank` (src or dst) memoises it */
+static inline __attribute__((always_inline)) chan_t *chan(gstate_t *g, int rank, uint32_t comm,
+                                                          int32_t src, int32_t dst, int32_t tag,
+                                                          uint32_t *ci)
+{
+    uint64_t a = (uint64_t)comm << 32 | (uint32_t)tag, b = (uint64_t)(uint32_t)src << 32 | (uint32_t)dst;
+    grank_t *R = &g->r[rank];
+    uint32_t slot = (uint32_t)((a * 0x9e3779b97f4a7c15ull ^ b * 0xc2b2ae3d27d4eb4full) >> 58) % MEMO;
+    if (R->chmemo[slot].ci && R->chmemo[slot].a == a && R->chmemo[slot].b == b) {
+        *ci = R->chmemo[slot].ci - 1;
+        return &g->cv[*ci];
+    }
+    return chan_slow(g, R, slot, a, b, src, dst, ci);
+}
+
 /* a dependency of the call rank r is making (the next one in its slice) */
-static int dep_add(gstate_t *g, int rank, uint32_t kind, uint64_t a, uint64_t b)
+static inline int dep_add(gstate_t *g, int rank, uint32_t kind, uint64_t a, uint64_t b)
 {
     grank_t *R = &g->r[rank];
     if (R->ndp == R->capdp) {
@@ -546,8 +654,8 @@ static int is_anchor(gstate_t *g, const pas2p_event_t *e)
 {
     uint32_t k;
     const gcomm_t *c;
-    return blocking_collective(e->call) && (c = comm_get(g, e->comm, &k)) &&
-           c->size == (uint32_t)g->np;
+    return e->call < PAS2P_CALL_LIMIT && (g->cf[e->call] & CF_BLOCKING_COLLECTIVE) &&
+           (c = comm_get(g, e->comm, &k)) && c->size == (uint32_t)g->np;
 }
 
 /* ------------------------------------------------------------------ reading a rank */
@@ -656,6 +764,41 @@ static void identity(const pas2p_event_view_t *v, int klass, int32_t tag, int32_
     }
 }
 
+/* the symbol of a plain event (its identity: identity()), through a memo of events as
+ * read.  identity() builds a pas2p_symbol_t field by field and gsym_of compares it with
+ * wider loads, which wait for those narrow stores to retire: a store-forwarding stall that
+ * was two fifths of gsym_of's time.  Events were decoded at least a call earlier. */
+static inline __attribute__((always_inline)) uint32_t gsym_event(gsyms_t *t,
+                                                               const pas2p_event_view_t *v,
+                                                               int klass, int32_t tag,
+                                                               int32_t tag2)
+{
+    const pas2p_event_t *e = &v->ev;
+    uint64_t w[5];
+    memcpy(w, (const char *)e + IDENT_AT, sizeof w);
+    uint64_t xk = (uint64_t)e->call |
+                  (uint64_t)(e->flags & (PAS2P_EV_ANY_SOURCE | PAS2P_EV_ANY_TAG)) << 16 |
+                  (uint64_t)(uint32_t)tag << 32;
+    uint32_t slot = (uint32_t)(((w[0] ^ xk) * 0x9e3779b97f4a7c15ull ^
+                                (w[2] + w[3] + w[4]) * 0xc2b2ae3d27d4eb4full) >> 58) % MEMO;
+    evmemo_t *m = &t->ememo[slot];
+    if (m->sym &&
+        !((m->w[0] ^ w[0]) | (m->w[1] ^ w[1]) | (m->w[2] ^ w[2]) | (m->w[3] ^ w[3]) |
+          (m->w[4] ^ w[4]) | (m->x ^ xk)) &&
+        m->tag2 == tag2)
+        return m->sym - 1;
+    pas2p_symbol_t s;
+    identity(v, klass, tag, tag2, &s);
+    uint32_t id = gsym_of(t, &s);
+    if (id != UINT32_MAX) {
+        memcpy(m->w, w, sizeof w);
+        m->x = xk;
+        m->tag2 = tag2;
+        m->sym = id + 1;
+    }
+    return id;
+}
+
 static int slice_push(grank_t *R, const gev_t *x)
 {
     if (R->nsl == R->capsl) {
@@ -675,11 +818,7 @@ static int post_request(grank_t *R, uint64_t ordinal, uint64_t index, uint32_t c
 {
     if (R->orphans.n && tfind(&R->orphans, ordinal, index))
         return 0;
-    slot_t *p = tput(&R->pending, ordinal, index);
-    if (!p)
-        return -1;
-    p->v = (uint64_t)comm + 1;
-    return 0;
+    return req_put(&R->pending, ordinal, index, comm);
 }
 
 /* consumes rank r's next event: its messages, requests and collectives into the balance,
@@ -786,11 +925,10 @@ static int advance(gstate_t *g, int rank)
         uint32_t n;
         const pas2p_completion_t *d = pas2p_event_completions(v, &n);
         for (uint32_t i = 0; i < n; i++) {
-            slot_t *p = d[i].post != UINT64_MAX ? tfind(&R->pending, d[i].post, d[i].index) : NULL;
-            if (!p)
+            uint64_t c = d[i].post != UINT64_MAX ? req_take(&R->pending, d[i].post, d[i].index) : 0;
+            if (!c)
                 continue; /* a request we did not see start (or an inactive persistent one) */
-            uint32_t comm = (uint32_t)(p->v - 1);
-            tdel(&R->pending, p);
+            uint32_t comm = (uint32_t)(c - 1);
             if (d[i].source >= 0 && msg_recvd(g, comm, d[i].source, rank, d[i].tag, v->ordinal))
                 goto oom;
         }
@@ -842,9 +980,10 @@ static int advance(gstate_t *g, int rank)
     R->lpos++;
     R->apos = (cf & CF_BLOCKING_COLLECTIVE) && is_anchor(g, e) ? ((R->apos >> 32) + 1) << 32
                                                                : R->apos + 1;
-    pas2p_symbol_t s;
-    identity(v, klass, tag, tag2, &s);
+    uint32_t sym;
     if (klass == PAS2P_CLASS_START && R->nsbuf) {
+        pas2p_symbol_t s;
+        identity(v, klass, tag, tag2, &s);
         /* which requests it starts is part of what a Start is: two MPI_Start of one request
          * each, a send's and a receive's, are two symbols (in peer2 and tag2, which a
          * Start has not; analyze.c writes them as -1) */
@@ -857,9 +996,11 @@ static int advance(gstate_t *g, int rank)
         }
         s.peer2 = (int32_t)(h & 0x7fffffff);
         s.tag2 = (int32_t)(h >> 33 & 0x7fffffff);
+        sym = gsym_of(&R->syms, &s);
+    } else {
+        sym = gsym_event(&R->syms, v, klass, tag, tag2);
     }
     R->run_aux = e->aux;
-    uint32_t sym = gsym_of(&R->syms, &s);
     if (sym == UINT32_MAX || (klass == PAS2P_CLASS_START && start_keep(R, sym)))
         goto oom;
     gev_t x = {.sym = sym, .compute_ns = e->compute_ns + R->absorbed_ns,
@@ -1100,7 +1241,7 @@ static double crit_path(gstate_t *g, const gphase_t *skel)
     for (int r = 0; r < np; r++) {
         g->cp.cur[r] = g->cp.di[r] = 0;
         g->cp.t[r] = skel ? 0 : g->cp.st[r];
-        front = fmax(front, g->cp.t[r]);
+        front = tmax2(front, g->cp.t[r]);
         g->cp.arrived[r] = 0;
     }
     /* a rank walks on until a dependency stops it, and waits on that key until a send or
@@ -1127,65 +1268,76 @@ static double crit_path(gstate_t *g, const gphase_t *skel)
             if (c > 0 && q->csum > 0)
                 pw = c / (q->csum / (double)skel->weight);
         }
-        while (g->cp.cur[r] < nev) {
-            uint32_t i = g->cp.cur[r], d = g->cp.di[r];
-            double t0 = g->cp.t[r] + (q ? q->pos[4 * (size_t)i] / pw
-                                        : (double)R->sl[i].compute_ns * 1e-9);
+        /* the rank's position in locals (the arrays they come from are written through
+         * other pointers in the loop, so the compiler would reload them at every step) */
+        uint32_t i = g->cp.cur[r], d = g->cp.di[r];
+        double tr = g->cp.t[r];
+        int arrived = g->cp.arrived[r];
+        for (; i < nev; i++) {
+            double t0 = tr + (q ? q->pos[4 * (size_t)i] / pw : (double)R->sl[i].compute_ns * 1e-9);
             double tt = t0;
             size_t blocked = SIZE_MAX;
+            uint32_t d0 = d;
             for (; d < ndp && dp[d].ev <= i && blocked == SIZE_MAX; d++) {
                 const gdep_t *y = &dp[d];
                 size_t x;
                 if (cp_key(g, y->kind == DEP_COLL ? y->a | 1ull << 63 : y->a, y->b, &x))
                     return -2;
+                uint32_t *cnt = g->cp.cnt;
+                double *val = g->cp.val;
                 int wake = 0;
                 if (y->kind == DEP_SEND) {
-                    if (!g->cp.cnt[x]) {
-                        g->cp.cnt[x] = 1;
-                        g->cp.val[x] = t0;
+                    if (!cnt[x]) {
+                        cnt[x] = 1;
+                        val[x] = t0;
                         wake = 1;
                     }
                 } else if (y->kind == DEP_RECV) {
-                    if (!g->cp.cnt[x])
+                    if (!cnt[x])
                         blocked = x;
                     else
-                        tt = fmax(tt, g->cp.val[x]);
+                        tt = tmax2(tt, val[x]);
                 } else {
-                    if (!g->cp.arrived[r]) {
-                        g->cp.arrived[r] = 1;
-                        g->cp.val[x] = fmax(g->cp.val[x], t0);
-                        wake = ++g->cp.cnt[x] == g->gc[y->a].size;
+                    uint32_t size = g->gc[y->a].size;
+                    if (!arrived) {
+                        arrived = 1;
+                        val[x] = tmax2(val[x], t0);
+                        wake = ++cnt[x] == size;
                     }
-                    if (g->cp.cnt[x] < g->gc[y->a].size)
+                    if (cnt[x] < size)
                         blocked = x;
                     else
-                        tt = fmax(tt, g->cp.val[x]);
+                        tt = tmax2(tt, val[x]);
                 }
-                for (uint32_t w = wake ? g->cp.wait[x] : 0; w; w = g->cp.wnext[w - 1])
-                    if (!g->cp.inq[w - 1]) {
-                        g->cp.queue[(qh + qn++) % (uint32_t)np] = w - 1;
-                        g->cp.inq[w - 1] = 1;
-                    }
-                if (wake)
+                if (wake) {
+                    for (uint32_t w = g->cp.wait[x]; w; w = g->cp.wnext[w - 1])
+                        if (!g->cp.inq[w - 1]) {
+                            g->cp.queue[(qh + qn++) % (uint32_t)np] = w - 1;
+                            g->cp.inq[w - 1] = 1;
+                        }
                     g->cp.wait[x] = 0;
+                }
             }
             if (blocked != SIZE_MAX) { /* (woken, it walks this call's dependencies again) */
                 g->cp.wnext[r] = g->cp.wait[blocked];
                 g->cp.wait[blocked] = (uint32_t)r + 1;
+                d = d0;
                 break;
             }
-            g->cp.t[r] = tt;
-            g->cp.di[r] = d;
-            g->cp.cur[r]++;
-            g->cp.arrived[r] = 0;
+            tr = tt;
+            arrived = 0;
         }
+        g->cp.cur[r] = i;
+        g->cp.di[r] = d;
+        g->cp.t[r] = tr;
+        g->cp.arrived[r] = (uint8_t)arrived;
     }
     for (int r = 0; r < np; r++)
         if (g->cp.cur[r] < (skel ? skel->r[r].nsym : g->r[r].nsl))
             goto unmet;
     double end = 0;
     for (int r = 0; r < np; r++) {
-        end = fmax(end, g->cp.t[r]);
+        end = tmax2(end, g->cp.t[r]);
         if (!skel)
             g->cp.st[r] = g->cp.t[r];
     }
@@ -1376,6 +1528,14 @@ static int cmp_post(const void *x, const void *y)
     return a[0] != b[0] ? (a[0] > b[0]) - (a[0] < b[0]) : (a[1] > b[1]) - (a[1] < b[1]);
 }
 
+static void orphan_add(void *ctx, uint64_t post, uint64_t index)
+{
+    pas2p_orphans_t *O = ctx;
+    O->post[2 * O->n] = post;
+    O->post[2 * O->n + 1] = index;
+    O->n++;
+}
+
 /* every rank's active requests, at the end of the trace, into g->orph (which held none of
  * them: the run that was told of its orphans finds none); 1 done (g->orphaned), 0 not */
 static int orphans_out(gstate_t *g)
@@ -1391,12 +1551,7 @@ static int orphans_out(gstate_t *g)
         O->post = R->pending.n ? malloc(2 * R->pending.n * sizeof *O->post) : NULL;
         if (R->pending.n && !O->post)
             return 0;
-        for (size_t s = 0; s < R->pending.cap; s++)
-            if (R->pending.s[s].used) {
-                O->post[2 * O->n] = R->pending.s[s].a;
-                O->post[2 * O->n + 1] = R->pending.s[s].b;
-                O->n++;
-            }
+        req_each(&R->pending, orphan_add, O);
         if (O->n) /* (no array when none: qsort wants one) */
             qsort(O->post, O->n, 2 * sizeof *O->post, cmp_post);
     }
@@ -2293,7 +2448,7 @@ out:
         free(g.r[r].set);
         free(g.r[r].syms.v);
         free(g.r[r].syms.index.s);
-        free(g.r[r].pending.s);
+        free(g.r[r].pending.t.s);
         free(g.r[r].orphans.s);
         free(g.r[r].inits.s);
         free(g.r[r].sbuf);

@@ -53,6 +53,8 @@ static inline void ident_of(const pas2p_event_t *e, ident_t *id)
     id->call = e->call;
 }
 
+#define SYM_MEMO 64
+
 typedef struct {
     pas2p_symbol_t *v;
     ident_t *ident;          /* exact identity of each symbol's first event */
@@ -62,7 +64,10 @@ typedef struct {
     uint32_t nslots;
     double tol;
     uint64_t floor_b;        /* size_alike's: bytes apart that are alike whatever the ratio */
-    uint32_t last[256];      /* per call id: the symbol last given, + 1 (tried first) */
+    struct {
+        ident_t id;          /* an event's exact identity as last looked up */
+        uint32_t sym;        /* its symbol + 1 (0: empty) */
+    } memo[SYM_MEMO];        /* direct-mapped: a loop's few distinct calls */
 } symtab_t;
 
 static uint64_t base_hash(const pas2p_event_t *e)
@@ -115,24 +120,28 @@ static uint32_t symbol_lookup(symtab_t *t, const pas2p_event_t *e);
 /* symbol id of e, a new one if needed; UINT32_MAX when out of memory */
 static uint32_t symbol_of(symtab_t *t, const pas2p_event_t *e)
 {
-    uint32_t hint = t->last[e->call & 0xff];
-    /* loops repeat their calls: the common case.  Only an exact match of the hint's first
-     * event is taken, so the answer is the lookup's (the variant created for that size) */
-    if (hint) {
-        ident_t x;
-        const ident_t *k = &t->ident[hint - 1];
-        ident_of(e, &x);
-        if (!((x.w[0] ^ k->w[0]) | (x.w[1] ^ k->w[1]) | (x.w[2] ^ k->w[2]) | (x.w[3] ^ k->w[3]) |
-              (x.w[4] ^ k->w[4])) && x.call == k->call)
-            return hint - 1;
-    }
+    /* loops repeat their calls: the common case.  The memo holds exact identities and the
+     * symbol their lookup gave, so its answer is the lookup's (emptied whenever a size
+     * variant is added, which can change a lookup) */
+    ident_t x;
+    ident_of(e, &x);
+    uint64_t h = (x.w[0] ^ x.call) * 0x9e3779b97f4a7c15ull ^
+                 (x.w[1] + x.w[2] + x.w[3] + x.w[4]) * 0xc2b2ae3d27d4eb4full;
+    uint32_t slot = (uint32_t)(h >> 58) % SYM_MEMO;
+    const ident_t *k = &t->memo[slot].id;
+    if (t->memo[slot].sym &&
+        !((x.w[0] ^ k->w[0]) | (x.w[1] ^ k->w[1]) | (x.w[2] ^ k->w[2]) | (x.w[3] ^ k->w[3]) |
+          (x.w[4] ^ k->w[4])) && x.call == k->call)
+        return t->memo[slot].sym - 1;
     uint32_t id = symbol_lookup(t, e);
-    if (id != UINT32_MAX)
-        t->last[e->call & 0xff] = id + 1;
+    if (id != UINT32_MAX) {
+        t->memo[slot].id = x;
+        t->memo[slot].sym = id + 1;
+    }
     return id;
 }
 
-/* symbol_of without the per-call hint */
+/* symbol_of without the memo */
 static uint32_t symbol_lookup(symtab_t *t, const pas2p_event_t *e)
 {
     if ((t->n + 1) * 2 > t->nslots && symtab_grow_slots(t))
@@ -190,6 +199,7 @@ static uint32_t symbol_lookup(symtab_t *t, const pas2p_event_t *e)
         while (t->next[k] != UINT32_MAX)
             k = t->next[k];
         t->next[k] = id;
+        memset(t->memo, 0, sizeof t->memo); /* (the closest can now be the new one) */
     } else {
         t->slots[j] = id + 1;
     }
@@ -616,8 +626,10 @@ found:;
     if (w->instr_or) /* else adding +0.0 changes no sum */
         a->instr_sum += instr;
     a->ref += (measure - a->ref) / (double)p->weight; /* running mean of the measure */
-    a->mmin = fmin(a->mmin, measure);
-    a->mmax = fmax(a->mmax, measure);
+    if (measure < a->mmin) /* (not fmin/fmax: libm calls, per occurrence) */
+        a->mmin = measure;
+    if (measure > a->mmax)
+        a->mmax = measure;
     if (t < p->time_min_s)
         p->time_min_s = t;
     if (t > p->time_max_s)
@@ -1089,8 +1101,17 @@ int pas2p_find_phases(pas2p_event_source_t a, pas2p_event_source_t b,
             int nt = 0;
             if (v && wildcard_event(&wild, out, v))
                 goto oom;
-            if (v) /* identified by PAS2P_TAG_COUNTING where tags count (global.c does too) */
-                pas2p_tag_count(&tagc, &v->ev, &va[vi].ev.tag, &va[vi].ev.tag2);
+            if (v) { /* identified by PAS2P_TAG_COUNTING where tags count (global.c does too) */
+                int32_t t1, t2;
+                pas2p_tag_count(&tagc, &v->ev, &t1, &t2);
+                /* written back only when counted: symbol_of reads the identity 16 bytes at
+                 * a time, and a load over two fresh 4-byte stores waits for both to retire
+                 * (a store-forwarding stall: a tenth of this loop's time) */
+                if (t1 != v->ev.tag)
+                    va[vi].ev.tag = t1;
+                if (t2 != v->ev.tag2)
+                    va[vi].ev.tag2 = t2;
+            }
             if (!v) { /* the end of the stream */
                 todo[nt] = &held, tv[nt++] = NULL;
                 have_held = 0;

@@ -330,8 +330,11 @@ def main():
         f.write(f"    PAS2P_CLASS_COUNT = {len(classes)}\n}};\n\n")
         f.write("/* \"MPI_Send\" etc.; NULL for an id not in the table. */\n")
         f.write("const char *pas2p_call_name(unsigned call);\n")
-        f.write("/* Class of a known call; -1 for an id not in the table. */\n")
-        f.write("int pas2p_call_class(unsigned call);\n")
+        f.write("/* Class of a known call; -1 for an id not in the table (inline: the analyzer asks it\n"
+                " * of every event, in each of its passes) */\n")
+        f.write("extern const signed char pas2p_call_classes_[PAS2P_CALL_LIMIT]; /* class + 1, 0 */\n")
+        f.write("static inline int pas2p_call_class(unsigned call)\n{\n"
+                "    return call < PAS2P_CALL_LIMIT ? pas2p_call_classes_[call] - 1 : -1;\n}\n")
         f.write("/* Call id of \"MPI_Send\" or \"Send\" (case-insensitive); 0 if unknown. */\n")
         f.write("unsigned pas2p_call_by_name(const char *name);\n\n#endif\n")
     with open(os.path.join(outdir, "pas2p_calls.c"), "w") as f:
@@ -340,14 +343,12 @@ def main():
         f.write("static const char *const names[PAS2P_CALL_LIMIT] = {\n")
         for c in traced:
             f.write(f"    [{c.enum}] = \"MPI_{c.name}\",\n")
-        f.write("};\n\nstatic const signed char classes[PAS2P_CALL_LIMIT] = {\n")
+        f.write("};\n\nconst signed char pas2p_call_classes_[PAS2P_CALL_LIMIT] = {\n")
         for c in traced:
             f.write(f"    [{c.enum}] = PAS2P_CLASS_{c.klass} + 1,\n")
         f.write("};\n\n")
         f.write("const char *pas2p_call_name(unsigned call)\n{\n"
                 "    return call < PAS2P_CALL_LIMIT ? names[call] : NULL;\n}\n\n")
-        f.write("int pas2p_call_class(unsigned call)\n{\n"
-                "    return call < PAS2P_CALL_LIMIT ? classes[call] - 1 : -1;\n}\n\n")
         f.write("unsigned pas2p_call_by_name(const char *name)\n{\n"
                 "    for (unsigned i = 1; i < PAS2P_CALL_LIMIT; i++)\n"
                 "        if (names[i] && (!strcasecmp(names[i], name) || !strcasecmp(names[i] + 4, name)))\n"
