@@ -81,6 +81,9 @@ typedef struct {
  * program on the terminal). */
 struct pas2p_backend {
     const char *method;            /* "predict", "replay", "simulate": the prediction's method */
+    int comm_relevant;             /* it replays phases, and a phase that carries a share of
+                                      the run's communication is replayed as relevant too
+                                      (pas2p_signature_relevant_comm: simulate, replay) */
     int occurrences;               /* its times are the application's own occurrences, not
                                       repetitions of a phase's mean skeleton (predict:
                                       pas2p_pet_from_times's drift and tail rules) */

@@ -158,6 +158,12 @@ int pas2p_pipeline_run(const pas2p_pipeline_opts_t *o, pas2p_pipeline_result_t *
             return 2;
         run.sig = &sig;
         run.np = sig.np;
+        double share = sig.relevance > 0 ? sig.relevance : 0.01;
+        uint32_t more = b->comm_relevant ? pas2p_signature_relevant_comm(&sig, share) : 0;
+        if (more)
+            pas2p_run_say(&run, "%u phase(s) below the relevance threshold in the base's time "
+                          "carry >= %g %% of a rank's communication: replayed as relevant too",
+                          more, 100 * share);
     }
     int rc = 0;
     if (o->relative) { /* the base run must be of the same signature and settings */

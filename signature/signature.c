@@ -414,6 +414,70 @@ int pas2p_signature_read(const char *path, pas2p_signature_t *s, char *err, size
     return rc;
 }
 
+/* a call's part in the run's communication: 1 when it sends, receives or takes part in a
+ * collective (its bytes: what it sends; a receive's rbytes may be its buffer's capacity,
+ * and what it receives is a sender's bytes) */
+static int communicates(const pas2p_sig_event_t *e)
+{
+    switch (pas2p_call_class(e->call)) {
+    case PAS2P_CLASS_SEND:
+    case PAS2P_CLASS_RECV:
+    case PAS2P_CLASS_SENDRECV:
+    case PAS2P_CLASS_COLLECTIVE:
+    case PAS2P_CLASS_START:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+uint32_t pas2p_signature_relevant_comm(pas2p_signature_t *s, double share)
+{
+    if (!s->global || !(share > 0))
+        return 0;
+    uint32_t maxid = 0;
+    for (uint32_t r = 0; r < s->nranks; r++)
+        for (uint32_t k = 0; k < s->ranks[r].nphases; k++)
+            if (s->ranks[r].phases[k].id > maxid)
+                maxid = s->ranks[r].phases[k].id;
+    uint8_t *mark = calloc((size_t)maxid + 1, 1);
+    if (!mark)
+        return 0; /* (no more phases replayed: the prediction is the relevant phases') */
+    for (uint32_t r = 0; r < s->nranks; r++) {
+        const pas2p_sig_rank_t *R = &s->ranks[r];
+        double msgs = 0, bytes = 0;
+        for (uint32_t k = 0; k < R->nphases; k++)
+            for (uint32_t j = 0; j < R->phases[k].nevents; j++) {
+                const pas2p_sig_event_t *e = &R->phases[k].events[j];
+                if (communicates(e)) {
+                    msgs += (double)R->phases[k].weight;
+                    bytes += (double)R->phases[k].weight * (double)e->bytes;
+                }
+            }
+        for (uint32_t k = 0; k < R->nphases; k++) {
+            const pas2p_sig_phase_t *p = &R->phases[k];
+            double m = 0, b = 0;
+            for (uint32_t j = 0; j < p->nevents; j++)
+                if (communicates(&p->events[j])) {
+                    m += (double)p->weight;
+                    b += (double)p->weight * (double)p->events[j].bytes;
+                }
+            if (!p->relevant && p->weight &&
+                ((m > 0 && m >= share * msgs) || (b > 0 && b >= share * bytes)))
+                mark[p->id] = 1;
+        }
+    }
+    uint32_t n = 0;
+    for (uint32_t id = 0; id <= maxid; id++)
+        n += mark[id];
+    for (uint32_t r = 0; r < s->nranks; r++)
+        for (uint32_t k = 0; k < s->ranks[r].nphases; k++)
+            if (mark[s->ranks[r].phases[k].id])
+                s->ranks[r].phases[k].relevant = 1;
+    free(mark);
+    return n;
+}
+
 const pas2p_sig_rank_t *pas2p_signature_uncalibrated(const pas2p_signature_t *s)
 {
     for (uint32_t r = 0; r < s->nranks; r++)

@@ -160,6 +160,7 @@ static void release(pas2p_run_t *run)
 
 const pas2p_backend_t pas2p_backend_replay = {
     .method = "replay",
+    .comm_relevant = 1,
     .dir_prefix = "pas2p-replay",
     .check = check,
     .mode = mode,

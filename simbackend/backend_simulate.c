@@ -368,6 +368,7 @@ static void release(pas2p_run_t *run)
 
 const pas2p_backend_t pas2p_backend_simulate = {
     .method = "simulate",
+    .comm_relevant = 1,
     .dir_prefix = "pas2p-simulate",
     .check = check,
     .mode = mode,

@@ -777,6 +777,8 @@ int pas2p_actions_export_file(const char *sig_path, const char *dir, double base
     pas2p_signature_t sig;
     if (pas2p_signature_read(sig_path, &sig, err, errlen))
         return 2;
+    /* the phases simulate and replay replay (pas2p_pipeline.h: comm_relevant) */
+    pas2p_signature_relevant_comm(&sig, sig.relevance > 0 ? sig.relevance : 0.01);
     int rc = 0;
     if (pas2p_prepare_dir_err(dir, err, errlen))
         rc = 2;

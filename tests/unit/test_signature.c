@@ -44,6 +44,7 @@ static void sample(pas2p_signature_t *s)
     s->compute_similarity = 0.85;
     s->compute_similarity_time = 0.5;
     s->size_tolerance = 0.05;
+    s->size_floor = 1024;
     s->representative = 1;
     s->events = 1234;
     s->pet_s = 12.5;
@@ -123,6 +124,7 @@ static void test_round_trip(void **state)
     assert_string_equal(b.command, a.command);
     assert_int_equal(b.np, 2);
     assert_true(b.aet_s == 12.5 && b.coverage == 0.96 && b.remainder_s == 0.5);
+    assert_int_equal(b.size_floor, 1024);
     assert_int_equal(b.representative, 1);
     assert_int_equal(b.spmd, 1);
     assert_int_equal(b.ncomms, 1);
@@ -146,6 +148,46 @@ static void test_round_trip(void **state)
     assert_true(p->time_median_s == 0.119);
     pas2p_signature_free(&a);
     pas2p_signature_free(&b);
+}
+
+/* a phase below the relevance threshold in time but with >= 1 % of a rank's messages (or
+ * bytes sent) is replayed as relevant (simulate, replay); one with neither is not; only in
+ * a global signature */
+static void test_relevant_comm(void **state)
+{
+    (void)state;
+    pas2p_signature_t s;
+    sample(&s); /* phase 1: weight 100, a Sendrecv and an Allreduce, relevant */
+    for (uint32_t r = 0; r < 2; r++) {
+        pas2p_sig_rank_t *R = &s.ranks[r];
+        R->phases = realloc(R->phases, 3 * sizeof *R->phases);
+        R->nphases = 3;
+        for (uint32_t k = 1; k < 3; k++) {
+            pas2p_sig_phase_t *p = &R->phases[k];
+            memset(p, 0, sizeof *p);
+            p->id = k + 1;
+            p->weight = k == 1 ? 6 : 1; /* 6 of 207 communicating calls; 1 of 207 */
+            p->nevents = k == 1 ? 2 : 1;
+            p->events = calloc(p->nevents, sizeof *p->events);
+        }
+        pas2p_sig_event_t *e = R->phases[1].events;
+        e[0] = (pas2p_sig_event_t){.call = PAS2P_CALL_Isend, .peer = 1 - (int)r, .tag = 3,
+                                   .peer2 = -1, .tag2 = -1, .bytes = 100};
+        e[1] = (pas2p_sig_event_t){.call = PAS2P_CALL_Wait, .peer = -1, .tag = -1, .peer2 = -1,
+                                   .tag2 = -1, .aux = 1};
+        R->phases[2].events[0] = (pas2p_sig_event_t){.call = PAS2P_CALL_Barrier, .peer = -1,
+                                                     .tag = -1, .peer2 = -1, .tag2 = -1};
+    }
+    assert_int_equal(pas2p_signature_relevant_comm(&s, 0.01), 0); /* ids per rank: none */
+    s.global = 1;
+    assert_int_equal(pas2p_signature_relevant_comm(&s, 0.01), 1);
+    for (uint32_t r = 0; r < 2; r++) {
+        assert_true(s.ranks[r].phases[0].relevant);
+        assert_true(s.ranks[r].phases[1].relevant);
+        assert_false(s.ranks[r].phases[2].relevant);
+    }
+    assert_int_equal(pas2p_signature_relevant_comm(&s, 0.01), 0); /* (done already) */
+    pas2p_signature_free(&s);
 }
 
 static void expect_refused(const char *name, const char *text, const char *needle)
@@ -225,6 +267,7 @@ int main(void)
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_no_external_entities),
         cmocka_unit_test(test_write_errors),
+        cmocka_unit_test(test_relevant_comm),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
