@@ -13,7 +13,7 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >build.configure.log 2>&1 
 cmake --build build -j"$(nproc)" >build.build.log 2>&1 || { tail -40 build.build.log; exit 1; }
 trace=${1:-quickstart-trace}
 rm -rf "$trace" "$trace-predict" "$trace-simulate"
-launch=(mpirun --oversubscribe --bind-to none --mca mpi_yield_when_idle 1 -np 2 build/apps/cg 1024 300)
+launch=(mpirun --oversubscribe --bind-to core:overload-allowed --mca mpi_yield_when_idle 1 -np 2 build/apps/cg 1024 300)
 run() { echo "\$ $*"; "$@"; }
 run build/bin/pas2p trace -o "$trace" -- "${launch[@]}"
 echo

@@ -41,7 +41,12 @@ typedef struct {
                                     median over its first recorded occurrences, early_s
                                     (predict, a phase whose base mean is PAS2P_PET_DRIFT x
                                     that or more, or that PAS2P_PET_DRIFT x the mean or
-                                    more: pas2p_pet_from_times) */
+                                    more, when its values could not be paired: below) */
+    uint32_t paired_first;       /* > 0 (predict): target_s is the base mean x the median of
+                                    paired_n values each over the same occurrence of the base
+                                    run, from occurrence paired_first (counted from 1): */
+    uint32_t paired_n;           /* pas2p_pet_from_times */
+    double paired_ratio;         /* that median */
 } pas2p_pet_phase_t;
 
 typedef struct {
@@ -102,8 +107,23 @@ int pas2p_times_read(const char *dir, const pas2p_sig_rank_t *R, double *t, pas2
  * the replayer's MPI overheads) cancels.
  *
  * occurrences (predict: the times are the application's own early occurrences, not
- * repetitions of the phase's mean skeleton): a phase whose base mean is PAS2P_PET_DRIFT
- * times its base median over the occurrences the signature records (2nd to 32nd) or more,
+ * repetitions of the phase's mean skeleton): each value is paired with the same
+ * occurrence of the base run (the times file's `first` line says which; the signature
+ * records the base's first PAS2P_SIG_OCC), and the phase's target time is its base mean x
+ * the median of those ratios.  A code whose steps drift (md's get 1.3x dearer over its run
+ * as its lattice melts, LAMMPS's melt) starts as cheaply on the target as on the base, and
+ * the early occurrences' median alone predicted md -42 %.  Before, the base's early
+ * occurrences were taken as noise more often than signal (the comment above): most of that
+ * noise was the benchmarks' unbound ranks, two of which the kernel often started on one
+ * core for some milliseconds (2 of 5 runs of md 40 1000 and cartsweep 96 500 ran their
+ * first steps at 2x); with ranks bound to cores (as Open MPI does by default), 9 codes x 3
+ * traces x 6 runs at validation size (predict_estimators.sh, results/predict.md): mean
+ * |median PETE| 1.1 % paired against 4.2 % with the guard below (md -20 %), 6.3 % with the
+ * median alone (md -43 %), cg left out (its traces were disturbed).  A stall in one base or
+ * target occurrence is one ratio of at least three.
+ * Values that cannot be paired (no `first` line, occurrences the signature does not record,
+ * an older signature without their times) fall back on this: a phase whose base mean is
+ * PAS2P_PET_DRIFT times its base median over the occurrences the signature records (2nd to 32nd) or more,
  * or that early median PAS2P_PET_DRIFT times its mean or more, gets base mean x target
  * median / that early median instead of the target median.  Its early occurrences are
  * then no sample of its whole run (the second way: NetPIPE's 0.4 us phase took 3.2 us in

@@ -14,6 +14,8 @@
  *   rank R / np N / pid P / status stopped|completed|diverged / events E / set_s S / checks C
  *   [reason TEXT] [done_at EVENT] [departed N TEXT]
  *   phase ID T1 T2 ...        (each timed occurrence or repetition, seconds, in order)
+ *   first ID J                (predict: T1 is the phase's occurrence J, counted from 1, and
+ *                              T2 ... the occurrences after it; absent: not occurrences)
  *   variant ID T1 T2 ...      (predict: a minor time variant's occurrences; not read here)
  */
 #ifndef PAS2P_TIMES_H
@@ -76,6 +78,8 @@ typedef struct {
     int n;                   /* values on its line (at most PAS2P_TIMES_MAX_VALUES read) */
     double median;           /* of those values */
     double min, max;         /* their range */
+    unsigned first;          /* predict: the occurrence (from 1) v[0] is; 0: no `first` line */
+    double v[PAS2P_TIMES_MAX_VALUES]; /* the values read, in the file's order */
 } pas2p_times_phase_t;
 
 typedef struct {
@@ -152,6 +156,17 @@ static inline void pas2p_times_phase(pas2p_times_writer_t *w, unsigned id)
 static inline void pas2p_times_variant(pas2p_times_writer_t *w, unsigned id)
 {
     pas2p_times_line_(w, "variant", id);
+}
+
+/* A `first ID J` line after phase ID's values: the first value is its occurrence J (from 1),
+ * the others the occurrences after it (predict: the PET compares each with the same
+ * occurrence of the base run) */
+static inline void pas2p_times_first(pas2p_times_writer_t *w, unsigned id, unsigned j)
+{
+    if (w->in_phase)
+        fputc('\n', w->f);
+    w->in_phase = 0;
+    fprintf(w->f, "first %u %u\n", id, j);
 }
 
 static inline void pas2p_times_value(pas2p_times_writer_t *w, double seconds)
@@ -261,6 +276,12 @@ static inline int pas2p_times_load(const char *dir, unsigned rank, pas2p_times_f
             snprintf(st->departed_why, sizeof st->departed_why, "%.1000s", *end ? end + 1 : end);
         } else if (!strncmp(line, "reason ", 7)) {
             snprintf(st->reason, sizeof st->reason, "%.1000s", line + 7);
+        } else if (!strncmp(line, "first ", 6)) { /* (after its phase line) */
+            char *end;
+            unsigned long id = strtoul(line + 6, &end, 10), j = strtoul(end, NULL, 10);
+            for (size_t i = 0; i < out->nphases; i++)
+                if (out->phases[i].id == id && j <= 0xffffffffu)
+                    out->phases[i].first = (unsigned)j;
         } else if (!strncmp(line, "phase ", 6)) {
             char *p = line + 6, *end;
             unsigned long id = strtoul(p, &end, 10);
@@ -287,8 +308,10 @@ static inline int pas2p_times_load(const char *dir, unsigned rank, pas2p_times_f
                 out->phases = np;
                 cap = nc;
             }
-            qsort(v, (size_t)n, sizeof *v, pas2p_times_cmp_double);
             pas2p_times_phase_t *ph = &out->phases[out->nphases++];
+            memcpy(ph->v, v, (size_t)n * sizeof *v);
+            ph->first = 0;
+            qsort(v, (size_t)n, sizeof *v, pas2p_times_cmp_double);
             ph->id = (unsigned)id;
             ph->n = n;
             ph->median = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);

@@ -138,7 +138,14 @@ void pas2p_pet_print(const pas2p_pet_t *p, FILE *out)
         fprintf(out, "%6u %10llu %14.9f %14.9f %8.4f %14.6f %6s %8s%s\n", q->id,
                 (unsigned long long)q->weight, q->base_s, q->target_s, q->ratio,
                 q->contribution_s, n, range, q->estimated ? "  (not measured: base x ratio)" : "");
-        if (q->early_s > 0 && q->base_s >= q->early_s)
+        if (q->paired_first && q->paired_n > 1)
+            fprintf(out, "%6s each value over the same occurrence of the base run (occurrences "
+                    "%u-%u): base mean x their median ratio %.4f\n", "", q->paired_first,
+                    q->paired_first + q->paired_n - 1, q->paired_ratio);
+        else if (q->paired_first)
+            fprintf(out, "%6s its value over the same occurrence of the base run (occurrence "
+                    "%u): base mean x that ratio %.4f\n", "", q->paired_first, q->paired_ratio);
+        else if (q->early_s > 0 && q->base_s >= q->early_s)
             fprintf(out, "%6s the base's mean is %.1fx its early occurrences' median (%.9f s): "
                     "target median x base mean / that\n", "", q->base_s / q->early_s, q->early_s);
         else if (q->early_s > 0)
@@ -225,14 +232,39 @@ static int tail_carried(const pas2p_sig_phase_t *p)
     return p->time_median_s > 0 && p->time_mean_s > PAS2P_PET_TAIL * p->time_median_s;
 }
 
+/* predict's paired estimate of phase p from its timed values tp (the application's own
+ * occurrences from tp->first): the base mean x the median of each value over the same
+ * occurrence of the base run; 0 when none can be paired (pas2p_pet_from_times) */
+static double paired(const pas2p_sig_phase_t *p, const pas2p_times_phase_t *tp, double *ratio,
+                     uint32_t *n)
+{
+    double r[PAS2P_TIMES_MAX_VALUES];
+    uint32_t k = 0;
+    for (int i = 0; tp->first && i < tp->n; i++) {
+        uint64_t j = (uint64_t)tp->first - 1 + (uint64_t)i; /* from 0 */
+        if (j >= p->nocc || j >= PAS2P_SIG_OCC || !(p->occ_time_s[j] > 0) || !(tp->v[i] >= 0))
+            break;
+        r[k++] = tp->v[i] / p->occ_time_s[j];
+    }
+    if (!k || !(p->time_mean_s > 0))
+        return 0;
+    qsort(r, k, sizeof *r, cmp_d);
+    *ratio = k % 2 ? r[k / 2] : (r[k / 2 - 1] + r[k / 2]) / 2;
+    *n = k;
+    return p->time_mean_s * *ratio;
+}
+
 int pas2p_pet_from_times(const pas2p_signature_t *sig, const char *dir, const char *base_dir,
                          int occurrences, double aet_s, pas2p_pet_t *out, char *err,
                          size_t errlen)
 {
     double **target = calloc(sig->nranks ? sig->nranks : 1, sizeof *target), set = 0;
     double *base = NULL;
+    uint8_t **pair = calloc(sig->nranks ? sig->nranks : 1, sizeof *pair); /* paired phases */
     int rc = -1;
-    if (!target) {
+    if (!target || !pair) {
+        free(target);
+        free(pair);
         snprintf(err, errlen, "out of memory");
         return -1;
     }
@@ -256,16 +288,37 @@ int pas2p_pet_from_times(const pas2p_signature_t *sig, const char *dir, const ch
                 target[r][k] = NAN;
         if (st.set_s > set)
             set = st.set_s;
+        if (!(pair[r] = calloc(R->nphases ? R->nphases : 1, 1))) {
+            snprintf(err, errlen, "out of memory");
+            goto out;
+        }
+        pas2p_times_file_t tf; /* predict: each value against the same base occurrence */
+        char perr[64];
+        if (occurrences && used && !pas2p_times_load(dir, R->rank, &tf, perr, sizeof perr)) {
+            for (size_t i = 0; i < tf.nphases; i++)
+                for (uint32_t k = 0; k < R->nphases; k++) {
+                    double ratio;
+                    uint32_t n;
+                    double t = R->phases[k].id == tf.phases[i].id && isfinite(target[r][k])
+                                   ? paired(&R->phases[k], &tf.phases[i], &ratio, &n) : 0;
+                    if (t > 0) {
+                        target[r][k] = t;
+                        pair[r][k] = 1;
+                    }
+                }
+            pas2p_times_file_free(&tf);
+        }
         double wb = 0, wt = 0; /* the rank's ratio over its phases the guard leaves alone */
         for (uint32_t k = 0; occurrences && used && k < R->nphases; k++) {
             const pas2p_sig_phase_t *p = &R->phases[k];
-            if (p->relevant && isfinite(target[r][k]) && target[r][k] >= 0 && !early_median(p)) {
+            if (p->relevant && isfinite(target[r][k]) && target[r][k] >= 0 &&
+                (pair[r][k] || !early_median(p))) {
                 wb += p->time_mean_s * (double)p->weight;
                 wt += target[r][k] * (double)p->weight;
             }
         }
         for (uint32_t k = 0; occurrences && used && k < R->nphases; k++) {
-            double e = isfinite(target[r][k]) ? early_median(&R->phases[k]) : 0;
+            double e = isfinite(target[r][k]) && !pair[r][k] ? early_median(&R->phases[k]) : 0;
             if (e > 0 && e < R->phases[k].time_mean_s && tail_carried(&R->phases[k]))
                 target[r][k] += (R->phases[k].time_mean_s - e) * (wb > 0 ? wt / wb : target[r][k] / e);
             else if (e > 0)
@@ -303,6 +356,13 @@ int pas2p_pet_from_times(const pas2p_signature_t *sig, const char *dir, const ch
                     q->nvalues = (uint32_t)tf.phases[j].n;
                     q->lo_s = tf.phases[j].min * f;
                     q->hi_s = tf.phases[j].max * f;
+                    for (uint32_t r = 0; occurrences && r < sig->nranks; r++)
+                        for (uint32_t k = 0; sig->ranks[r].rank == out->rank &&
+                                             k < sig->ranks[r].nphases; k++)
+                            if (sig->ranks[r].phases[k].id == q->id && pair[r] && pair[r][k] &&
+                                paired(&sig->ranks[r].phases[k], &tf.phases[j], &q->paired_ratio,
+                                       &q->paired_n) > 0)
+                                q->paired_first = tf.phases[j].first;
                 }
         }
         pas2p_times_file_free(&tf);
@@ -311,14 +371,17 @@ int pas2p_pet_from_times(const pas2p_signature_t *sig, const char *dir, const ch
         pas2p_pet_phase_t *q = &out->phases[i];
         for (uint32_t r = 0; r < sig->nranks; r++)
             for (uint32_t k = 0; sig->ranks[r].rank == out->rank && k < sig->ranks[r].nphases; k++)
-                if (sig->ranks[r].phases[k].id == q->id && !q->estimated &&
+                if (sig->ranks[r].phases[k].id == q->id && !q->estimated && !q->paired_first &&
                     !tail_carried(&sig->ranks[r].phases[k]))
                     q->early_s = early_median(&sig->ranks[r].phases[k]);
     }
 out:
-    for (uint32_t r = 0; r < sig->nranks; r++)
+    for (uint32_t r = 0; r < sig->nranks; r++) {
         free(target[r]);
+        free(pair[r]);
+    }
     free(target);
+    free(pair);
     free(base);
     return rc;
 }

@@ -91,6 +91,11 @@ int pas2p_prediction_write(const pas2p_prediction_t *p, const char *path, char *
         }
         if (q->early_s > 0)
             REAL("early_s", q->early_s);
+        if (q->paired_first) {
+            W(xmlTextWriterWriteFormatAttribute(w, BAD_CAST "paired_first", "%u", q->paired_first));
+            W(xmlTextWriterWriteFormatAttribute(w, BAD_CAST "paired_n", "%u", q->paired_n));
+            REAL("paired_ratio", q->paired_ratio);
+        }
         W(xmlTextWriterEndElement(w));
     }
     W(xmlTextWriterEndElement(w));
@@ -157,6 +162,11 @@ int pas2p_prediction_read(const char *path, pas2p_prediction_t *p, char *err, si
                 q->contribution_s = pas2p_xml_attr_d(k, "contribution_s");
                 q->estimated = !strcmp(pas2p_xml_attr(k, "measured"), "no");
                 q->early_s = pas2p_xml_attr(k, "early_s") ? pas2p_xml_attr_d(k, "early_s") : 0;
+                if (pas2p_xml_attr(k, "paired_first")) {
+                    q->paired_first = (uint32_t)pas2p_xml_attr_u(k, "paired_first");
+                    q->paired_n = (uint32_t)pas2p_xml_attr_u(k, "paired_n");
+                    q->paired_ratio = pas2p_xml_attr_d(k, "paired_ratio");
+                }
                 if (pas2p_xml_attr(k, "values")) {
                     q->nvalues = (uint32_t)pas2p_xml_attr_u(k, "values");
                     q->lo_s = pas2p_xml_attr_d(k, "lo_s");

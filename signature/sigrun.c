@@ -59,6 +59,7 @@ typedef struct {
     double t0, t1;           /* boundary values (ns, excluded time taken out); t1 < 0: open */
     uint64_t oend;           /* its end as an ordinal (the stop point's unit) */
     int steady;              /* awaited because the phase's first values disagreed */
+    uint32_t occ;            /* which occurrence of its phase, from 0 */
 } interval_t;
 
 typedef struct {
@@ -127,16 +128,24 @@ static char *format_times(const sigrun_t *s, int status, const char *why, double
     pas2p_times_departed(&w, (unsigned long long)s->departed, s->departed_why);
     for (int kind = 1; s->me && kind <= 2; kind++)
         for (uint32_t k = 0; k < s->me->nphases; k++) {
-            int any = 0;
+            int any = 0, consecutive = 1;
+            uint32_t first = 0, next = 0;
             for (uint32_t i = 0; i < s->niv; i++) {
                 const interval_t *v = &s->iv[i];
                 if (v->phase != k || v->timed != kind || v->t1 < 0)
                     continue;
-                if (!any)
+                if (!any) {
                     (kind == 1 ? pas2p_times_phase : pas2p_times_variant)(&w, s->me->phases[k].id);
+                    first = next = v->occ;
+                }
+                consecutive &= v->occ == next++;
                 pas2p_times_value(&w, (v->t1 - v->t0) * 1e-9);
                 any = 1;
             }
+            /* which occurrences they are, when they follow each other (the PET compares each
+             * with the same occurrence of the base run) */
+            if (any && kind == 1 && consecutive)
+                pas2p_times_first(&w, s->me->phases[k].id, first + 1);
         }
     pas2p_times_finish(&w);
     if (fclose(f)) {
@@ -419,7 +428,7 @@ static void *sig_start(const pas2p_sink_host_t *host)
             *v = (interval_t){.start = s->sig.anchored ? p->occ_astart[j] : p->occ_start[j],
                               .end = s->sig.anchored ? p->occ_aend[j] : p->occ_end[j],
                               .phase = k, .measured = measured, .timed = timed, .t0 = -1,
-                              .t1 = -1, .oend = p->occ_end[j]};
+                              .t1 = -1, .oend = p->occ_end[j], .occ = j};
             s->nmeasured += (uint32_t)measured;
         }
     }

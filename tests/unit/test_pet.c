@@ -275,6 +275,62 @@ static void test_drift_guard(void **state)
     rmdir(dir);
 }
 
+/* predict's values paired with the same occurrences of the base run (the times file's
+ * `first` line): a phase whose steps get dearer over its run (base occurrences 2-4 at 4.0,
+ * 4.4, 4.8 ms, mean 10 ms) timed at half of those on the target is half its base mean,
+ * whatever its early median says; a stalled value is one ratio of three; values past the
+ * recorded occurrences are left out */
+static void test_paired_occurrences(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/pas2p-test-paired-XXXXXX", path[128], err[512];
+    times_file(dir, path, sizeof path, "pas2p-times 1\nrank 0\nnp 1\nstatus stopped\nset_s 0.01\n"
+                                       "phase 1 0.0020 0.0090 0.0024 0.0030\nfirst 1 2\n");
+    pas2p_sig_phase_t p[1];
+    set_phase(&p[0], 1, 800, 0.010, 1);
+    p[0].nocc = 4; /* occurrences 1-4 recorded: the 4th value (occurrence 5) is not paired */
+    double base[4] = {0.008, 0.0040, 0.0044, 0.0048};
+    memcpy(p[0].occ_time_s, base, sizeof base);
+    pas2p_sig_rank_t R = {.rank = 0, .nphases = 1, .phases = p};
+    pas2p_signature_t sig = {.nranks = 1, .ranks = &R, .np = 1, .representative = 0, .spmd = 1};
+    pas2p_pet_t out;
+    assert_int_equal(pas2p_pet_from_times(&sig, dir, NULL, 1, 0, &out, err, sizeof err), 0);
+    /* ratios 0.5, 0.9 / 0.44 (the stall), 0.5: median 0.5 */
+    assert_true(fabs(out.phases[0].target_s - 0.010 * 0.5) < 1e-12);
+    assert_int_equal(out.phases[0].paired_first, 2);
+    assert_int_equal(out.phases[0].paired_n, 3);
+    assert_true(fabs(out.phases[0].paired_ratio - 0.5) < 1e-12);
+    assert_true(out.phases[0].early_s == 0);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    pas2p_pet_print(&out, f);
+    fclose(f);
+    assert_non_null(strstr(text, "same occurrence of the base run (occurrences 2-4)"));
+    free(text);
+    /* the prediction file keeps what it rests on */
+    pas2p_prediction_t a, b;
+    memset(&a, 0, sizeof a);
+    snprintf(a.method, sizeof a.method, "predict");
+    a.pet = out;
+    char xml[256];
+    snprintf(xml, sizeof xml, "%s/prediction.xml", dir);
+    assert_int_equal(pas2p_prediction_write(&a, xml, err, sizeof err), 0);
+    assert_int_equal(pas2p_prediction_read(xml, &b, err, sizeof err), 0);
+    assert_int_equal(b.pet.phases[0].paired_first, 2);
+    assert_int_equal(b.pet.phases[0].paired_n, 3);
+    assert_true(fabs(b.pet.phases[0].paired_ratio - 0.5) < 1e-9);
+    pas2p_prediction_free(&b);
+    pas2p_pet_free(&out);
+    /* a replay's repetitions are not occurrences: the median, whatever the file says */
+    assert_int_equal(pas2p_pet_from_times(&sig, dir, NULL, 0, 0, &out, err, sizeof err), 0);
+    assert_true(fabs(out.phases[0].target_s - 0.0027) < 1e-12 && !out.phases[0].paired_first);
+    pas2p_pet_free(&out);
+    unlink(xml);
+    unlink(path);
+    rmdir(dir);
+}
+
 /* a predict run that stopped early after SET cannot take less than SET: said, not hidden */
 static void test_pet_below_set_is_said(void **state)
 {
@@ -408,6 +464,7 @@ int main(void)
         cmocka_unit_test(test_per_rank_takes_the_slowest),
         cmocka_unit_test(test_times_median),
         cmocka_unit_test(test_drift_guard),
+        cmocka_unit_test(test_paired_occurrences),
         cmocka_unit_test(test_pet_below_set_is_said),
         cmocka_unit_test(test_departed_line),
         cmocka_unit_test(test_prediction_file),

@@ -2,7 +2,12 @@
 # for 2 cores, median of numbers on stdin, "key = value" fields of pas2p's output, the
 # launch time, ranges.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 PAS2P_QUIET=1
-mpirun=(mpirun --oversubscribe --bind-to none --mca mpi_yield_when_idle 1)
+# Ranks bound to cores (one per core while np <= cores; several per core beyond): unbound,
+# the kernel often starts both ranks of np 2 on one core and moves one a few milliseconds
+# later, so a run's first steps took 2x their time in 2 of 5 runs (md 40 1000, cartsweep
+# 96 500: the early occurrences an early stop times), which bound runs never did; Open MPI
+# binds by default too (`--bind-to core` for np <= 2), and so do batch schedulers.
+mpirun=(mpirun --oversubscribe --bind-to core:overload-allowed --mca mpi_yield_when_idle 1)
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 field() { awk -v k="$1" '$0 ~ "^"k" = " {print $3}'; }
 need_build() { # need_build BUILD_DIR: pas2p and the benchmark programs are built
