@@ -134,6 +134,14 @@ def estimate(name, ph, t):
     lfl = B * med([x / y for x, y in zip(t, b)])
     if name == 'like-for-like':
         return lfl
+    if name.startswith('paired-local '):  # each value over the median of the base's occurrences
+        h = int(name.split()[1])           # within h of the same one (occurrence 0 left out)
+        r = []
+        for i, x in enumerate(t):
+            j = 1 + i
+            win = occ[max(1, j - h):j + h + 1]
+            r.append(x / med(win))
+        return B * med(r)
     if name == 'trend switch':
         base = occ[1:]
         return lfl if len(base) >= 8 and spearman(base) >= 0.6 else med(t)
@@ -196,7 +204,8 @@ def main(root):
              'matched mean', 'matched median', 'trend matched', 'guard 1.12', 'guard 1.05', 'guard 1.03', 'both 1.12',
              'window 1.12', 'window 1.05', 'drift 1.05', 'drift 1.08', 'drift 1.12',
              'drift15 1.05', 'drift15 1.08', 'drift15 1.10', 'drift15 1.12',
-             'drift15se 1.05 3', 'drift15se 1.05 4', 'drift15se 1.03 4')
+             'drift15se 1.05 3', 'drift15se 1.05 4', 'drift15se 1.03 4',
+             'paired-local 1', 'paired-local 2', 'paired-local 3', 'paired-local 5')
     shown = names + ('family', 'family-sum')
     apps = sorted(a for a in os.listdir(root) if os.path.isfile(os.path.join(root, a, 'aet')))
     pete = {}
