@@ -81,7 +81,7 @@ else
 fi
 # LAMMPS (validation/lammps: Debian's lmp, its LJ melt) is not in sizes.txt (it is not built
 # here): box scale and time steps at the test and the experiment size
-lammps_test="0.25 100" lammps_experiment="1 600"
+lammps_test="0.25 100" lammps_experiment="1 1150"
 
 cores=$(nproc)
 for t in $targets; do
