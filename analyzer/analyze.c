@@ -636,6 +636,107 @@ static void add_error(char *err, size_t errlen, const char *more)
         snprintf(err + n, errlen - n, "; %s", more);
 }
 
+/* ------------------------------------------------------------------ the base runs pooled
+ * `pas2p trace --runs N` keeps the run whose AET is the median as TRACE_DIR and the others
+ * in TRACE_DIR/run-K.  Each of those is analysed with the options the kept run's analysis
+ * ended with (granularity, phase mode, thresholds), and every phase that has the same id,
+ * weight and recorded occurrences on the same rank in all of them gets their mean time and
+ * each recorded occurrence's mean time (pas2p_sig_phase_t runs, runs_time_mean_s,
+ * occ_runs_time_s): predict pairs its timed occurrences with those, since one run's early
+ * occurrences carry that run's noise (validation/bench/results/predict.md).  A run whose
+ * analysis fails, or whose phases differ, is said and left out (of the phases it differs
+ * in: those are not pooled).  Everything else in the signature is the kept run's.
+ * Returns -1 when out of memory (said in err), else 0. */
+static int pool_runs(const char *dir, const pas2p_analyze_opts_t *opts,
+                     const pas2p_analysis_opts_t *o, pas2p_analyze_result_t *out)
+{
+    pas2p_signature_t *sig = &out->sig;
+    uint32_t used = 0;
+    for (uint32_t r = 0; r < sig->nranks; r++)
+        for (uint32_t k = 0; k < sig->ranks[r].nphases; k++) {
+            pas2p_sig_phase_t *p = &sig->ranks[r].phases[k];
+            p->runs = 1;
+            p->runs_time_mean_s = p->time_mean_s;
+            for (uint32_t j = 0; j < p->nocc && j < PAS2P_SIG_OCC; j++)
+                p->occ_runs_time_s[j] = p->occ_time_s[j] > 0 ? p->occ_time_s[j] : NAN;
+        }
+    for (int K = 1; K <= 99; K++) {
+        char run[PATH_MAX], man[PATH_MAX + 16];
+        snprintf(run, sizeof run, "%s/run-%d", dir, K);
+        snprintf(man, sizeof man, "%s/manifest", run);
+        if (access(man, R_OK))
+            continue;
+        out->runs_found++;
+        pas2p_analyze_opts_t o2 = *opts;
+        o2.trace = run;
+        o2.signature = NULL;
+        o2.one_run = 1;
+        o2.inline_auto = 0;
+        o2.analysis = *o;
+        o2.size_tolerance_given = o2.size_floor_given = 1;
+        o2.logical = -1;
+        pas2p_analyze_result_t r2;
+        char e2[1024];
+        int rc = pas2p_analyze(&o2, NULL, &r2, e2, sizeof e2);
+        const pas2p_signature_t *s2 = &r2.sig;
+        const char *why = rc ? e2
+                          : !r2.done || r2.global != out->global ? "its phases are of another kind"
+                          : s2->nranks != sig->nranks ? "another number of ranks"
+                          : NULL;
+        if (why) {
+            int bad = warn(out, "run-%d (pas2p trace --runs): not pooled: %s", K, why);
+            pas2p_analyze_result_free(&r2);
+            if (bad)
+                return -1;
+            continue;
+        }
+        used++;
+        uint32_t differ = 0;
+        for (uint32_t r = 0; r < sig->nranks; r++) {
+            const pas2p_sig_rank_t *R2 = &s2->ranks[r];
+            for (uint32_t k = 0; k < sig->ranks[r].nphases; k++) {
+                pas2p_sig_phase_t *p = &sig->ranks[r].phases[k];
+                const pas2p_sig_phase_t *q = NULL;
+                for (uint32_t i = 0; R2->rank == sig->ranks[r].rank && i < R2->nphases && !q; i++)
+                    if (R2->phases[i].id == p->id && R2->phases[i].weight == p->weight &&
+                        R2->phases[i].nocc == p->nocc)
+                        q = &R2->phases[i];
+                if (!q) {
+                    differ += p->runs > 0;
+                    p->runs = 0; /* not in every run: not pooled */
+                    continue;
+                }
+                if (!p->runs)
+                    continue;
+                p->runs++;
+                p->runs_time_mean_s += q->time_mean_s;
+                for (uint32_t j = 0; j < p->nocc && j < PAS2P_SIG_OCC; j++)
+                    p->occ_runs_time_s[j] += q->occ_time_s[j] > 0 ? q->occ_time_s[j] : NAN;
+            }
+        }
+        pas2p_analyze_result_free(&r2);
+        if (differ && warn(out, "run-%d (pas2p trace --runs): %u phase(s) of the kept run "
+                           "(counted over its ranks) are not in it with the same id, weight and "
+                           "occurrences: those are not pooled", K, differ))
+            return -1;
+    }
+    for (uint32_t r = 0; r < sig->nranks; r++)
+        for (uint32_t k = 0; k < sig->ranks[r].nphases; k++) {
+            pas2p_sig_phase_t *p = &sig->ranks[r].phases[k];
+            int pooled = used && p->runs == used + 1;
+            out->phases_pooled += (uint32_t)pooled;
+            if (pooled && p->runs > out->runs_pooled)
+                out->runs_pooled = p->runs;
+            p->runs_time_mean_s = pooled ? p->runs_time_mean_s / p->runs : 0;
+            for (uint32_t j = 0; j < PAS2P_SIG_OCC; j++)
+                p->occ_runs_time_s[j] = pooled && j < p->nocc && isfinite(p->occ_runs_time_s[j])
+                                            ? p->occ_runs_time_s[j] / p->runs : 0;
+            if (!pooled)
+                p->runs = 0;
+        }
+    return 0;
+}
+
 int pas2p_analyze(const pas2p_analyze_opts_t *opts, const pas2p_analyze_dist_t *dist,
                   pas2p_analyze_result_t *out, char *err, size_t errlen)
 {
@@ -800,7 +901,13 @@ int pas2p_analyze(const pas2p_analyze_opts_t *opts, const pas2p_analyze_dist_t *
             out->skew_before = skew0;
             out->skew_after = skew;
             out->aet_s = m.aet_s;
-            if (opts->logical >= 0) {
+            /* (one_run: another run's analysis, whose caller takes out->sig) */
+            int pooled = opts->one_run || !pool_runs(dir, opts, &o, out);
+            if (!pooled) {
+                snprintf(err, errlen, "out of memory");
+                rc = PAS2P_ANALYZE_FAILED;
+            }
+            if (pooled && !opts->one_run && opts->logical >= 0) {
                 if (logical_time(dir, &m, np, opts->logical, opts->strict, &out->logical_ticks, why,
                                  sizeof why)) {
                     add_error(err, errlen, why);
@@ -809,10 +916,11 @@ int pas2p_analyze(const pas2p_analyze_opts_t *opts, const pas2p_analyze_dist_t *
                     out->logical_done = 1;
                 }
             }
-            if (pas2p_signature_write(&out->sig, out->signature_path, why, sizeof why)) {
+            if (pooled && !opts->one_run &&
+                pas2p_signature_write(&out->sig, out->signature_path, why, sizeof why)) {
                 add_error(err, errlen, why);
                 rc = PAS2P_ANALYZE_FAILED;
-            } else {
+            } else if (pooled && !opts->one_run) {
                 out->signature_written = 1;
             }
             out->tfat_s = pas2p_mono_s() - t0;

@@ -30,6 +30,9 @@ static const char usage[] =
     "`events`, `relevant phases`, `coverage`, `AET`, `PET` (base machine: relevant phases\n"
     "plus the explicit remainder), `TFAT`, and the representative rank's phase table, and\n"
     "writes the signature (signature/FORMAT.md; default TRACE_DIR/signature.xml).\n"
+    "When TRACE_DIR holds the other runs of `pas2p trace --runs N` (TRACE_DIR/run-K), each\n"
+    "is analysed the same way and every phase they all have gets their mean times too\n"
+    "(`base runs = N`; predict pairs with those); the rest is the kept run's.\n"
     "\n"
     "  -o SIGNATURE.xml        where to write the signature\n"
     "  --jobs N                ranks analysed in parallel (default: number of cores)\n"
@@ -223,6 +226,11 @@ static void print_result(const pas2p_analyze_opts_t *o, const pas2p_analyze_resu
     if (r->skew_before >= 0)
         fprintf(f, "granularity = coarser: a heavy phase's mean was %.0f %% above its median "
                 "(a pipeline fill?), now %.0f %%\n", 100 * r->skew_before, 100 * r->skew_after);
+    if (r->runs_found)
+        fprintf(f, "base runs = %u (the kept run and the %u others of pas2p trace --runs in "
+                "TRACE_DIR/run-K; %u phase(s) pooled over %u: predict pairs its occurrences "
+                "with their means)\n", 1 + r->runs_found, r->runs_found, r->phases_pooled,
+                r->runs_pooled ? r->runs_pooled : 1);
     fprintf(f, "coverage = %.2f %%\n", 100 * sig->coverage);
     fprintf(f, "remainder = %.6f s\n", sig->remainder_s);
     fprintf(f, "AET = %.6f s\n", r->aet_s);

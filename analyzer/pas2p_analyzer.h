@@ -268,6 +268,9 @@ typedef struct {
     int logical;                 /* --logical: -1 none (default), 0 local, 1 global */
     int strict;                  /* --strict: refuse a truncated rank file */
     int all_ranks;               /* --all-ranks: the printer shows every rank's table */
+    int one_run;                 /* internal: analyse TRACE_DIR alone and write nothing (the
+                                    other runs of pas2p trace --runs N, pooled by the kept
+                                    run's analysis: analyze.c) */
 } pas2p_analyze_opts_t;
 
 void pas2p_analyze_defaults(pas2p_analyze_opts_t *o);
@@ -294,6 +297,9 @@ typedef struct {
     char signature_path[4096];
     int signature_written;
     double tfat_s;               /* analysis time: manifest read to signature written */
+    uint32_t runs_found;         /* the other runs pas2p trace --runs N kept (TRACE_DIR/run-K) */
+    uint32_t runs_pooled;        /* how many of them a phase was pooled over (the most) */
+    uint32_t phases_pooled;      /* phases (over all ranks) with every run's times pooled */
     char *warnings;              /* NULL or lines ("\n"-separated) to say without failing:
                                     truncated rank files, an unclosed last occurrence */
     pas2p_signature_t sig;       /* the signature as written (its coverage, PET, tables) */

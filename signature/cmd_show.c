@@ -32,6 +32,17 @@ static void print_signature(const pas2p_signature_t *s, const char *path, long r
     printf("relevant phases = %u\ncoverage = %.2f %%\nremainder = %.6f s\n", nrel,
            100 * s->coverage, s->remainder_s);
     printf("AET = %.6f s\nPET = %.6f s\n", s->aet_s, s->pet_s);
+    uint32_t pooled = 0, runs = 0; /* pas2p trace --runs N's other runs, pooled by analyze */
+    for (uint32_t r = 0; r < s->nranks; r++)
+        for (uint32_t i = 0; i < s->ranks[r].nphases; i++)
+            if (s->ranks[r].phases[i].runs > 1) {
+                pooled++;
+                if (s->ranks[r].phases[i].runs > runs)
+                    runs = s->ranks[r].phases[i].runs;
+            }
+    if (pooled)
+        printf("base runs = %u (%u phase(s), counted over the ranks, with the runs' mean times: "
+               "predict pairs with them)\n", runs, pooled);
     printf("phase table = %s\n", s->global ? "global (one for all ranks, every occurrence "
                                              "communication-closed)" : "per rank");
     if (s->global && rank < 0)

@@ -138,13 +138,16 @@ void pas2p_pet_print(const pas2p_pet_t *p, FILE *out)
         fprintf(out, "%6u %10llu %14.9f %14.9f %8.4f %14.6f %6s %8s%s\n", q->id,
                 (unsigned long long)q->weight, q->base_s, q->target_s, q->ratio,
                 q->contribution_s, n, range, q->estimated ? "  (not measured: base x ratio)" : "");
+        char runs[48] = "the base run";
+        if (q->paired_runs > 1)
+            snprintf(runs, sizeof runs, "the %u base runs, averaged", q->paired_runs);
         if (q->paired_first && q->paired_n > 1)
-            fprintf(out, "%6s each value over the same occurrence of the base run (occurrences "
-                    "%u-%u): base mean x their median ratio %.4f\n", "", q->paired_first,
+            fprintf(out, "%6s each value over the same occurrence of %s (occurrences %u-%u): "
+                    "base mean x their median ratio %.4f\n", "", runs, q->paired_first,
                     q->paired_first + q->paired_n - 1, q->paired_ratio);
         else if (q->paired_first)
-            fprintf(out, "%6s its value over the same occurrence of the base run (occurrence "
-                    "%u): base mean x that ratio %.4f\n", "", q->paired_first, q->paired_ratio);
+            fprintf(out, "%6s its value over the same occurrence of %s (occurrence %u): base "
+                    "mean x that ratio %.4f\n", "", runs, q->paired_first, q->paired_ratio);
         else if (q->early_s > 0 && q->base_s >= q->early_s)
             fprintf(out, "%6s the base's mean is %.1fx its early occurrences' median (%.9f s): "
                     "target median x base mean / that\n", "", q->base_s / q->early_s, q->early_s);
@@ -234,24 +237,30 @@ static int tail_carried(const pas2p_sig_phase_t *p)
 
 /* predict's paired estimate of phase p from its timed values tp (the application's own
  * occurrences from tp->first): the base mean x the median of each value over the same
- * occurrence of the base run; 0 when none can be paired (pas2p_pet_from_times) */
+ * occurrence of the base run -- of the base runs, their means, when the signature pooled
+ * several (runs > 1: one run's early occurrences carry its noise, 3.1 % mean error per
+ * predict run against 2.3 % pooled over 3; results/predict.md); 0 when none can be paired
+ * (pas2p_pet_from_times) */
 static double paired(const pas2p_sig_phase_t *p, const pas2p_times_phase_t *tp, double *ratio,
                      uint32_t *n)
 {
     double r[PAS2P_TIMES_MAX_VALUES];
     uint32_t k = 0;
+    int pooled = p->runs > 1 && p->runs_time_mean_s > 0;
+    const double *b = pooled ? p->occ_runs_time_s : p->occ_time_s;
+    double mean = pooled ? p->runs_time_mean_s : p->time_mean_s;
     for (int i = 0; tp->first && i < tp->n; i++) {
         uint64_t j = (uint64_t)tp->first - 1 + (uint64_t)i; /* from 0 */
-        if (j >= p->nocc || j >= PAS2P_SIG_OCC || !(p->occ_time_s[j] > 0) || !(tp->v[i] >= 0))
+        if (j >= p->nocc || j >= PAS2P_SIG_OCC || !(b[j] > 0) || !(tp->v[i] >= 0))
             break;
-        r[k++] = tp->v[i] / p->occ_time_s[j];
+        r[k++] = tp->v[i] / b[j];
     }
-    if (!k || !(p->time_mean_s > 0))
+    if (!k || !(mean > 0))
         return 0;
     qsort(r, k, sizeof *r, cmp_d);
     *ratio = k % 2 ? r[k / 2] : (r[k / 2 - 1] + r[k / 2]) / 2;
     *n = k;
-    return p->time_mean_s * *ratio;
+    return mean * *ratio;
 }
 
 int pas2p_pet_from_times(const pas2p_signature_t *sig, const char *dir, const char *base_dir,
@@ -313,7 +322,10 @@ int pas2p_pet_from_times(const pas2p_signature_t *sig, const char *dir, const ch
             const pas2p_sig_phase_t *p = &R->phases[k];
             if (p->relevant && isfinite(target[r][k]) && target[r][k] >= 0 &&
                 (pair[r][k] || !early_median(p))) {
-                wb += p->time_mean_s * (double)p->weight;
+                /* (a paired phase against the base it was paired with: the runs' mean) */
+                wb += (pair[r][k] && p->runs > 1 && p->runs_time_mean_s > 0 ? p->runs_time_mean_s
+                                                                           : p->time_mean_s) *
+                      (double)p->weight;
                 wt += target[r][k] * (double)p->weight;
             }
         }
@@ -361,8 +373,12 @@ int pas2p_pet_from_times(const pas2p_signature_t *sig, const char *dir, const ch
                                              k < sig->ranks[r].nphases; k++)
                             if (sig->ranks[r].phases[k].id == q->id && pair[r] && pair[r][k] &&
                                 paired(&sig->ranks[r].phases[k], &tf.phases[j], &q->paired_ratio,
-                                       &q->paired_n) > 0)
+                                       &q->paired_n) > 0) {
                                 q->paired_first = tf.phases[j].first;
+                                q->paired_runs = sig->ranks[r].phases[k].runs > 1 &&
+                                                         sig->ranks[r].phases[k].runs_time_mean_s > 0
+                                                     ? sig->ranks[r].phases[k].runs : 0;
+                            }
                 }
         }
         pas2p_times_file_free(&tf);

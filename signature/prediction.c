@@ -95,6 +95,9 @@ int pas2p_prediction_write(const pas2p_prediction_t *p, const char *path, char *
             W(xmlTextWriterWriteFormatAttribute(w, BAD_CAST "paired_first", "%u", q->paired_first));
             W(xmlTextWriterWriteFormatAttribute(w, BAD_CAST "paired_n", "%u", q->paired_n));
             REAL("paired_ratio", q->paired_ratio);
+            if (q->paired_runs > 1)
+                W(xmlTextWriterWriteFormatAttribute(w, BAD_CAST "paired_runs", "%u",
+                                                    q->paired_runs));
         }
         W(xmlTextWriterEndElement(w));
     }
@@ -166,6 +169,7 @@ int pas2p_prediction_read(const char *path, pas2p_prediction_t *p, char *err, si
                     q->paired_first = (uint32_t)pas2p_xml_attr_u(k, "paired_first");
                     q->paired_n = (uint32_t)pas2p_xml_attr_u(k, "paired_n");
                     q->paired_ratio = pas2p_xml_attr_d(k, "paired_ratio");
+                    q->paired_runs = (uint32_t)pas2p_xml_attr_u(k, "paired_runs");
                 }
                 if (pas2p_xml_attr(k, "values")) {
                     q->nvalues = (uint32_t)pas2p_xml_attr_u(k, "values");

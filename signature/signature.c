@@ -122,12 +122,18 @@ int pas2p_signature_write(const pas2p_signature_t *s, const char *path, char *er
             ATTR("instructions_mean", "%.9g", p->instructions_mean);
             if (p->variable)
                 ATTR("variable", "%s", "yes");
+            if (p->runs > 1) {
+                ATTR("runs", "%u", p->runs);
+                ATTR("runs_time_mean_s", "%.9g", p->runs_time_mean_s);
+            }
             for (uint32_t k = 0; k < p->nocc; k++) {
                 W(xmlTextWriterStartElement(w, BAD_CAST "occurrence"));
                 ATTR("start", "%" PRIu64, p->occ_start[k]);
                 ATTR("end", "%" PRIu64, p->occ_end[k]);
                 if (p->occ_time_s[k] > 0)
                     ATTR("time_s", "%.9g", p->occ_time_s[k]);
+                if (p->runs > 1 && p->occ_runs_time_s[k] > 0)
+                    ATTR("runs_time_s", "%.9g", p->occ_runs_time_s[k]);
                 if (s->anchored) {
                     ATTR("anchor_start", "%" PRIu64 ":%" PRIu64, p->occ_astart[k] >> 32,
                          p->occ_astart[k] & 0xffffffffu);
@@ -341,6 +347,8 @@ static int fill(xmlNodePtr root, pas2p_signature_t *s)
                 p->compute_mean_s = pas2p_xml_attr_d(ph, "compute_mean_s");
                 p->instructions_mean = pas2p_xml_attr_d(ph, "instructions_mean");
                 p->variable = pas2p_xml_attr(ph, "variable") != NULL;
+                p->runs = (uint32_t)pas2p_xml_attr_u(ph, "runs");
+                p->runs_time_mean_s = p->runs > 1 ? pas2p_xml_attr_d(ph, "runs_time_mean_s") : 0;
                 p->nevents = pas2p_xml_count(ph, "event");
                 p->events = calloc(p->nevents ? p->nevents : 1, sizeof *p->events);
                 if (!p->events)
@@ -351,6 +359,8 @@ static int fill(xmlNodePtr root, pas2p_signature_t *s)
                         p->occ_start[p->nocc] = pas2p_xml_attr_u(e, "start");
                         p->occ_end[p->nocc] = pas2p_xml_attr_u(e, "end");
                         p->occ_time_s[p->nocc] = pas2p_xml_attr_d(e, "time_s");
+                        p->occ_runs_time_s[p->nocc] =
+                            p->runs > 1 ? pas2p_xml_attr_d(e, "runs_time_s") : 0;
                         if (s->anchored && (!pas2p_xml_attr(e, "anchor_start") ||
                                             !pas2p_xml_attr(e, "anchor_end")))
                             return -3; /* located by anchors, but this one is not */

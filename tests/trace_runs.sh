@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `pas2p trace --runs N`: N traced runs, the one whose AET is the median stays as DIR, every
-# run's AET is in the manifest (aet_runs, kept_run), the other runs are removed; a run
+# run's AET is in the manifest (aet_runs, kept_run), the other runs stay in DIR/run-K; a run
 # that fails stops the rest with an error naming it.  Runs of known lengths: the launch is
 # this script itself, which counts its calls and sleeps 120, 10, then 40 iterations of 5 ms
 # (tests/mpi/share.c), so the median is the third run whatever the machine's noise (not
@@ -31,8 +31,10 @@ awk -v r="$runs" -v a="$aet" 'BEGIN { split(r, t, ",");
   if (!(t[2] < t[3] && t[3] < t[1])) exit 1 }' || fail "aet_s $aet is not run 3's of $runs, or the runs are out of order"
 grep -q "kept run 3 of 3 (AET" <<<"$out" || fail "the kept run is not said"
 grep -Eq "^AET = " <<<"$out" || fail "no AET line"
-[[ -z $(find "$d" -mindepth 1 -type d) ]] || fail "run directories left in $d: $(ls "$d")"
-[[ $(find "$d" -name 'rank-*.p2t' | wc -l) == 2 ]] || fail "not two rank files in $d"
+[[ $(cd "$d" && find . -mindepth 1 -type d | sort | xargs) == "./run-1 ./run-2" ]] ||
+  fail "the other runs are not kept as run-1 and run-2 in $d: $(ls "$d")"
+[[ -f $d/run-1/manifest && -f $d/run-2/manifest ]] || fail "run-1 or run-2 has no manifest"
+[[ $(find "$d" -maxdepth 1 -name 'rank-*.p2t' | wc -l) == 2 ]] || fail "not two rank files in $d"
 "$pas2p" dump "$d" >/dev/null || fail "pas2p dump refuses the kept trace"
 echo "median run kept: $runs -> run $kept"
 

@@ -4,8 +4,9 @@
  * and settings are passed with `-x` (so remote nodes get them too); any other launcher
  * (or a singleton ./app) gets them through the environment.  The application's exit
  * status is passed through.  With --runs N the application is traced N times, each run
- * into DIR/run-K, and the run whose AET is the median stays as DIR (on a noisy machine
- * one run can be 20-60 % off; everything measured from the trace inherits it). */
+ * into DIR/run-K, and the run whose AET is the median becomes DIR (on a noisy machine
+ * one run can be 20-60 % off; everything measured from the trace inherits it); the others
+ * stay in DIR/run-K, whose phase times pas2p analyze pools (analyzer/analyze.c). */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -42,6 +43,9 @@ static const char usage[] =
     "                   signature and every prediction from it inherit that run's time.\n"
     "                   Each run's AET is said as it ends and recorded in the manifest\n"
     "                   (aet_runs, kept_run); the first run that fails stops the rest.\n"
+    "                   The other runs stay in DIR/run-K: pas2p analyze DIR pools their\n"
+    "                   phases' times, and predict pairs the target's occurrences with\n"
+    "                   their means (one run's early occurrences carry its noise)\n"
     "  LAUNCH           e.g. mpirun -np 4 ./app args  (or a singleton ./app)\n"
     "\n"
     "Prints `trace = DIR`, `np`, `events` and `AET` when the run ends; exits with the\n"
@@ -231,13 +235,7 @@ int pas2p_cmd_trace(int argc, char **argv)
             pas2p_manifest_free(&m);
         }
         int keep = median_index(aet, (int)runs);
-        for (int k = 0; k < runs; k++) {
-            snprintf(run, sizeof run, "%s/run-%d", absdir, k + 1);
-            if (k != keep && clear_run(run, NULL)) {
-                pas2p_err("trace", "cannot remove %s/run-%d: %s", dir, k + 1, strerror(errno));
-                return PAS2P_EXIT_FAIL;
-            }
-        }
+        /* the other runs stay in DIR/run-K: pas2p analyze pools their phase times */
         snprintf(run, sizeof run, "%s/run-%d", absdir, keep + 1);
         if (clear_run(run, absdir)) {
             pas2p_err("trace", "cannot move %s/run-%d's files into %s: %s", dir, keep + 1, dir,

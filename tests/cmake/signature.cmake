@@ -215,3 +215,9 @@ set_tests_properties(unreceived_message PROPERTIES TIMEOUT 300)
 add_test(NAME report_renders COMMAND bash ${T}/report.sh ${PAS2P} ${CMAKE_CURRENT_SOURCE_DIR}/data/closed-form.sig.xml
   ${CMAKE_CURRENT_SOURCE_DIR}/data/one-link.xml ${W}/report)
 set_tests_properties(report_renders PROPERTIES TIMEOUT 200)
+
+# the base runs pooled: pas2p trace --runs 3 keeps the other runs, analyze pools their phase
+# times (checked against each run analysed alone), predict pairs with them, a run whose
+# phases differ is said and left out
+add_test(NAME pool_runs COMMAND bash ${T}/pool_runs.sh ${PAS2P} ${W} $<TARGET_FILE:stencil2d>
+  -- ${MPIRUN})

@@ -320,8 +320,33 @@ static void test_paired_occurrences(void **state)
     assert_int_equal(b.pet.phases[0].paired_first, 2);
     assert_int_equal(b.pet.phases[0].paired_n, 3);
     assert_true(fabs(b.pet.phases[0].paired_ratio - 0.5) < 1e-9);
+    assert_int_equal(b.pet.phases[0].paired_runs, 0);
     pas2p_prediction_free(&b);
     pas2p_pet_free(&out);
+    /* base runs pooled (pas2p trace --runs 3): each value over the runs' mean of the same
+     * occurrence, and their mean time; the kept run's own times are not used */
+    p[0].runs = 3;
+    p[0].runs_time_mean_s = 0.012;
+    double pooled[4] = {0.009, 0.0050, 0.0050, 0.0060};
+    memcpy(p[0].occ_runs_time_s, pooled, sizeof pooled);
+    assert_int_equal(pas2p_pet_from_times(&sig, dir, NULL, 1, 0, &out, err, sizeof err), 0);
+    /* ratios 0.4, 0.9 / 0.5 (the stall), 0.4: median 0.4; 0.012 x 0.4 (the kept run's
+     * own times would give 0.010 x 0.5) */
+    assert_true(fabs(out.phases[0].paired_ratio - 0.4) < 1e-12);
+    assert_true(fabs(out.phases[0].target_s - 0.012 * 0.4) < 1e-12);
+    assert_int_equal(out.phases[0].paired_runs, 3);
+    f = open_memstream(&text, &len);
+    pas2p_pet_print(&out, f);
+    fclose(f);
+    assert_non_null(strstr(text, "same occurrence of the 3 base runs, averaged (occurrences 2-4)"));
+    free(text);
+    a.pet = out;
+    assert_int_equal(pas2p_prediction_write(&a, xml, err, sizeof err), 0);
+    assert_int_equal(pas2p_prediction_read(xml, &b, err, sizeof err), 0);
+    assert_int_equal(b.pet.phases[0].paired_runs, 3);
+    pas2p_prediction_free(&b);
+    pas2p_pet_free(&out);
+    p[0].runs = 0;
     /* a replay's repetitions are not occurrences: the median, whatever the file says */
     assert_int_equal(pas2p_pet_from_times(&sig, dir, NULL, 0, 0, &out, err, sizeof err), 0);
     assert_true(fabs(out.phases[0].target_s - 0.0027) < 1e-12 && !out.phases[0].paired_first);

@@ -5,7 +5,7 @@
 #
 #   bash validation/bench/predict.sh [--build DIR] [--np N] [--runs R] [--apps "a b lammps"]
 #                                    [--occurrences K] [--rare-after F] [--size long]
-#                                    [--args "app=ARGS;app=ARGS"]
+#                                    [--args "app=ARGS;app=ARGS"] [--base-runs N]
 #
 # --size long: the long-run sizes of validation/apps/sizes.txt (>= 500 iterations, the size
 # the SET/AET target is stated for), LAMMPS (validation/lammps: Debian's lmp, its LJ melt)
@@ -14,6 +14,10 @@
 # "stencil2d=2048 1500"; lammps: "STEPS BOX").  --rare-after takes one value or several
 # ("1 0.03"): with several, each round runs one predict per value after its AET run (the
 # values compared on the same signature and machine state), one row per value.
+# --base-runs N (N > 1): the signature from `pas2p trace --runs N` (the other runs kept and
+# their phase times pooled by analyze); each round then predicts with it and with the same
+# signature without the pooled times (the kept run alone: what --base-runs 1 gives), one
+# row each ("pooled N", "kept run"), so that the two are compared on the same trace.
 # Per application (validation/apps/sizes.txt, validation size, np ranks, default 2):
 #  1. trace once and analyse: the signature (base = this machine);
 #  2. R times, interleaved so that both see the same machine state: a measured run (AET:
@@ -26,13 +30,16 @@
 # never asserted by the tests.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-build=build np=2 runs=3 apps="stencil2d cg wavefront cartsweep ftn_ring" occ="" rare="" args="" size=validation
+build=build np=2 runs=3 apps="stencil2d cg wavefront cartsweep ftn_ring" occ="" rare="" args="" size=validation bruns=1
 source validation/bench/common.sh
 bench_option() {
-  case $1 in --occurrences) occ=$2 ;; --rare-after) rare=$2 ;; --args) args=$2 ;; --size) size=$2 ;; *) return 1 ;; esac
+  case $1 in --occurrences) occ=$2 ;; --rare-after) rare=$2 ;; --args) args=$2 ;; --size) size=$2 ;;
+    --base-runs) bruns=$2 ;; *) return 1 ;; esac
 }
-bench_parse predict.sh 24 "$@"
+bench_parse predict.sh 30 "$@"
 [[ $size == validation || $size == long ]] || { echo "predict.sh: --size is validation or long" >&2; exit 2; }
+[[ $bruns =~ ^[1-9][0-9]?$ ]] || { echo "predict.sh: --base-runs is 1 to 99" >&2; exit 2; }
+[[ $bruns == 1 || $rare != *" "* ]] || { echo "predict.sh: --base-runs N > 1 with one --rare-after value" >&2; exit 2; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 launch=$(launch_time "$np")
 launch_true=$(launch_time "$np" /bin/true)
@@ -62,9 +69,16 @@ while IFS="|" read -r -u 3 app _np _targs vargs _eargs largs; do
     launchcmd=("${mpirun[@]}" -np "$np" "$build/apps/$app" $vargs)
   fi
   rm -rf "$tmp/sig"
-  "$pas2p" trace -o "$tmp/sig" -- "${launchcmd[@]}" >/dev/null
+  "$pas2p" trace --runs "$bruns" -o "$tmp/sig" -- "${launchcmd[@]}" >/dev/null 2>&1
   "$pas2p" analyze "$tmp/sig" -o "$tmp/sig.xml" >/dev/null
   read -r -a rares <<<"$rare"; ((${#rares[@]})) || rares=("")
+  sigs=("$tmp/sig.xml"); labels=("")
+  for j in 1 2 3 4 5 6 7 8 9; do ((j < ${#rares[@]})) && sigs+=("$tmp/sig.xml") && labels+=(""); done
+  for j in "${!rares[@]}"; do ((${#rares[@]} > 1)) && labels[$j]=" (--rare-after ${rares[$j]})"; done
+  if ((bruns > 1)); then # the same signature without the pooled times: the kept run alone
+    sed -E 's/ runs="[0-9]+"| runs_time_mean_s="[^"]*"| runs_time_s="[^"]*"//g' "$tmp/sig.xml" >"$tmp/kept.xml"
+    rares=("${rares[0]}" "${rares[0]}"); sigs=("$tmp/sig.xml" "$tmp/kept.xml"); labels=(" (pooled $bruns)" " (kept run)")
+  fi
   : >"$tmp/aet"
   for j in "${!rares[@]}"; do : >"$tmp/pet$j"; : >"$tmp/set$j"; : >"$tmp/wall$j"; : >"$tmp/pair$j"; : >"$tmp/stops$j"; done
   for ((i = 0; i < runs; i++)); do
@@ -75,7 +89,7 @@ while IFS="|" read -r -u 3 app _np _targs vargs _eargs largs; do
     for j in "${!rares[@]}"; do
       rm -rf "$tmp/p"
       r=${rares[$j]}
-      "$pas2p" predict "$tmp/sig.xml" ${occ:+--occurrences "$occ"} ${r:+--rare-after "$r"} -o "$tmp/p" -- "${launchcmd[@]}" >"$tmp/out" 2>&1 ||
+      "$pas2p" predict "${sigs[$j]}" ${occ:+--occurrences "$occ"} ${r:+--rare-after "$r"} -o "$tmp/p" -- "${launchcmd[@]}" >"$tmp/out" 2>&1 ||
         { echo "| $app | predict failed: $(grep -m1 'pas2p predict:' "$tmp/out") |"; continue 3; }
       pet=$(field PET <"$tmp/out")
       echo "$pet" >>"$tmp/pet$j"
@@ -88,7 +102,7 @@ while IFS="|" read -r -u 3 app _np _targs vargs _eargs largs; do
   for j in "${!rares[@]}"; do
     p=$(median <"$tmp/pet$j"); s=$(median <"$tmp/set$j"); w=$(median <"$tmp/wall$j"); stops=$(cat "$tmp/stops$j")
     case $stops in *n*e*|*e*n*) stop="mixed ($stops)" ;; *e*) stop=early ;; *) stop="none (ran to Finalize)" ;; esac
-    label="$app $vargs"; ((${#rares[@]} > 1)) && label+=" (--rare-after ${rares[$j]})"
+    label="$app $vargs${labels[$j]}"
     printf '| %s | %.3f (%s) | %.3f (%s) | %+.2f %% | %s | %.2f %% | %.3f | %.2f %% | %s |\n' \
       "$label" "$a" "$(rng "$tmp/aet")" "$p" "$(rng "$tmp/pet$j")" \
       "$(awk -v p="$p" -v a="$a" 'BEGIN{print (p-a)/a*100}')" "$(paste -sd' ' "$tmp/pair$j")" \

@@ -40,6 +40,12 @@ deviation, and the first 8 occurrences' times b_0..b_7):
                  their Spearman rank correlation with their position is >= 0.6 over >= 8
                  of them (a step that gets slower as the run goes on: md, LAMMPS), else
                  median(t)
+  paired-local H each value over the median of the base's occurrences within H of its own
+  traces median  like-for-like against the application's traces pooled (what analysing
+                 `pas2p trace --runs N` could record): B and each b_i the median over the
+                 traces' same phase (same id, weight and recorded occurrences in all of
+                 them; else like-for-like)
+  traces mean    the same with means
 
 The PET is the run's own (prediction.xml) scaled by the measured relevant phases' sum
 under the estimator against that sum as predict computed it (its per-phase table), so the
@@ -142,6 +148,14 @@ def estimate(name, ph, t):
             win = occ[max(1, j - h):j + h + 1]
             r.append(x / med(win))
         return B * med(r)
+    if name.startswith('traces '):  # paired against the base runs pooled (ph['pool']: every
+        pool = ph.get('pool')        # trace's phase of this id): per occurrence, B likewise
+        if not pool:
+            return lfl
+        f = med if name == 'traces median' else statistics.fmean
+        Bp = f([q['B'] for q in pool])
+        bp = [f([q['occ'][1 + i] for q in pool]) for i in range(n)]
+        return Bp * med([x / y for x, y in zip(t, bp)])
     if name == 'trend switch':
         base = occ[1:]
         return lfl if len(base) >= 8 and spearman(base) >= 0.6 else med(t)
@@ -205,15 +219,24 @@ def main(root):
              'window 1.12', 'window 1.05', 'drift 1.05', 'drift 1.08', 'drift 1.12',
              'drift15 1.05', 'drift15 1.08', 'drift15 1.10', 'drift15 1.12',
              'drift15se 1.05 3', 'drift15se 1.05 4', 'drift15se 1.03 4',
-             'paired-local 1', 'paired-local 2', 'paired-local 3', 'paired-local 5')
+             'paired-local 1', 'paired-local 2', 'paired-local 3', 'paired-local 5',
+             'traces median', 'traces mean')
     shown = names + ('family', 'family-sum')
     apps = sorted(a for a in os.listdir(root) if os.path.isfile(os.path.join(root, a, 'aet')))
     pete = {}
     for app in apps:
         d = os.path.join(root, app)
         aet = statistics.median(float(x) for x in open(os.path.join(d, 'aet')))
+        sigs = {os.path.basename(f)[1:-4]: signature(f) for f in glob.glob(os.path.join(d, 's[0-9]*.xml'))}
         for p in sorted(glob.glob(os.path.join(d, 'p[0-9]*/'))):
             sig = signature(os.path.join(d, 's%s.xml' % open(os.path.join(p, 'sig')).read().strip()))
+            # the pool of the 'traces' estimators: the same phase (id, weight, occurrences
+            # recorded) in every trace of this application, else none
+            for r_, phs in sig.items():
+                for k_, ph in phs.items():
+                    same = [o[r_][k_] for o in sigs.values() if r_ in o and k_ in o[r_] and
+                            o[r_][k_]['w'] == ph['w'] and len(o[r_][k_]['occ']) == len(ph['occ'])]
+                    ph['pool'] = same if len(same) == len(sigs) else None
             x = open(os.path.join(p, 'prediction.xml')).read()
             r = int(re.search(r'<result rank="(\d+)"', x).group(1))
             pet = float(re.search(r'pet_s="([\d.eE+-]+)"', x).group(1))
