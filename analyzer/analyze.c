@@ -640,101 +640,117 @@ static void add_error(char *err, size_t errlen, const char *more)
  * `pas2p trace --runs N` keeps the run whose AET is the median as TRACE_DIR and the others
  * in TRACE_DIR/run-K.  Each of those is analysed with the options the kept run's analysis
  * ended with (granularity, phase mode, thresholds), and every phase that has the same id,
- * weight and recorded occurrences on the same rank in all of them gets their mean time and
- * each recorded occurrence's mean time (pas2p_sig_phase_t runs, runs_time_mean_s,
- * occ_runs_time_s): predict pairs its timed occurrences with those, since one run's early
- * occurrences carry that run's noise (validation/bench/results/predict.md).  A run whose
- * analysis fails, or whose phases differ, is said and left out (of the phases it differs
- * in: those are not pooled).  Everything else in the signature is the kept run's.
- * Returns -1 when out of memory (said in err), else 0. */
+ * weight and recorded occurrences on the same rank in all of them gets the runs' median of
+ * its mean time and of each recorded occurrence's time (pas2p_sig_phase_t runs,
+ * runs_time_mean_s, occ_runs_time_s): predict pairs its timed occurrences with those, since
+ * one run's early occurrences carry that run's noise.  The median, not the mean: one run of
+ * five whose first occurrences ran slowly moved ftn_ring's pooled mean of occurrences 1-3 by
+ * +15 % and its predictions by -13 % (experiment run T; validation/bench/results/
+ * predict.md).  A run whose analysis fails, or whose phases differ, is said and left out
+ * (of the phases it differs in: those are not pooled).  Everything else in the signature is
+ * the kept run's.  Returns -1 when out of memory, else 0. */
+static double median_inplace(double *v, uint32_t n)
+{
+    for (uint32_t i = 1; i < n; i++) /* (n <= 99: insertion sort) */
+        for (uint32_t j = i; j > 0 && v[j] < v[j - 1]; j--) {
+            double t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* rank r's phase like p (same id, weight and occurrences) in signature s2, or NULL */
+static const pas2p_sig_phase_t *same_phase(const pas2p_signature_t *s2, uint32_t r,
+                                           uint32_t rank, const pas2p_sig_phase_t *p)
+{
+    if (r >= s2->nranks || s2->ranks[r].rank != rank)
+        return NULL;
+    for (uint32_t i = 0; i < s2->ranks[r].nphases; i++) {
+        const pas2p_sig_phase_t *q = &s2->ranks[r].phases[i];
+        if (q->id == p->id && q->weight == p->weight && q->nocc == p->nocc)
+            return q;
+    }
+    return NULL;
+}
+
 static int pool_runs(const char *dir, const pas2p_analyze_opts_t *opts,
                      const pas2p_analysis_opts_t *o, pas2p_analyze_result_t *out)
 {
     pas2p_signature_t *sig = &out->sig;
+    pas2p_analyze_result_t *run = calloc(99, sizeof *run);
+    double *v = malloc(100 * sizeof *v);
     uint32_t used = 0;
-    for (uint32_t r = 0; r < sig->nranks; r++)
-        for (uint32_t k = 0; k < sig->ranks[r].nphases; k++) {
-            pas2p_sig_phase_t *p = &sig->ranks[r].phases[k];
-            p->runs = 1;
-            p->runs_time_mean_s = p->time_mean_s;
-            for (uint32_t j = 0; j < p->nocc && j < PAS2P_SIG_OCC; j++)
-                p->occ_runs_time_s[j] = p->occ_time_s[j] > 0 ? p->occ_time_s[j] : NAN;
-        }
-    for (int K = 1; K <= 99; K++) {
-        char run[PATH_MAX], man[PATH_MAX + 16];
-        snprintf(run, sizeof run, "%s/run-%d", dir, K);
-        snprintf(man, sizeof man, "%s/manifest", run);
+    int rc = run && v ? 0 : -1;
+    for (int K = 1; !rc && K <= 99; K++) {
+        char path[PATH_MAX], man[PATH_MAX + 16];
+        snprintf(path, sizeof path, "%s/run-%d", dir, K);
+        snprintf(man, sizeof man, "%s/manifest", path);
         if (access(man, R_OK))
             continue;
         out->runs_found++;
         pas2p_analyze_opts_t o2 = *opts;
-        o2.trace = run;
+        o2.trace = path;
         o2.signature = NULL;
         o2.one_run = 1;
         o2.inline_auto = 0;
         o2.analysis = *o;
         o2.size_tolerance_given = o2.size_floor_given = 1;
         o2.logical = -1;
-        pas2p_analyze_result_t r2;
+        pas2p_analyze_result_t *r2 = &run[used];
         char e2[1024];
-        int rc = pas2p_analyze(&o2, NULL, &r2, e2, sizeof e2);
-        const pas2p_signature_t *s2 = &r2.sig;
-        const char *why = rc ? e2
-                          : !r2.done || r2.global != out->global ? "its phases are of another kind"
-                          : s2->nranks != sig->nranks ? "another number of ranks"
+        int bad = pas2p_analyze(&o2, NULL, r2, e2, sizeof e2);
+        const char *why = bad ? e2
+                          : !r2->done || r2->global != out->global ? "its phases are of another kind"
+                          : r2->sig.nranks != sig->nranks ? "another number of ranks"
                           : NULL;
         if (why) {
-            int bad = warn(out, "run-%d (pas2p trace --runs): not pooled: %s", K, why);
-            pas2p_analyze_result_free(&r2);
-            if (bad)
-                return -1;
+            rc = warn(out, "run-%d (pas2p trace --runs): not pooled: %s", K, why) ? -1 : 0;
+            pas2p_analyze_result_free(r2);
             continue;
         }
-        used++;
         uint32_t differ = 0;
-        for (uint32_t r = 0; r < sig->nranks; r++) {
-            const pas2p_sig_rank_t *R2 = &s2->ranks[r];
-            for (uint32_t k = 0; k < sig->ranks[r].nphases; k++) {
-                pas2p_sig_phase_t *p = &sig->ranks[r].phases[k];
-                const pas2p_sig_phase_t *q = NULL;
-                for (uint32_t i = 0; R2->rank == sig->ranks[r].rank && i < R2->nphases && !q; i++)
-                    if (R2->phases[i].id == p->id && R2->phases[i].weight == p->weight &&
-                        R2->phases[i].nocc == p->nocc)
-                        q = &R2->phases[i];
-                if (!q) {
-                    differ += p->runs > 0;
-                    p->runs = 0; /* not in every run: not pooled */
-                    continue;
-                }
-                if (!p->runs)
-                    continue;
-                p->runs++;
-                p->runs_time_mean_s += q->time_mean_s;
-                for (uint32_t j = 0; j < p->nocc && j < PAS2P_SIG_OCC; j++)
-                    p->occ_runs_time_s[j] += q->occ_time_s[j] > 0 ? q->occ_time_s[j] : NAN;
-            }
-        }
-        pas2p_analyze_result_free(&r2);
+        for (uint32_t r = 0; r < sig->nranks; r++)
+            for (uint32_t k = 0; k < sig->ranks[r].nphases; k++)
+                differ += !same_phase(&r2->sig, r, sig->ranks[r].rank, &sig->ranks[r].phases[k]);
         if (differ && warn(out, "run-%d (pas2p trace --runs): %u phase(s) of the kept run "
                            "(counted over its ranks) are not in it with the same id, weight and "
                            "occurrences: those are not pooled", K, differ))
-            return -1;
+            rc = -1;
+        used++;
     }
-    for (uint32_t r = 0; r < sig->nranks; r++)
+    for (uint32_t r = 0; !rc && used && r < sig->nranks; r++)
         for (uint32_t k = 0; k < sig->ranks[r].nphases; k++) {
             pas2p_sig_phase_t *p = &sig->ranks[r].phases[k];
-            int pooled = used && p->runs == used + 1;
-            out->phases_pooled += (uint32_t)pooled;
-            if (pooled && p->runs > out->runs_pooled)
-                out->runs_pooled = p->runs;
-            p->runs_time_mean_s = pooled ? p->runs_time_mean_s / p->runs : 0;
-            for (uint32_t j = 0; j < PAS2P_SIG_OCC; j++)
-                p->occ_runs_time_s[j] = pooled && j < p->nocc && isfinite(p->occ_runs_time_s[j])
-                                            ? p->occ_runs_time_s[j] / p->runs : 0;
-            if (!pooled)
-                p->runs = 0;
+            const pas2p_sig_phase_t *q[99];
+            uint32_t n = 0;
+            for (uint32_t i = 0; i < used; i++)
+                if ((q[n] = same_phase(&run[i].sig, r, sig->ranks[r].rank, p)))
+                    n++;
+            if (n < used)
+                continue; /* not in every run: not pooled */
+            p->runs = used + 1;
+            v[0] = p->time_mean_s;
+            for (uint32_t i = 0; i < n; i++)
+                v[i + 1] = q[i]->time_mean_s;
+            p->runs_time_mean_s = median_inplace(v, n + 1);
+            for (uint32_t j = 0; j < p->nocc && j < PAS2P_SIG_OCC; j++) {
+                uint32_t m = 0;
+                if (p->occ_time_s[j] > 0)
+                    v[m++] = p->occ_time_s[j];
+                for (uint32_t i = 0; i < n; i++)
+                    if (q[i]->occ_time_s[j] > 0)
+                        v[m++] = q[i]->occ_time_s[j];
+                p->occ_runs_time_s[j] = m == n + 1 ? median_inplace(v, m) : 0;
+            }
+            out->phases_pooled++;
+            out->runs_pooled = p->runs;
         }
-    return 0;
+    for (uint32_t i = 0; run && i < used; i++)
+        pas2p_analyze_result_free(&run[i]);
+    free(run);
+    free(v);
+    return rc;
 }
 
 int pas2p_analyze(const pas2p_analyze_opts_t *opts, const pas2p_analyze_dist_t *dist,

@@ -31,7 +31,7 @@ static const char usage[] =
     "plus the explicit remainder), `TFAT`, and the representative rank's phase table, and\n"
     "writes the signature (signature/FORMAT.md; default TRACE_DIR/signature.xml).\n"
     "When TRACE_DIR holds the other runs of `pas2p trace --runs N` (TRACE_DIR/run-K), each\n"
-    "is analysed the same way and every phase they all have gets their mean times too\n"
+    "is analysed the same way and every phase they all have gets their median times too\n"
     "(`base runs = N`; predict pairs with those); the rest is the kept run's.\n"
     "\n"
     "  -o SIGNATURE.xml        where to write the signature\n"
@@ -229,7 +229,7 @@ static void print_result(const pas2p_analyze_opts_t *o, const pas2p_analyze_resu
     if (r->runs_found)
         fprintf(f, "base runs = %u (the kept run and the %u others of pas2p trace --runs in "
                 "TRACE_DIR/run-K; %u phase(s) pooled over %u: predict pairs its occurrences "
-                "with their means)\n", 1 + r->runs_found, r->runs_found, r->phases_pooled,
+                "with their medians)\n", 1 + r->runs_found, r->runs_found, r->phases_pooled,
                 r->runs_pooled ? r->runs_pooled : 1);
     fprintf(f, "coverage = %.2f %%\n", 100 * sig->coverage);
     fprintf(f, "remainder = %.6f s\n", sig->remainder_s);

@@ -41,7 +41,7 @@ static void print_signature(const pas2p_signature_t *s, const char *path, long r
                     runs = s->ranks[r].phases[i].runs;
             }
     if (pooled)
-        printf("base runs = %u (%u phase(s), counted over the ranks, with the runs' mean times: "
+        printf("base runs = %u (%u phase(s), counted over the ranks, with the runs' median times: "
                "predict pairs with them)\n", runs, pooled);
     printf("phase table = %s\n", s->global ? "global (one for all ranks, every occurrence "
                                              "communication-closed)" : "per rank");

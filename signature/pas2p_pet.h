@@ -47,9 +47,9 @@ typedef struct {
                                     run, from occurrence paired_first (counted from 1): */
     uint32_t paired_n;           /* pas2p_pet_from_times */
     double paired_ratio;         /* that median */
-    uint32_t paired_runs;        /* > 1: each value over the mean of that many base runs'
-                                    same occurrence, and their mean (the signature pooled
-                                    the runs of pas2p trace --runs N) */
+    uint32_t paired_runs;        /* > 1: each value over the median of that many base runs'
+                                    same occurrence, and their median mean (the signature
+                                    pooled the runs of pas2p trace --runs N) */
 } pas2p_pet_phase_t;
 
 typedef struct {
@@ -124,11 +124,12 @@ int pas2p_times_read(const char *dir, const pas2p_sig_rank_t *R, double *t, pas2
  * |median PETE| 1.1 % paired against 4.2 % with the guard below (md -20 %), 6.3 % with the
  * median alone (md -43 %), cg left out (its traces were disturbed).  A stall in one base or
  * target occurrence is one ratio of at least three.  When the signature pooled the base runs
- * of pas2p trace --runs N (a phase's runs > 1), each value is paired with the runs' mean
- * time of the same occurrence and the base mean is the runs' mean: one run's early
+ * of pas2p trace --runs N (a phase's runs > 1), each value is paired with the runs' median
+ * time of the same occurrence and the base mean is the runs' median mean: one run's early
  * occurrences carry its noise (the same 9 codes, 3 traces pooled: mean |PETE| of a single
- * predict run 2.3 % against 3.1 % paired with its own trace, 2 of 54 runs over 5 % against
- * 6).
+ * predict run 2.4 % against 3.1 % paired with its own trace, 3 of 54 runs over 5 % against
+ * 6; the mean of the runs did as well there, but one slow start in 5 runs moved ftn_ring's
+ * pooled mean and its predictions by -13 %).
  * Values that cannot be paired (no `first` line, occurrences the signature does not record,
  * an older signature without their times) fall back on this: a phase whose base mean is
  * PAS2P_PET_DRIFT times its base median over the occurrences the signature records (2nd to 32nd) or more,

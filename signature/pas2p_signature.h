@@ -66,8 +66,8 @@ typedef struct {
     uint32_t runs;                    /* > 1: the base runs pooled (pas2p trace --runs N, the
                                          other runs kept): this phase had the same id, weight
                                          and recorded occurrences in all of them, and */
-    double runs_time_mean_s;          /* its mean time over them, and */
-    double occ_runs_time_s[PAS2P_SIG_OCC]; /* each recorded occurrence's (0 unknown) */
+    double runs_time_mean_s;          /* the runs' median of its mean time, and */
+    double occ_runs_time_s[PAS2P_SIG_OCC]; /* of each recorded occurrence's (0 unknown) */
     uint64_t occ_astart[PAS2P_SIG_OCC], occ_aend[PAS2P_SIG_OCC]; /* anchored signatures: the
                                       same as anchor positions, anchors << 32 | calls since */
     int variable;                     /* its occurrences' calls vary in order and number (a

@@ -138,16 +138,19 @@ void pas2p_pet_print(const pas2p_pet_t *p, FILE *out)
         fprintf(out, "%6u %10llu %14.9f %14.9f %8.4f %14.6f %6s %8s%s\n", q->id,
                 (unsigned long long)q->weight, q->base_s, q->target_s, q->ratio,
                 q->contribution_s, n, range, q->estimated ? "  (not measured: base x ratio)" : "");
-        char runs[48] = "the base run";
-        if (q->paired_runs > 1)
-            snprintf(runs, sizeof runs, "the %u base runs, averaged", q->paired_runs);
+        char runs[64] = "the same occurrence of the base run", mean[40] = "base mean";
+        if (q->paired_runs > 1) {
+            snprintf(runs, sizeof runs, "the median of the same occurrence in the %u base runs",
+                     q->paired_runs);
+            snprintf(mean, sizeof mean, "the runs' median mean");
+        }
         if (q->paired_first && q->paired_n > 1)
-            fprintf(out, "%6s each value over the same occurrence of %s (occurrences %u-%u): "
-                    "base mean x their median ratio %.4f\n", "", runs, q->paired_first,
-                    q->paired_first + q->paired_n - 1, q->paired_ratio);
+            fprintf(out, "%6s each value over %s (occurrences %u-%u): %s x their median ratio "
+                    "%.4f\n", "", runs, q->paired_first, q->paired_first + q->paired_n - 1, mean,
+                    q->paired_ratio);
         else if (q->paired_first)
-            fprintf(out, "%6s its value over the same occurrence of %s (occurrence %u): base "
-                    "mean x that ratio %.4f\n", "", runs, q->paired_first, q->paired_ratio);
+            fprintf(out, "%6s its value over %s (occurrence %u): %s x that ratio %.4f\n", "",
+                    runs, q->paired_first, mean, q->paired_ratio);
         else if (q->early_s > 0 && q->base_s >= q->early_s)
             fprintf(out, "%6s the base's mean is %.1fx its early occurrences' median (%.9f s): "
                     "target median x base mean / that\n", "", q->base_s / q->early_s, q->early_s);
@@ -237,9 +240,9 @@ static int tail_carried(const pas2p_sig_phase_t *p)
 
 /* predict's paired estimate of phase p from its timed values tp (the application's own
  * occurrences from tp->first): the base mean x the median of each value over the same
- * occurrence of the base run -- of the base runs, their means, when the signature pooled
+ * occurrence of the base run -- of the base runs, their medians, when the signature pooled
  * several (runs > 1: one run's early occurrences carry its noise, 3.1 % mean error per
- * predict run against 2.3 % pooled over 3; results/predict.md); 0 when none can be paired
+ * predict run against 2.4 % pooled over 3; results/predict.md); 0 when none can be paired
  * (pas2p_pet_from_times) */
 static double paired(const pas2p_sig_phase_t *p, const pas2p_times_phase_t *tp, double *ratio,
                      uint32_t *n)
@@ -322,7 +325,7 @@ int pas2p_pet_from_times(const pas2p_signature_t *sig, const char *dir, const ch
             const pas2p_sig_phase_t *p = &R->phases[k];
             if (p->relevant && isfinite(target[r][k]) && target[r][k] >= 0 &&
                 (pair[r][k] || !early_median(p))) {
-                /* (a paired phase against the base it was paired with: the runs' mean) */
+                /* (a paired phase against the base it was paired with: the runs' median) */
                 wb += (pair[r][k] && p->runs > 1 && p->runs_time_mean_s > 0 ? p->runs_time_mean_s
                                                                            : p->time_mean_s) *
                       (double)p->weight;

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The base runs pooled: `pas2p trace --runs 3` keeps the two runs it does not keep as the
 # trace in DIR/run-K, `pas2p analyze DIR` says so and writes, for each phase found with the
-# same id, weight and occurrences in all three, the mean of their phase times and of each
-# recorded occurrence's time (runs, runs_time_mean_s, runs_time_s: checked against the three
+# same id, weight and occurrences in all three, the median of their phase mean times and of
+# each recorded occurrence's time (runs, runs_time_mean_s, runs_time_s: checked against the three
 # runs analysed one by one); `pas2p predict` pairs with them (paired_runs); a run whose
-# phases differ (other arguments) is said and left out, and the signature is the kept run's.
+# phases differ (other arguments) or whose trace is damaged is said and left out, and the
+# signature is the kept run's; pas2p show says the runs are pooled.
 # usage: pool_runs.sh PAS2P WORKDIR APP -- MPIRUN...   (APP: the bundled stencil2d)
 set -euo pipefail
 pas2p=$1 work=$2 app=$3
@@ -33,11 +34,11 @@ means() { # FILE ATTR: "id value" per phase of the first rank, and "id.j value" 
 files=("$d/k.xml"); for k in 1 2 3; do [[ -f $d/t_run-$k.xml ]] && files+=("$d/t_run-$k.xml"); done
 ((${#files[@]} == 3)) || fail "not three runs analysed: ${files[*]}"
 { means "${files[0]}" time; means "${files[1]}" time; means "${files[2]}" time; } |
-  awk '{ s[$1] += $2; c[$1]++ } END { for (k in s) if (c[k] == 3) printf "%s %.9g\n", k, s[k] / 3 }' | sort >"$d/expected"
+  sort -k1,1 -k2,2g | awk '{ v[$1, ++c[$1]] = $2 } END { for (k in c) if (c[k] == 3) print k, v[k, 2] }' | sort >"$d/expected"
 means "$d/sig.xml" runs_time | sort >"$d/pooled"
 [[ -s $d/pooled ]] || fail "the signature has no runs_time attributes"
-join "$d/pooled" "$d/expected" | awk '{ if ($2 - $3 > 1e-8 * $3 || $3 - $2 > 1e-8 * $3) { print "phase " $1 ": pooled " $2 ", mean of the runs " $3; bad = 1 } } END { exit bad }' ||
-  fail "pooled times are not the runs' means"
+join "$d/pooled" "$d/expected" | awk '{ if ($2 - $3 > 1e-8 * $3 || $3 - $2 > 1e-8 * $3) { print "phase " $1 ": pooled " $2 ", median of the runs " $3; bad = 1 } } END { exit bad }' ||
+  fail "pooled times are not the runs' medians"
 [[ $(join "$d/pooled" "$d/expected" | wc -l) == $(wc -l <"$d/pooled") ]] || fail "a pooled value has no counterpart in every run"
 grep -q 'runs="3"' "$d/sig.xml" || fail "no phase says runs=\"3\""
 "$pas2p" show "$d/sig.xml" | grep -q "^base runs = 3 " || fail "pas2p show does not say the runs are pooled"
@@ -46,7 +47,7 @@ diff <(sed -E 's/ runs="[0-9]+"| runs_time_mean_s="[^"]*"| runs_time_s="[^"]*"//
   fail "the pooled signature differs from the kept run's in more than the runs attributes"
 # predict pairs with the runs' means
 out=$("$pas2p" predict "$d/sig.xml" -o "$d/p" -- "$@" -np 2 "$app" 256 40 2>&1) || fail "predict failed: $out"
-grep -q "same occurrence of the 3 base runs, averaged" <<<"$out" || fail "predict does not say it paired with the runs' means: $out"
+grep -q "median of the same occurrence in the 3 base runs" <<<"$out" || fail "predict does not say it paired with the runs' medians: $out"
 grep -q 'paired_runs="3"' "$d/p/prediction.xml" || fail "prediction.xml has no paired_runs"
 # a run with other arguments (another length): its phases differ, said, not pooled
 rm -rf "$d/t/run-$(( kept == 1 ? 2 : 1 ))"
@@ -55,4 +56,12 @@ out=$("$pas2p" analyze "$d/t" -o "$d/sig2.xml" 2>&1) || fail "analyze with a dif
 grep -q "run-9 (pas2p trace --runs): [0-9]* phase(s) of the kept run (counted over its ranks) are not in it" <<<"$out" ||
   fail "the differing run is not said: $out"
 echo "$out" | grep -E "^base runs|run-9"
+# a run whose trace is damaged (a rank file cut to its first bytes): said by name, not
+# pooled, and the signature is still written from the others
+mkdir "$d/t/run-8"; cp "$d/t/run-9/manifest" "$d/t/run-9"/rank-*.p2t "$d/t/run-8/"
+head -c 20 "$d/t/run-9/rank-00000.p2t" >"$d/t/run-8/rank-00000.p2t"
+out=$("$pas2p" analyze "$d/t" -o "$d/sig3.xml" 2>&1) || fail "analyze with a damaged run failed: $out"
+grep -q "run-8 (pas2p trace --runs): not pooled: .*rank-00000" <<<"$out" || fail "the damaged run is not named: $out"
+[[ -s $d/sig3.xml ]] || fail "no signature beside a damaged run"
+echo "$out" | grep -E "run-8"
 echo "pooled runs OK"

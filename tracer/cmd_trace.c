@@ -45,7 +45,7 @@ static const char usage[] =
     "                   (aet_runs, kept_run); the first run that fails stops the rest.\n"
     "                   The other runs stay in DIR/run-K: pas2p analyze DIR pools their\n"
     "                   phases' times, and predict pairs the target's occurrences with\n"
-    "                   their means (one run's early occurrences carry its noise)\n"
+    "                   their medians (one run's early occurrences carry its noise)\n"
     "  LAUNCH           e.g. mpirun -np 4 ./app args  (or a singleton ./app)\n"
     "\n"
     "Prints `trace = DIR`, `np`, `events` and `AET` when the run ends; exits with the\n"

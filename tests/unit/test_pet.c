@@ -323,8 +323,8 @@ static void test_paired_occurrences(void **state)
     assert_int_equal(b.pet.phases[0].paired_runs, 0);
     pas2p_prediction_free(&b);
     pas2p_pet_free(&out);
-    /* base runs pooled (pas2p trace --runs 3): each value over the runs' mean of the same
-     * occurrence, and their mean time; the kept run's own times are not used */
+    /* base runs pooled (pas2p trace --runs 3): each value over the runs' median of the same
+     * occurrence, and their median mean time; the kept run's own times are not used */
     p[0].runs = 3;
     p[0].runs_time_mean_s = 0.012;
     double pooled[4] = {0.009, 0.0050, 0.0050, 0.0060};
@@ -338,7 +338,7 @@ static void test_paired_occurrences(void **state)
     f = open_memstream(&text, &len);
     pas2p_pet_print(&out, f);
     fclose(f);
-    assert_non_null(strstr(text, "same occurrence of the 3 base runs, averaged (occurrences 2-4)"));
+    assert_non_null(strstr(text, "each value over the median of the same occurrence in the 3 base runs (occurrences 2-4): the runs' median mean x"));
     free(text);
     a.pet = out;
     assert_int_equal(pas2p_prediction_write(&a, xml, err, sizeof err), 0);
