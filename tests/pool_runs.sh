@@ -20,10 +20,14 @@ others=$(cd "$d/t" && ls -d run-* | xargs)
   fail "the runs kept aside are '$others' (kept run $kept)"
 out=$("$pas2p" analyze "$d/t" -o "$d/sig.xml" 2>&1) || fail "analyze failed: $out"
 grep -Eq "^base runs = 3 .* ([1-9][0-9]*) phase\(s\) pooled over 3" <<<"$out" || fail "no 'base runs = 3' line: $out"
-# each run alone (the kept one's files copied out of DIR, so that it has no run-K)
+# each run alone (the kept one's files copied out of DIR, so that it has no run-K), at the
+# granularity the kept run's analysis ended with, as the pooling does (a noisy run, ASan's,
+# can make the automatic granularity coarsen one run and not another)
+gran=$(awk -F' = ' '$1 == "inline events" { print $2 }' <<<"$out")
+[[ $gran =~ ^[0-9]+$ ]] || fail "no 'inline events' line: $out"
 mkdir "$d/k"; cp "$d/t/manifest" "$d"/t/rank-*.p2t "$d/k/"
 for r in k t/run-1 t/run-2 t/run-3; do
-  [[ -d $d/$r ]] && { "$pas2p" analyze "$d/$r" -o "$d/$(tr / _ <<<"$r").xml" >/dev/null 2>&1 || fail "analyze $r failed"; }
+  [[ -d $d/$r ]] && { "$pas2p" analyze "$d/$r" --inline-events "$gran" -o "$d/$(tr / _ <<<"$r").xml" >/dev/null 2>&1 || fail "analyze $r failed"; }
 done
 # the pooled means against the runs' own (rank 0's phases), with awk: phase id -> mean time
 means() { # FILE ATTR: "id value" per phase of the first rank, and "id.j value" per occurrence
