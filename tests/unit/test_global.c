@@ -996,6 +996,57 @@ static void test_rare_anchors_keep_steps(void **state)
     free_all(s, res, 2);
 }
 
+/* stencil2d's shape: [Irecv Send Wait] x 10 then an all-rank Allreduce, 40 times.  The
+ * cuts snap to the Allreduce (anchors recur); each block between two of them is then cut
+ * at its 10 iterations, which are closed: the iteration is the phase that repeats, not the
+ * block (iterations 3 to 9; 1-2 are one slice).  With `lag`, each iteration waits for the previous one's receive (the last waits
+ * for both): a request is active across every iteration, so the block stays whole. */
+static void snapped_blocks(int lag, uint64_t *weight, uint32_t *nsym)
+{
+    stream_t s[2] = {{0}};
+    for (int r = 0; r < 2; r++) {
+        add(&s[r], PAS2P_CALL_Init, -1, -1, 0, 0);
+        add(&s[r], PAS2P_CALL_Barrier, -1, -1, 0, 1000);
+    }
+    for (int b = 0; b < 40; b++) {
+        for (int r = 0; r < 2; r++) {
+            uint64_t prev = 0;
+            for (int i = 0; i < 10; i++) {
+                uint64_t post = s[r].n;
+                add(&s[r], PAS2P_CALL_Irecv, 1 - r, 1, 8192, 20000);
+                add(&s[r], PAS2P_CALL_Send, 1 - r, 1, 8192, 500);
+                if (!lag)
+                    add_wait(&s[r], post, 1 - r, 1, 500);
+                else if (i)
+                    add_wait(&s[r], prev, 1 - r, 1, 500);
+                if (lag && i == 9)
+                    add_wait(&s[r], post, 1 - r, 1, 500);
+                prev = post;
+            }
+            add(&s[r], PAS2P_CALL_Allreduce, -1, -1, 8, 20000);
+        }
+    }
+    pas2p_rank_phases_t res[2];
+    finish(s, 2, res);
+    const pas2p_phase_t *h = heaviest(&res[0]);
+    *weight = h->weight;
+    *nsym = h->nsym;
+    free_all(s, res, 2);
+}
+
+static void test_snapped_blocks_split(void **state)
+{
+    (void)state;
+    uint64_t w;
+    uint32_t n;
+    snapped_blocks(0, &w, &n);
+    assert_int_equal(n, 3); /* the iteration, */
+    assert_true(w >= 7 * 40); /* 3 to 9 of each block (1-2 are one slice, the 10th holds the Allreduce) */
+    snapped_blocks(1, &w, &n);
+    assert_true(n >= 30); /* the block */
+    assert_true(w <= 40);
+}
+
 /* HPCC's RandomAccess: a rank keeps an MPI_Irecv(MPI_ANY_SOURCE) posted and polls it with
  * MPI_Test thousands of times per message; at np 2 every message comes from the one other
  * rank, but the order of its calls follows the arrivals (anchored although one source).
@@ -1154,6 +1205,7 @@ int main(void)
         cmocka_unit_test(test_number_event),     cmocka_unit_test(test_waitsome_runs),
         cmocka_unit_test(test_orphan_request),   cmocka_unit_test(test_wildcard_one_source),
         cmocka_unit_test(test_rare_anchors_keep_steps),
+        cmocka_unit_test(test_snapped_blocks_split),
         cmocka_unit_test(test_polled_wildcards_anchor), cmocka_unit_test(test_heavy_oneoff_apart),
         cmocka_unit_test(test_heavy_first_then_cheap),
         cmocka_unit_test(test_regular_heavy_step_apart),
