@@ -48,6 +48,7 @@
 #define PAS2P_LANG_F 1
 #define PAS2P_F_STATUS_SIZE ((int)(sizeof(MPI_Status) / sizeof(MPI_Fint)))
 #define PAS2P_INLINE_REQS 16
+#define PAS2P_WARMUP_DEFAULT_MS 150 /* runtime.c: warm_up_begin (PAS2P_WARMUP_MS) */
 #define PAS2P_SHARE_GAP_NS 1000000ull /* compute share: one sample per ms on average, */
 #define PAS2P_SHARE_BURST 64            /* and up to this many in a row */
 

@@ -27,6 +27,10 @@ target_link_libraries(check_trace PRIVATE pas2p_format PkgConfig::CMOCKA)
 # `pas2p trace --runs`: the median run kept, the others removed, a failed run named
 add_test(NAME trace_runs COMMAND bash ${T}/trace_runs.sh ${PAS2P} $<TARGET_FILE:share> ${W}
   ${MPIRUN})
+# the runtime's warm-up before the run's clock: asked for, turned off, skipped when the
+# node has more ranks than cores
+add_test(NAME warmup COMMAND bash ${T}/warmup.sh ${PAS2P} $<TARGET_FILE:mpi_empty> ${W}/warmup
+  ${MPIRUN})
 # the compute share and the kernel rate it scales (manifest), spinning against sleeping
 add_test(NAME compute_share COMMAND bash ${T}/compute_share.sh ${PAS2P} $<TARGET_FILE:share> ${W}
   ${MPIRUN})
