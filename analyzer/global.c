@@ -692,13 +692,16 @@ static int wildcard_tag(const pas2p_event_t *e)
 /* a persistent request's init (ordinal o): what a Start of it sends or receives */
 static int init_put(grank_t *R, uint64_t o, const pas2p_event_t *e, uint64_t bytes, int send)
 {
-    slot_t *s = tput(&R->inits, o, 0), *t = s ? tput(&R->inits, o, 1) : NULL,
-           *b = t ? tput(&R->inits, o, 2) : NULL;
-    if (!b)
-        return -1;
-    s->v = (uint64_t)(uint32_t)e->peer << 32 | (uint32_t)e->tag;
-    t->v = (uint64_t)e->comm << 1 | (uint64_t)send;
-    b->v = (uint64_t)e->call << 48 | (bytes & 0xffffffffffffull);
+    /* one slot at a time: a put may grow the table and move every slot taken before it */
+    const uint64_t v[3] = {(uint64_t)(uint32_t)e->peer << 32 | (uint32_t)e->tag,
+                           (uint64_t)e->comm << 1 | (uint64_t)send,
+                           (uint64_t)e->call << 48 | (bytes & 0xffffffffffffull)};
+    for (uint64_t k = 0; k < 3; k++) {
+        slot_t *s = tput(&R->inits, o, k);
+        if (!s)
+            return -1;
+        s->v = v[k];
+    }
     return 0;
 }
 

@@ -277,6 +277,9 @@ endfunction()
 pas2p_every_path(intercomm_every_path intercomm intercomm 2 30)
 pas2p_every_path(intercomm_every_path_np4 intercomm intercomm 4 10)
 pas2p_every_path(persistent_every_path persistent persist 2 40)
+# requests made and freed every iteration (PETSc's scatters): 1200 inits per rank, whose
+# table grows while the analyzer files them
+pas2p_every_path(persistent_renew_every_path persistent persist 2 300r)
 pas2p_every_path(wcoll_every_path wcoll wcoll 2 30)
 pas2p_every_path(nbrhalo_every_path nbrhalo nbrhalo 2 30)
 pas2p_every_path(nbrhalo_every_path_np4 nbrhalo nbrhalo 4 10)
