@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# persistent.sh PAS2P PLATFORM.xml WORKDIR -- LAUNCHER... PERSIST N
+# persistent.sh PAS2P PLATFORM.xml WORKDIR -- LAUNCHER... PERSIST N[r]
 # Persistent requests (tests/mpi/persist.c) through every path:
 #   - traced and analysed: the signature's MPI_Startall and MPI_Start events name the
 #     requests they start (`starts`: kind, peer, tag, bytes, communicator), the wildcard
@@ -15,6 +15,14 @@ grep -Eq '<event call="MPI_Startall" [^>]* starts="Send_init:1:1:4096:0 Send_ini
   fail "rank 0's MPI_Startall does not name its four requests"
 grep -Eq '<event call="MPI_Start" [^>]* starts="Recv_init:-2:3:8:0"' "$w/sig.xml" ||
   fail "the MPI_Start of the wildcard receive does not name it"
+# each message counted once in the profile: per iteration two 4 KiB ring sends, the 8-byte
+# one and the Allreduce's 8; the final check's 4 (before, a persistent send counted at its
+# init and again at its completion)
+n=${!#}
+want=$(( ${n%r} * 8208 + 4 ))
+"$pas2p" dump "$w/t" >"$w/dump.out" || fail "dump exited $?"
+awk -v w="$want" '$1 ~ /^[0-9]+$/ && NF == 8 && ($6 != w || $7 != w) { bad = 1 } END { exit bad }' "$w/dump.out" ||
+  fail "dump's bytes_sent/bytes_recv are not $want per rank: $(grep -E '^ +[0-9]+ ' "$w/dump.out" | head -2)"
 every_path "$pas2p" "$plat" "$w" -- "$@"
 timeout 60 "$pas2p" replay "$w/sig.xml" --export "$w/exp" >"$w/export.out" 2>"$w/export.err" || fail "export exited $?"
 grep -q '^0 isend 1 1 4096$' "$w/exp"/phase-*/rank-00000.txt || fail "the export has no isend for the started send"

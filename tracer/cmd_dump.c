@@ -17,7 +17,9 @@ static const char usage[] =
     "usage: pas2p dump DIR [--rank R]\n"
     "\n"
     "Without --rank: per-rank summary (events; compute vs MPI time from MPI_Init's return to\n"
-    "MPI_Finalize, the AET window; bytes) and per-call totals over all ranks, with the calls\n"
+    "MPI_Finalize, the AET window; bytes, each message once: a send at its post or, persistent,\n"
+    "at each completion, a receive at its completion) and per-call totals over all ranks (the\n"
+    "events' own fields: a Wait's bytes are those of the sends it completed), with the calls\n"
     "counted and timed but not traced (one-sided, MPI-IO, and neighbourhood collectives in\n"
     "traces made before pas2p traced them; their time is in compute_s).  With --rank R: one\n"
     "line per event of rank R, in order:\n"
@@ -180,6 +182,37 @@ typedef struct {
     uint64_t count, bytes, rbytes, ns;
 } call_stat_t;
 
+static int persistent_init(unsigned call)
+{
+    return call == PAS2P_CALL_Send_init || call == PAS2P_CALL_Ssend_init ||
+           call == PAS2P_CALL_Bsend_init || call == PAS2P_CALL_Rsend_init ||
+           call == PAS2P_CALL_Recv_init;
+}
+
+/* The bytes an event moved, each message counted once: a send at its post (a blocking
+ * call, an Isend), a persistent send at each completion of a Start of it (its init only
+ * describes it), a receive at its completion (an Irecv's or Recv_init's rbytes are the
+ * capacity posted, not what arrived). */
+static void moved(const pas2p_event_view_t *v, uint64_t *sent, uint64_t *recv)
+{
+    const pas2p_event_t *e = &v->ev;
+    if (persistent_init(e->call) || e->call == PAS2P_CALL_Request_free) /* (a freed request's
+                                                                  entry names, moves nothing) */
+        return;
+    if (pas2p_call_class(e->call) == PAS2P_CLASS_COMPLETION) {
+        uint32_t n;
+        const pas2p_completion_t *c = pas2p_event_completions(v, &n);
+        for (uint32_t i = 0; i < n; i++)
+            if (persistent_init(c[i].call) && c[i].call != PAS2P_CALL_Recv_init)
+                *sent += c[i].bytes;
+        *recv += e->rbytes;
+        return;
+    }
+    *sent += e->bytes;
+    if (e->call != PAS2P_CALL_Irecv)
+        *recv += e->rbytes;
+}
+
 static int summary(const char *dir)
 {
     pas2p_manifest_t m;
@@ -218,8 +251,7 @@ static int summary(const char *dir)
             int init = e->call == PAS2P_CALL_Init || e->call == PAS2P_CALL_Init_thread;
             comp += e->compute_ns;
             mpi += init ? 0 : ns; /* the profile covers the AET window: after MPI_Init */
-            sent += e->bytes;
-            recv += e->rbytes;
+            moved(&v, &sent, &recv);
             call_stat_t *s = &calls[e->call];
             s->count++;
             s->bytes += e->bytes;
