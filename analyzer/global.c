@@ -115,10 +115,14 @@ static double size_distance(uint64_t a, uint64_t b, uint64_t floor_b)
  * memory.  The closest, not the first: a size that drifts would otherwise straddle a
  * boundary set by the first size seen (md's migrating atoms: 2880 bytes once, then 40-400;
  * with the first alike, 288-400 went to the 2880 variant and 40-287 to another, and the
- * same step came out as a new phase whenever one rank's size crossed 288). */
+ * same step came out as a new phase whenever one rank's size crossed 288).  A size whose
+ * two counts are within the floor takes a variant that is too, when one is alike: GROMACS's
+ * halo (100-450 bytes each way, once 1080/324) went to (1080, 324) or to (4, 4) by which
+ * was closer, and its step split into a phase per combination (63 phases, 11 relevant). */
 static uint32_t gsym_lookup(gsyms_t *t, const pas2p_symbol_t *x)
 {
     uint64_t h = base_hash(x), k = 0;
+    int small = x->bytes <= t->floor_b && x->rbytes <= t->floor_b;
     uint32_t best = UINT32_MAX;
     double bd = 0;
     for (slot_t *s; (s = tfind(&t->index, h, k)); k++) {
@@ -127,8 +131,11 @@ static uint32_t gsym_lookup(gsyms_t *t, const pas2p_symbol_t *x)
             y->tag2 == x->tag2 && y->comm == x->comm && y->aux == x->aux &&
             size_alike(y->bytes, x->bytes, t->tol, t->floor_b) &&
             size_alike(y->rbytes, x->rbytes, t->tol, t->floor_b)) {
+            /* (small: both sizes within the floor, latency-bound; two small sizes are
+             * always alike, so a small size takes a small variant first) */
             double d = size_distance(y->bytes, x->bytes, t->floor_b) +
-                       size_distance(y->rbytes, x->rbytes, t->floor_b);
+                       size_distance(y->rbytes, x->rbytes, t->floor_b) +
+                       (small && !(y->bytes <= t->floor_b && y->rbytes <= t->floor_b) ? 4 : 0);
             if (best == UINT32_MAX || d < bd) {
                 best = (uint32_t)(s->v - 1);
                 bd = d;

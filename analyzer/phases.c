@@ -152,15 +152,19 @@ static uint32_t symbol_lookup(symtab_t *t, const pas2p_event_t *e)
         uint32_t id = t->slots[j] - 1;
         if (!same_base(&t->v[id], e))
             continue;
-        /* the closest variant whose size is alike (global.c's gsym_lookup says why) */
+        /* the closest variant whose size is alike, a small one first for a small size
+         * (both counts within the floor; global.c's gsym_lookup says why) */
         uint32_t best = UINT32_MAX;
         double bd = 0;
+        int small = e->bytes <= t->floor_b && e->rbytes <= t->floor_b;
         for (; id != UINT32_MAX; id = t->next[id]) {
             uint64_t vs = t->v[id].bytes + t->v[id].rbytes;
             if (size_alike(vs, size, t->tol, t->floor_b)) {
                 /* difference over the larger, or the floor (global.c: size_distance) */
                 uint64_t mx = vs > size ? vs : size, mn = vs < size ? vs : size;
                 double d = mx ? (double)(mx - mn) / (double)(mx > t->floor_b ? mx : t->floor_b) : 0;
+                if (small && !(t->v[id].bytes <= t->floor_b && t->v[id].rbytes <= t->floor_b))
+                    d += 4;
                 if (best == UINT32_MAX || d < bd) {
                     best = id;
                     bd = d;
