@@ -2,7 +2,7 @@
 # The tracer's compute share (tracer/FORMAT.md, manifest `compute_share`): a run whose
 # computation spins has a share near 1 and a kernel_rate of the core's speed; one whose
 # "computation" sleeps has a share near 0, and its kernel_rate says so, and so does trace
-# (a note: the machine looked shared).
+# (a note: the machine looked shared), and so does analyze.
 # usage: compute_share.sh PAS2P SHARE_PROGRAM WORKDIR MPIRUN...
 set -euo pipefail
 pas2p=$1 prog=$2 work=$3
@@ -16,6 +16,11 @@ done
 # the sleeper's trace says that its ranks had far less than a core (one line)
 grep -Eq "^pas2p trace: note: rank [01] computed on [0-9] % of a core .*shared while tracing.*waited off the CPU" "$work/share-sleep.err" ||
   fail "trace did not note the low compute share: $(cat "$work/share-sleep.err")"
+# and so does analyze, which may come long after (the note is the trace's)
+"$pas2p" analyze "$work/share-sleep" -o "$work/share-sleep.xml" >/dev/null 2>"$work/share-sleep.analyze.err" ||
+  fail "analyze exited $?: $(cat "$work/share-sleep.analyze.err")"
+grep -Eq "^pas2p analyze: note: rank [01] computed on [0-9] % of a core .*simulate and replay start from a slower base" "$work/share-sleep.analyze.err" ||
+  fail "analyze did not note the low compute share: $(cat "$work/share-sleep.analyze.err")"
 spin=$(field compute_share "$work/share-spin") sleep=$(field compute_share "$work/share-sleep")
 krs=$(field kernel_rate "$work/share-spin") krz=$(field kernel_rate "$work/share-sleep")
 echo "compute_share: spin $spin, sleep $sleep; kernel_rate: spin $krs, sleep $krz"

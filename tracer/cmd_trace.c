@@ -271,20 +271,11 @@ int pas2p_cmd_trace(int argc, char **argv)
     printf("np = %d\n", m.np);
     printf("events = %llu\n", (unsigned long long)m.events);
     printf("AET = %.6f s\n", m.aet_s);
-    /* a rank that got well under a core while it computed: the machine was shared (other
-     * jobs, more ranks than cores) or the computation waited (I/O), and every time in the
-     * trace carries it (NWChem traced beside other jobs: shares 0.55-0.69, and a simulate
-     * with the kernel calibration then predicted an idle machine, -32 %) */
-    int low = 0;
-    for (int r = 1; m.compute_share && r < m.np; r++)
-        if (m.compute_share[r] < m.compute_share[low])
-            low = r;
-    if (m.compute_share && m.compute_share[low] < 0.9)
-        fprintf(stderr, "pas2p trace: note: rank %d computed on %.0f %% of a core (the least of "
-                "the ranks): the machine was shared while tracing (other jobs, more ranks than "
-                "cores) or its computation waited off the CPU (I/O, sleep); the trace's times "
-                "and kernel speeds carry it\n", low, 100 * m.compute_share[low]);
+    /* a rank that got well under a core while it computed: every time in the trace
+     * carries it */
     char note[512];
+    if (pas2p_manifest_shared_note(&m, note, sizeof note))
+        fprintf(stderr, "pas2p trace: note: %s\n", note);
     if (pas2p_manifest_untraced_note(&m, note, sizeof note))
         fprintf(stderr, "pas2p trace: note: %s\n", note);
     if (code)

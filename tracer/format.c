@@ -730,6 +730,26 @@ fail:
     return -1;
 }
 
+/* (NWChem traced beside other jobs: shares 0.55-0.69, and a simulate with the kernel
+ * calibration then predicted an idle machine, -32 %) */
+int pas2p_manifest_shared_note(const pas2p_manifest_t *m, char *out, size_t len)
+{
+    if (len)
+        out[0] = 0;
+    int low = 0;
+    for (int r = 1; m->compute_share && r < m->np; r++)
+        if (m->compute_share[r] < m->compute_share[low])
+            low = r;
+    if (!m->compute_share || m->np < 1 || m->compute_share[low] >= 0.9)
+        return 0;
+    snprintf(out, len, "rank %d computed on %.0f %% of a core (the least of the ranks): the "
+             "machine was shared while tracing (other jobs, more ranks than cores) or its "
+             "computation waited off the CPU (I/O, sleep); the trace's times and kernel speeds "
+             "carry it, so simulate and replay start from a slower base",
+             low, 100 * m->compute_share[low]);
+    return 1;
+}
+
 int pas2p_manifest_untraced_note(const pas2p_manifest_t *m, char *out, size_t len)
 {
     /* the kinds: their counts and times per rank, and how the note names them */

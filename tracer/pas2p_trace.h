@@ -345,6 +345,11 @@ int pas2p_manifest_read(const char *dir, pas2p_manifest_t *m, char *err, size_t 
  * largest share of the run; 1 when there were some, 0 (out empty) when not. */
 int pas2p_manifest_untraced_note(const pas2p_manifest_t *m, char *out, size_t len);
 
+/* The one-line note on a rank that computed on well under a core (compute_share < 0.9: the
+ * machine was shared while tracing, or the computation waited off the CPU), naming the
+ * rank with the least share; 1 when there is one, 0 (out empty) when not. */
+int pas2p_manifest_shared_note(const pas2p_manifest_t *m, char *out, size_t len);
+
 /* After reading rank R's file to its end (n events): 0 if that is what the manifest says
  * the rank wrote, else -1 with "rank-0000R.p2t: truncated: ..." in err. */
 int pas2p_manifest_check_count(const pas2p_manifest_t *m, int rank, uint64_t n, char *err,
