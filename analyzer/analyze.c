@@ -884,11 +884,8 @@ int pas2p_analyze(const pas2p_analyze_opts_t *opts, const pas2p_analyze_dist_t *
         snprintf(err, errlen, "out of memory");
         rc = PAS2P_ANALYZE_FAILED;
     }
-    if (!rc && pas2p_manifest_shared_note(&m, untraced, sizeof untraced) &&
-        warn(out, "note: %s", untraced)) {
-        snprintf(err, errlen, "out of memory");
-        rc = PAS2P_ANALYZE_FAILED;
-    }
+    if (!rc)
+        pas2p_manifest_shared_note(&m, out->shared_note, sizeof out->shared_note);
     for (int r = 0; !rc && r < np; r++) {
         if (j.warn[r][0] && warn(out, "%s", j.warn[r])) {
             snprintf(err, errlen, "out of memory");

@@ -237,6 +237,8 @@ static void print_result(const pas2p_analyze_opts_t *o, const pas2p_analyze_resu
     fprintf(f, "PET = %.6f s\n", sig->pet_s);
     double pete = r->aet_s > 0 ? 100 * (sig->pet_s - r->aet_s) / r->aet_s : 0;
     fprintf(f, "PETE = %+.2f %%\n", fabs(pete) < 0.005 ? 0.0 : pete); /* (not "-0.00") */
+    if (r->shared_note[0]) /* (a result line, not stderr: an error stays one line) */
+        fprintf(f, "note: %s\n", r->shared_note);
     fprintf(f, "structure = %s\n", r->spmd ? "identical on all ranks (SPMD)"
                                             : "ranks differ (per-rank phase tables below with --all-ranks)");
     if (r->logical_done)

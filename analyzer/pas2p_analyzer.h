@@ -300,6 +300,8 @@ typedef struct {
     uint32_t runs_found;         /* the other runs pas2p trace --runs N kept (TRACE_DIR/run-K) */
     uint32_t runs_pooled;        /* how many of them a phase was pooled over (the most) */
     uint32_t phases_pooled;      /* phases (over all ranks) with every run's times pooled */
+    char shared_note[512];       /* the trace's note on a rank that computed on well under a
+                                    core (pas2p_manifest_shared_note), or empty */
     char *warnings;              /* NULL or lines ("\n"-separated) to say without failing:
                                     truncated rank files, an unclosed last occurrence */
     pas2p_signature_t sig;       /* the signature as written (its coverage, PET, tables) */

@@ -17,10 +17,10 @@ done
 grep -Eq "^pas2p trace: note: rank [01] computed on [0-9] % of a core .*shared while tracing.*waited off the CPU" "$work/share-sleep.err" ||
   fail "trace did not note the low compute share: $(cat "$work/share-sleep.err")"
 # and so does analyze, which may come long after (the note is the trace's)
-"$pas2p" analyze "$work/share-sleep" -o "$work/share-sleep.xml" >/dev/null 2>"$work/share-sleep.analyze.err" ||
-  fail "analyze exited $?: $(cat "$work/share-sleep.analyze.err")"
-grep -Eq "^pas2p analyze: note: rank [01] computed on [0-9] % of a core .*simulate and replay start from a slower base" "$work/share-sleep.analyze.err" ||
-  fail "analyze did not note the low compute share: $(cat "$work/share-sleep.analyze.err")"
+"$pas2p" analyze "$work/share-sleep" -o "$work/share-sleep.xml" >"$work/share-sleep.analyze.out" 2>&1 ||
+  fail "analyze exited $?: $(cat "$work/share-sleep.analyze.out")"
+grep -Eq "^note: rank [01] computed on [0-9] % of a core .*simulate and replay start from a slower base" "$work/share-sleep.analyze.out" ||
+  fail "analyze did not note the low compute share: $(cat "$work/share-sleep.analyze.out")"
 spin=$(field compute_share "$work/share-spin") sleep=$(field compute_share "$work/share-sleep")
 krs=$(field kernel_rate "$work/share-spin") krz=$(field kernel_rate "$work/share-sleep")
 echo "compute_share: spin $spin, sleep $sleep; kernel_rate: spin $krs, sleep $krz"
