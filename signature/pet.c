@@ -137,7 +137,11 @@ void pas2p_pet_print(const pas2p_pet_t *p, FILE *out)
         }
         fprintf(out, "%6u %10llu %14.9f %14.9f %8.4f %14.6f %6s %8s%s\n", q->id,
                 (unsigned long long)q->weight, q->base_s, q->target_s, q->ratio,
-                q->contribution_s, n, range, q->estimated ? "  (not measured: base x ratio)" : "");
+                q->contribution_s, n, range,
+                q->estimated        ? "  (not measured: base x ratio)"
+                : q->nvalues == 1 ? "  (timed once: it came once before the stop, or it is rare: "
+                                    "predict --rare-after)"
+                                  : "");
         char runs[64] = "the same occurrence of the base run", mean[40] = "base mean";
         if (q->paired_runs > 1) {
             snprintf(runs, sizeof runs, "the median of the same occurrence in the %u base runs",

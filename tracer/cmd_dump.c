@@ -192,13 +192,21 @@ static int persistent_init(unsigned call)
 /* The bytes an event moved, each message counted once: a send at its post (a blocking
  * call, an Isend), a persistent send at each completion of a Start of it (its init only
  * describes it), a receive at its completion (an Irecv's or Recv_init's rbytes are the
- * capacity posted, not what arrived). */
-static void moved(const pas2p_event_view_t *v, uint64_t *sent, uint64_t *recv)
+ * capacity posted, not what arrived), a broadcast sent by its root and received by the
+ * others, nothing on MPI_COMM_SELF. */
+static void moved(const pas2p_event_view_t *v, int rank, uint64_t *sent, uint64_t *recv)
 {
     const pas2p_event_t *e = &v->ev;
-    if (persistent_init(e->call) || e->call == PAS2P_CALL_Request_free) /* (a freed request's
-                                                                  entry names, moves nothing) */
+    if (persistent_init(e->call) || e->call == PAS2P_CALL_Request_free || /* (a freed request's */
+        e->comm == PAS2P_COMM_SELF)                                       /* entry moves nothing) */
         return;
+    if (e->call == PAS2P_CALL_Bcast || e->call == PAS2P_CALL_Ibcast) { /* (both: the size) */
+        if (e->peer == rank)
+            *sent += e->bytes;
+        else
+            *recv += e->rbytes;
+        return;
+    }
     if (pas2p_call_class(e->call) == PAS2P_CLASS_COMPLETION) {
         uint32_t n;
         const pas2p_completion_t *c = pas2p_event_completions(v, &n);
@@ -251,7 +259,7 @@ static int summary(const char *dir)
             int init = e->call == PAS2P_CALL_Init || e->call == PAS2P_CALL_Init_thread;
             comp += e->compute_ns;
             mpi += init ? 0 : ns; /* the profile covers the AET window: after MPI_Init */
-            moved(&v, &sent, &recv);
+            moved(&v, rank, &sent, &recv);
             call_stat_t *s = &calls[e->call];
             s->count++;
             s->bytes += e->bytes;
