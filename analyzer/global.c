@@ -2522,20 +2522,23 @@ static int results(gstate_t *g, int r, pas2p_rank_phases_t *out)
     pas2p_rank_phases_free(&old);
     out->phases = ph;
     out->nphases = n;
-    out->symbols = R->syms.v;
+    out->symbols = R->syms.v; /* (out owns them now: freed once, also on failure below) */
     out->nsymbols = R->syms.n;
     out->sym_starts = NULL;
     out->sym_nstarts = NULL;
+    uint32_t nsyms = R->syms.n;
+    R->syms.v = NULL;
+    R->syms.n = R->syms.cap = 0;
     if (R->nsym_st) { /* (one entry per symbol) */
-        pas2p_sig_start_t **st = realloc(R->sym_st, (R->syms.n ? R->syms.n : 1) * sizeof *st);
-        uint32_t *nst = st ? realloc(R->sym_nst, (R->syms.n ? R->syms.n : 1) * sizeof *nst) : NULL;
+        pas2p_sig_start_t **st = realloc(R->sym_st, (nsyms ? nsyms : 1) * sizeof *st);
+        uint32_t *nst = st ? realloc(R->sym_nst, (nsyms ? nsyms : 1) * sizeof *nst) : NULL;
         if (st)
             R->sym_st = st;
         if (nst)
             R->sym_nst = nst;
         if (!st || !nst)
             return -1;
-        for (uint32_t i = R->nsym_st; i < R->syms.n; i++)
+        for (uint32_t i = R->nsym_st; i < nsyms; i++)
             R->sym_st[i] = NULL, R->sym_nst[i] = 0;
         out->sym_starts = R->sym_st;
         out->sym_nstarts = R->sym_nst;
@@ -2543,8 +2546,6 @@ static int results(gstate_t *g, int r, pas2p_rank_phases_t *out)
         R->sym_nst = NULL;
         R->nsym_st = 0;
     }
-    R->syms.v = NULL;
-    R->syms.n = R->syms.cap = 0;
     out->elapsed_s = elapsed;
     return 0;
 }

@@ -216,12 +216,45 @@ static void test_inconsistent_trace(void **state)
     free(w);
 }
 
+/* One Waitall completing two receives on one channel that holds one message so far: it
+ * waits for the second (before, it took a message past the channel's end: a heap read
+ * out of bounds under ASan when the channel's buffer was full, a wrong clock otherwise).
+ * Rank 0 sends 16, receives, then sends one more; rank 1 receives 15, posts two Irecv,
+ * sends, and waits for both. */
+static void test_waitall_two_on_one_channel(void **state)
+{
+    (void)state;
+    static world_t w;
+    memset(&w, 0, sizeof w);
+    for (int i = 0; i < 16; i++)
+        add(&w, 0, PAS2P_CALL_Send, 1, 0, PAS2P_COMM_WORLD);
+    add(&w, 0, PAS2P_CALL_Recv, 1, 0, PAS2P_COMM_WORLD);
+    add(&w, 0, PAS2P_CALL_Send, 1, 0, PAS2P_COMM_WORLD); /* ordinal 17 */
+    for (int i = 0; i < 15; i++)
+        add(&w, 1, PAS2P_CALL_Recv, 0, 0, PAS2P_COMM_WORLD);
+    add(&w, 1, PAS2P_CALL_Irecv, 0, 0, PAS2P_COMM_WORLD); /* ordinal 15 */
+    add(&w, 1, PAS2P_CALL_Irecv, 0, 0, PAS2P_COMM_WORLD); /* ordinal 16 */
+    add(&w, 1, PAS2P_CALL_Send, 0, 0, PAS2P_COMM_WORLD);
+    pas2p_event_t *e = add(&w, 1, PAS2P_CALL_Waitall, -1, -1, PAS2P_COMM_NONE);
+    pas2p_completion_t c[2] = {
+        {.post = 15, .index = 0, .call = PAS2P_CALL_Irecv, .source = 0, .tag = 0, .bytes = 4},
+        {.post = 16, .index = 0, .call = PAS2P_CALL_Irecv, .source = 0, .tag = 0, .bytes = 4}};
+    memcpy(w.r[1].pay[w.r[1].n - 1], c, sizeof c);
+    e->aux = 2;
+    e->payload = sizeof c;
+    uint64_t max;
+    char err[256] = "";
+    assert_int_equal(run(&w, 2, 1, &max, err, sizeof err), 0);
+    assert_true(w.lt[1][w.r[1].n - 1] > w.lt[0][17]); /* after the second message was sent */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_send_recv),          cmocka_unit_test(test_subcommunicator_collective),
         cmocka_unit_test(test_any_source_waitany), cmocka_unit_test(test_sendrecv_ring),
         cmocka_unit_test(test_local_mode),         cmocka_unit_test(test_inconsistent_trace),
+        cmocka_unit_test(test_waitall_two_on_one_channel),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
