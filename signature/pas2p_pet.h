@@ -74,6 +74,9 @@ void pas2p_pet_free(pas2p_pet_t *p);
 
 /* Prints `PET = T s`, `SET = T s`, (`AET`, `PETE` when known) and the per-phase table. */
 void pas2p_pet_print(const pas2p_pet_t *p, FILE *out);
+/* The same for a run of METHOD ("predict", "replay", "simulate"; NULL: unknown), whose
+ * rows then say what only that method's figures mean (predict: a phase timed once). */
+void pas2p_pet_print_for(const pas2p_pet_t *p, const char *method, FILE *out);
 
 /* ------------------------------------------------------------------ target phase times
  * Every path measures the target as "times files", one per rank (pas2p_times.h, its one

@@ -115,6 +115,14 @@ void pas2p_pet_free(pas2p_pet_t *p)
 
 void pas2p_pet_print(const pas2p_pet_t *p, FILE *out)
 {
+    pas2p_pet_print_for(p, NULL, out);
+}
+
+void pas2p_pet_print_for(const pas2p_pet_t *p, const char *method, FILE *out)
+{
+    /* (only predict times the application's own occurrences, as many as came before the
+     * stop; simulate and replay run each phase --reps times) */
+    int app = method && !strcmp(method, "predict");
     fprintf(out, "PET = %.6f s\n", p->pet_s);
     fprintf(out, "SET = %.6f s\n", p->set_s);
     if (p->aet_s > 0) {
@@ -139,7 +147,7 @@ void pas2p_pet_print(const pas2p_pet_t *p, FILE *out)
                 (unsigned long long)q->weight, q->base_s, q->target_s, q->ratio,
                 q->contribution_s, n, range,
                 q->estimated        ? "  (not measured: base x ratio)"
-                : q->nvalues == 1 ? "  (timed once: it came once before the stop, or it is rare: "
+                : app && q->nvalues == 1 ? "  (timed once: it came once before the stop, or it is rare: "
                                     "predict --rare-after)"
                                   : "");
         char runs[64] = "the same occurrence of the base run", mean[40] = "base mean";

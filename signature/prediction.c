@@ -200,7 +200,7 @@ void pas2p_prediction_print(const pas2p_prediction_t *p, FILE *out)
     if (p->note[0])
         fprintf(out, "note: %s\n", p->note);
     fprintf(out, "wall = %.6f s\n", p->wall_s);
-    pas2p_pet_print(&p->pet, out);
+    pas2p_pet_print_for(&p->pet, p->method, out);
     /* the application ran SET before it stopped, unfinished: a PET below that cannot be (the
      * timed phases ran faster than the rest of the run, e.g. ranks sharing cores that
      * spin-wait: CP2K at np 4 on 2 cores, PET 6.30 s after 6.90 s).  Within 5 % it can: an
