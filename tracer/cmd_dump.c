@@ -193,12 +193,14 @@ static int persistent_init(unsigned call)
  * call, an Isend), a persistent send at each completion of a Start of it (its init only
  * describes it), a receive at its completion (an Irecv's or Recv_init's rbytes are the
  * capacity posted, not what arrived), a broadcast sent by its root and received by the
- * others, nothing on MPI_COMM_SELF. */
+ * others; nothing for a probe (the message it saw is counted where it is received) or
+ * on MPI_COMM_SELF. */
 static void moved(const pas2p_event_view_t *v, int rank, uint64_t *sent, uint64_t *recv)
 {
     const pas2p_event_t *e = &v->ev;
     if (persistent_init(e->call) || e->call == PAS2P_CALL_Request_free || /* (a freed request's */
-        e->comm == PAS2P_COMM_SELF)                                       /* entry moves nothing) */
+        e->call == PAS2P_CALL_Probe || e->call == PAS2P_CALL_Iprobe ||   /* entry, a probe's  */
+        e->comm == PAS2P_COMM_SELF)                                       /* size: no message) */
         return;
     if (e->call == PAS2P_CALL_Bcast || e->call == PAS2P_CALL_Ibcast) { /* (both: the size) */
         if (e->peer == rank)

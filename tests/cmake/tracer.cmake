@@ -297,6 +297,10 @@ pas2p_check(mprobe dump ${EXPECT}
   --out "^[0-9]+ MPI_Probe 0 5 WORLD " --out "^[0-9]+ MPI_Recv 0 5 WORLD 0 .*rbytes=4"
   --out "^[0-9]+ MPI_Iprobe 0 6 WORLD .*any_source" --out "^[0-9]+ MPI_Irecv ANY 6 WORLD "
   -- ${PAS2P} dump ${W}/mprobe --rank 1)
+# the profile counts each message once: a probe's size is not a receive (before, rank 1
+# "received" 480 bytes of rank 0's 320)
+pas2p_check(mprobe bytes ${EXPECT} --out "^balanced$"
+  -- bash -c "${PAS2P} dump ${W}/mprobe | awk '$1 ~ /^[0-9]+$/ && NF == 8 { s[$1] = $6\; r[$1] = $7 } END { if (s[0] == r[1] && s[1] == r[0] && s[0] > 0) print \"balanced\"\; else print s[0], r[1], s[1], r[0] }'")
 pas2p_check(mprobe analyze ${EXPECT} --out "^phase table = global" --out "^all received$"
   -- bash -c "${PAS2P} analyze ${W}/mprobe -o ${W}/mprobe/sig.xml >${W}/mprobe/analyze.out 2>&1 && cat ${W}/mprobe/analyze.out && ! grep -q 'never received' ${W}/mprobe/analyze.out && echo all received")
 pas2p_check(mprobe simulate ${EXPECT} --out "^PET = [0-9.]+ s$"
