@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# dynsched.sh PAS2P WORKDIR -- LAUNCHER... DYNSCHED N
+# MUMPS's dynamic scheduling (tests/mpi/dynsched.c), traced with DYNSCHED_SEED=1 and
+# analysed with --locate anchors (the calls between two collectives vary), then predicted:
+#   - SEED 0 (what timing changes in MUMPS): the one-off factorization sends fronts 10x the
+#     traced run's (a phase timed whole: a departure), and the solves' wildcard probes find
+#     their messages with MPI_Iprobe where the traced run used MPI_Probe and the other way
+#     round (a probe from any source is any probe of the skeleton, any size): no
+#     divergence, the departures said, PET printed;
+#   - SEED 2 (another input: the solves' blocks twice the size) still diverges, in the
+#     solves, a relevant phase that repeats, naming the receive.
+set -u
+pas2p=$1 w=$2; shift 3
+launcher=("${@:1:$#-2}") prog=("${@:$#-1}")
+fail() { echo "FAIL: $*"; for f in "$w"/*.out "$w"/*.err; do [[ -s $f ]] && { echo "--- $f"; tail -n 20 "$f"; }; done; exit 1; }
+rm -rf "$w"; mkdir -p "$w"
+timeout 120 "$pas2p" trace -o "$w/t" -- "${launcher[@]}" -x DYNSCHED_SEED=1 "${prog[@]}" >"$w/trace.out" 2>"$w/trace.err" ||
+  fail "trace failed"
+grep -q '^dynsched: ok$' "$w/trace.out" || fail "the program did not say ok"
+timeout 120 "$pas2p" analyze "$w/t" --locate anchors -o "$w/sig.xml" >"$w/analyze.out" 2>"$w/analyze.err" ||
+  fail "analyze exited $?"
+grep -q 'variable="yes"' "$w/sig.xml" || fail "no phase whose calls vary"
+timeout 120 "$pas2p" predict "$w/sig.xml" -o "$w/pred0" -- "${launcher[@]}" -x DYNSCHED_SEED=0 "${prog[@]}" \
+  >"$w/predict.out" 2>"$w/predict.err" || fail "predict (SEED 0) exited $?"
+grep -q diverged "$w/predict.out" "$w/predict.err" && fail "predict (SEED 0) diverged"
+grep -q '^PET = [0-9.]* s$' "$w/predict.out" || fail "predict (SEED 0) printed no PET"
+grep -q '^departures = [1-9]' "$w/predict.out" || fail "predict (SEED 0) did not say its departures"
+timeout 120 "$pas2p" predict "$w/sig.xml" -o "$w/pred2" -- "${launcher[@]}" -x DYNSCHED_SEED=2 "${prog[@]}" \
+  >"$w/other.out" 2>"$w/other.err" && fail "predict (SEED 2, another input) exited 0"
+grep -q "diverged from the signature at event [0-9]* (phase [0-9]*, whose calls vary.*makes no MPI_Recv on comm 0 with tag 3 and 24000 bytes" "$w/other.err" ||
+  fail "predict (SEED 2) did not name the receive it diverged at"
+[[ $(grep -c . "$w/other.err") == 1 ]] || fail "predict (SEED 2) said more than one line"
+echo "dynsched: SEED 0 predicted with its departures, another input diverged: ok"
