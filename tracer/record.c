@@ -6,7 +6,9 @@
  *    (parent id, parent's creation count, lowest world rank among the new members):
  *    every member computes it locally, with no extra communication, because creation
  *    calls are collective and ordered on the parent, and the communicators one call
- *    creates are disjoint.
+ *    creates are disjoint.  A copy of the whole parent that is freed (having made no
+ *    communicator itself) gives its place in the count back, for the next copy laid
+ *    out the same way: a loop that duplicates, uses and frees a communicator uses one id.
  *  - requests: who started each pending request (event ordinal), so completions name it.
  */
 #include <stdio.h>
@@ -15,9 +17,20 @@
 
 #include "rt.h"
 
+#define COMM_REUSE 8 /* places in a parent's creation count given back (rec_comm_free) */
+
 typedef struct pas2p_comm {
     MPI_Comm h;              /* MPI_COMM_NULL = free slot */
     uint32_t id, seq;
+    /* a copy of its whole parent (rec_comm_new): its place in the parent's count and its
+     * layout, given back to the parent when it is freed having made no communicator */
+    MPI_Comm parent;         /* MPI_COMM_NULL: not such a copy */
+    uint32_t parent_id, place;
+    uint64_t layout;
+    /* the places its freed copies gave back, with their layouts (a set: the smallest place
+     * of a layout is taken, whatever order the copies were freed in) */
+    uint32_t nfree, free_place[COMM_REUSE];
+    uint64_t free_layout[COMM_REUSE];
     int size;
     int *world;              /* world rank of each (remote, for intercomms) peer rank */
     int nmem;                /* intercomms: both groups' world ranks, sorted: the members */
@@ -170,6 +183,9 @@ static int comm_describe(comm_t *c, MPI_Comm h)
     PMPI_Group_free(&g);
     c->h = h;
     c->seq = 0;
+    c->parent = MPI_COMM_NULL;
+    c->parent_id = c->place = c->nfree = 0;
+    c->layout = 0;
     if (!c->world)
         return -1;
     if (inter) {
@@ -253,6 +269,7 @@ void pas2p_comms_init(void)
     world_info.id = PAS2P_COMM_WORLD;
     world_info.size = pas2p_rt.np;
     world_info.world = NULL; /* identity */
+    world_info.parent = self_info.parent = MPI_COMM_NULL;
     self_info.h = MPI_COMM_SELF;
     self_info.id = PAS2P_COMM_SELF;
     self_info.size = 1;
@@ -903,12 +920,64 @@ static int comm_made(pas2p_cx_t *cx, const comm_t *on, MPI_Comm newcomm, comm_t 
            !comm_describe(tmp, newcomm);
 }
 
+/* a hash of an intracommunicator's rank order (world ranks) and topology: two copies of
+ * a parent with the same layout are interchangeable for every reader of the trace */
+static uint64_t layout_of(const comm_t *c, MPI_Comm h)
+{
+    uint64_t x = 0xcbf29ce484222325ull;
+#define LAYOUT_MIX(v) (x = (x ^ (uint64_t)(uint32_t)(v)) * 0x100000001b3ull)
+    for (int i = 0; i < c->size; i++)
+        LAYOUT_MIX(c->world ? c->world[i] : i);
+    int topo = MPI_UNDEFINED, nd = 0;
+    PMPI_Topo_test(h, &topo);
+    LAYOUT_MIX(topo);
+    if (topo == MPI_CART && PMPI_Cartdim_get(h, &nd) == MPI_SUCCESS && nd > 0 && nd <= 64) {
+        int dims[64], periods[64], coords[64];
+        if (PMPI_Cart_get(h, nd, dims, periods, coords) == MPI_SUCCESS)
+            for (int i = 0; i < nd; i++) {
+                LAYOUT_MIX(dims[i]);
+                LAYOUT_MIX(periods[i]);
+            }
+    }
+#undef LAYOUT_MIX
+    return x;
+}
+
+/* A call on `parent` made newcomm.  Its place in the parent's creation count is the next
+ * one, on every member of the parent (NULL result or not) -- unless newcomm is a copy of
+ * the whole parent (the same size: then every member has one) and a freed copy with the
+ * same layout gave a place back: the smallest such place, the same on every member, since
+ * every member freed that copy.  Its id is then the freed copy's. */
 void rec_comm_new(pas2p_cx_t *cx, MPI_Comm parent, MPI_Comm newcomm)
 {
     comm_t *p = comm_get(parent), tmp;
-    uint32_t seq = p ? p->seq++ : 0; /* on every member of the parent, NULL result or not */
-    if (!comm_made(cx, p, newcomm, &tmp))
+    if (!comm_made(cx, p, newcomm, &tmp)) {
+        if (p)
+            p->seq++;
         return;
+    }
+    uint32_t seq = 0;
+    if (p && !p->mem && !tmp.mem && tmp.size == p->size) {
+        tmp.parent = parent;
+        tmp.parent_id = p->id;
+        tmp.layout = layout_of(&tmp, newcomm);
+        uint32_t best = UINT32_MAX;
+        for (uint32_t i = 0; i < p->nfree; i++)
+            if (p->free_layout[i] == tmp.layout && (best == UINT32_MAX ||
+                                                    p->free_place[i] < p->free_place[best]))
+                best = i;
+        if (best != UINT32_MAX) {
+            seq = p->free_place[best];
+            p->nfree--;
+            p->free_place[best] = p->free_place[p->nfree];
+            p->free_layout[best] = p->free_layout[p->nfree];
+        } else {
+            seq = p->seq++;
+        }
+        tmp.place = seq;
+    } else if (p) {
+        seq = p->seq++;
+    }
     int nm;
     const int *m = comm_members(&tmp, &nm);
     int lowest = nm ? m[0] : 0;
@@ -1009,6 +1078,20 @@ void rec_comm_free(pas2p_cx_t *cx, void *comm, int lang)
     MPI_Comm h = cx->freed_handle;
     comm_t *c = (h == MPI_COMM_WORLD || h == MPI_COMM_SELF) ? NULL : comm_slot(h, 0);
     cx->ev.comm = c ? c->id : PAS2P_COMM_NONE;
-    if (c)
-        comm_remove(h);
+    if (!c)
+        return;
+    /* a copy of its whole parent that made no communicator (so no id derives from its
+     * own): its place goes back to the parent, if the parent is still the one that made
+     * it.  Every member frees it, so every member's parent has the same places back. */
+    if (c->parent != MPI_COMM_NULL && !c->seq) {
+        MPI_Comm ph = c->parent;
+        comm_t *p = ph == MPI_COMM_WORLD ? &world_info : ph == MPI_COMM_SELF ? &self_info
+                                                                             : comm_slot(ph, 0);
+        if (p && p->id == c->parent_id && p->nfree < COMM_REUSE) {
+            p->free_place[p->nfree] = c->place;
+            p->free_layout[p->nfree] = c->layout;
+            p->nfree++;
+        }
+    }
+    comm_remove(h);
 }

@@ -264,7 +264,9 @@ pas2p_check(graphcomm simulate ${EXPECT} --out "^PET = [0-9.]+ s$"
 #              replayed as an alltoallv; at np 2 one periodic neighbour on both sides
 #   counttag   a reduction tagged with a per-call counter (mpi4py's pickled allreduce):
 #              identified by a counting tag, the steps repeat
-foreach(prog intercomm persist wcoll nbrhalo counttag)
+#   commloop   communicators made and freed in the main loop (MUMPS): a freed copy of
+#              the whole parent gives its id back, the loop repeats
+foreach(prog intercomm persist wcoll nbrhalo counttag commloop)
   add_executable(${prog} mpi/${prog}.c)
   target_link_libraries(${prog} PRIVATE MPI::MPI_C)
 endforeach()
@@ -284,6 +286,15 @@ pas2p_every_path(wcoll_every_path wcoll wcoll 2 30)
 pas2p_every_path(nbrhalo_every_path nbrhalo nbrhalo 2 30)
 pas2p_every_path(nbrhalo_every_path_np4 nbrhalo nbrhalo 4 10)
 pas2p_every_path(counttag_every_path counttag counttag 2 120)
+pas2p_every_path(commloop_every_path commloop commloop 2 60)
+pas2p_every_path(commloop_split_every_path commloop commloop 2 20s)
+# MUMPS's dynamic scheduling: a one-off phase timed whole and wildcard probes that find
+# their messages blocking or polling as timing has it are departures, not divergences;
+# another input still diverges (tests/mpi/dynsched.c)
+add_executable(dynsched mpi/dynsched.c)
+target_link_libraries(dynsched PRIVATE MPI::MPI_C)
+add_test(NAME dynsched_predict COMMAND bash ${T}/dynsched.sh ${PAS2P} ${W}/dynsched
+  -- ${MPIRUN} -np 2 $<TARGET_FILE:dynsched> 40)
 
 # matched probes (MPI_Mprobe/Improbe + MPI_Mrecv/Imrecv): recorded as the probes and
 # receives they stand for, so no message is left unreceived in the trace, and every path
