@@ -421,6 +421,8 @@ typedef struct {
         uint8_t *inq;            /* np: in queue */
     } cp;
     uint64_t occ;
+    uint64_t joined;             /* occurrences appended to the one before (join_oneoffs):
+                                    the run's occurrences are occ - joined */
     uint64_t largest;
     int cut, unclosed;        /* a truncated trace: the end may stay unclosed */
     uint64_t unreceived;      /* messages never received, set aside at the end */
@@ -2249,10 +2251,11 @@ static void merge_rare(gstate_t *g, double share)
  * (two adjacent closed slices make a closed slice); both of weight 1 */
 static int phase_append(gstate_t *g, gphase_t *a, gphase_t *b)
 {
-    uint64_t key = 0x6a09e667f3bcc909ull;
+    uint64_t key = 0x6a09e667f3bcc909ull, events = 0;
     for (int r = 0; r < g->np; r++) {
         gpr_t *x = &a->r[r], *y = &b->r[r];
         uint32_t n = x->nsym + y->nsym;
+        events += n;
         uint32_t *syms = malloc(sizeof *syms * (n ? n : 1));
         double *pos = malloc(4 * sizeof *pos * (n ? n : 1));
         uint64_t *range = malloc(2 * sizeof *range * (n ? n : 1));
@@ -2316,6 +2319,9 @@ static int phase_append(gstate_t *g, gphase_t *a, gphase_t *b)
     a->cpn = a->cpn && b->cpn;
     gphase_free(b, g->np);
     b->weight = 0;
+    g->joined++;
+    if (events > g->largest)
+        g->largest = events;
     return 0;
 }
 
@@ -2636,7 +2642,7 @@ int pas2p_global_phases(pas2p_event_source_t *srcs, int np, const pas2p_analysis
     if (phase_jitter(&g) || counting_both_ends(&g))
         goto oom;
     if (info) {
-        *info = (pas2p_global_info_t){.occurrences = g.occ, .phases = g.nph,
+        *info = (pas2p_global_info_t){.occurrences = g.occ - g.joined, .phases = g.nph,
                                       .largest_occurrence = g.largest,
                                       .characteristic_comm = UINT32_MAX,
                                       .unclosed_end = g.unclosed, .anchored = g.anchored,

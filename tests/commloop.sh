@@ -25,6 +25,11 @@ else
   "$pas2p" show "$w/sig.xml" >"$w/show.out" || fail "show exited $?"
   awk -v n="$n" '/^# global phases/ { g = 1; next } g && /^#/ { g = 0 } g && $1 ~ /^[0-9]+$/ && $2 >= n - 3 { ok = 1 } END { exit !ok }' "$w/show.out" ||
     fail "no global phase of weight >= $((n - 3))"
+  # every occurrence is one of a phase's: the count analyze prints is the weights' sum
+  # (before, the one-off slices joined at the run's ends were still counted apart)
+  occ=$(sed -n 's/^occurrences = \([0-9]*\).*/\1/p' "$w/analyze.out")
+  sum=$(awk '/^# global phases/ { g = 1; next } g && /^#/ { g = 0 } g && $1 ~ /^[0-9]+$/ { s += $2 } END { print s }' "$w/show.out")
+  [[ $occ == "$sum" ]] || fail "analyze says $occ occurrences, its phases' weights sum to $sum"
 fi
 every_path "$pas2p" "$plat" "$w" -- "$@"
 if [[ $arg != *s ]]; then
