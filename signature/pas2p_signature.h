@@ -57,7 +57,8 @@ typedef struct {
 typedef struct {
     uint32_t id;
     uint64_t weight;
-    int relevant;
+    int relevant;                /* 1: the analyzer's; 2: made relevant for its share of the
+                                    messages or bytes sent (pas2p_signature_relevant_comm) */
     double time_mean_s, time_median_s, time_min_s, time_max_s, time_sd_s;
     double compute_mean_s, instructions_mean;
     uint32_t nocc;

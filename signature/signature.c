@@ -483,7 +483,7 @@ uint32_t pas2p_signature_relevant_comm(pas2p_signature_t *s, double share)
     for (uint32_t r = 0; r < s->nranks; r++)
         for (uint32_t k = 0; k < s->ranks[r].nphases; k++)
             if (mark[s->ranks[r].phases[k].id])
-                s->ranks[r].phases[k].relevant = 1;
+                s->ranks[r].phases[k].relevant = 2;
     free(mark);
     return n;
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# dynsched.sh PAS2P WORKDIR -- LAUNCHER... DYNSCHED N
+# dynsched.sh PAS2P PLATFORM.xml WORKDIR -- LAUNCHER... DYNSCHED N
 # MUMPS's dynamic scheduling (tests/mpi/dynsched.c), traced with DYNSCHED_SEED=1 and
 # analysed with --locate anchors (the calls between two collectives vary), then predicted:
 #   - SEED 0 (what timing changes in MUMPS): the one-off factorization sends fronts 10x the
@@ -8,9 +8,11 @@
 #     round (a probe from any source is any probe of the skeleton, any size): no
 #     divergence, the departures said, PET printed;
 #   - SEED 2 (another input: the solves' blocks twice the size) still diverges, in the
-#     solves, a relevant phase that repeats, naming the receive.
+#     solves, a relevant phase that repeats, naming the receive;
+#   - simulated on PLATFORM: the phases it replays for their share of the messages are
+#     said apart from the signature's relevant ones, also by `show` of its result file.
 set -u
-pas2p=$1 w=$2; shift 3
+pas2p=$1 plat=$2 w=$3; shift 4
 launcher=("${@:1:$#-2}") prog=("${@:$#-1}")
 fail() { echo "FAIL: $*"; for f in "$w"/*.out "$w"/*.err; do [[ -s $f ]] && { echo "--- $f"; tail -n 20 "$f"; }; done; exit 1; }
 rm -rf "$w"; mkdir -p "$w"
@@ -30,4 +32,13 @@ timeout 120 "$pas2p" predict "$w/sig.xml" -o "$w/pred2" -- "${launcher[@]}" -x D
 grep -q "diverged from the signature at event [0-9]* (phase [0-9]*, whose calls vary.*makes no MPI_Recv on comm 0 with tag 3 and 24000 bytes" "$w/other.err" ||
   fail "predict (SEED 2) did not name the receive it diverged at"
 [[ $(grep -c . "$w/other.err") == 1 ]] || fail "predict (SEED 2) said more than one line"
+# simulate's phases: those relevant in the signature, and those it adds for their share of
+# the messages, said apart (before, "rank 0: 3 relevant phases" where analyze said 2)
+"$pas2p" simulate "$w/sig.xml" --platform "$plat" -o "$w/sim" >"$w/simulate.out" 2>"$w/simulate.err" ||
+  fail "simulate exited $?"
+rel=$(sed -n 's/^relevant phases = \([0-9]*\)$/\1/p' "$w/analyze.out")
+grep -Eq "^rank 0: [0-9]+ relevant phases \($rel as in the signature, [1-9][0-9]* more for their share of the messages or bytes sent\)" "$w/simulate.out" ||
+  fail "simulate does not say which of its phases are relevant in the signature ($rel)"
+"$pas2p" show "$w/sim/prediction.xml" | grep -q "^rank 0: .* more for their share of the messages" ||
+  fail "the prediction file does not keep which phases were added for their messages"
 echo "dynsched: SEED 0 predicted with its departures, another input diverged: ok"

@@ -293,7 +293,8 @@ pas2p_every_path(commloop_split_every_path commloop commloop 2 20s)
 # another input still diverges (tests/mpi/dynsched.c)
 add_executable(dynsched mpi/dynsched.c)
 target_link_libraries(dynsched PRIVATE MPI::MPI_C)
-add_test(NAME dynsched_predict COMMAND bash ${T}/dynsched.sh ${PAS2P} ${W}/dynsched
+add_test(NAME dynsched_predict COMMAND bash ${T}/dynsched.sh ${PAS2P}
+  ${CMAKE_SOURCE_DIR}/platforms/gbe-cluster.xml ${W}/dynsched
   -- ${MPIRUN} -np 2 $<TARGET_FILE:dynsched> 40)
 
 # matched probes (MPI_Mprobe/Improbe + MPI_Mrecv/Imrecv): recorded as the probes and
