@@ -5,20 +5,22 @@
 # at the end of each iteration, keep one id each (tracer/FORMAT.md, "Communicator ids"),
 # so the loop is one phase of weight ~N and predict stops early (before, every iteration
 # had new ids: the whole loop was one phase of weight 1 and predict ran to the end).
-# With "s": the copy makes a communicator itself (a split), so it does not give its id
-# back; each iteration's copy has its own id, and every path still takes the program.
+# With "n": the copy is copied again and both freed: each keeps one id.  With "s": the
+# copy makes a communicator itself (a split), so it does not give its id back; each
+# iteration's copy has its own id, and every path still takes the program.
 set -u
 source "$(dirname "$0")/paths.sh"
 pas2p=$1 plat=$2 w=$3; shift 4
 traced_app commloop "$@"
-arg=${!#}; n=${arg%s}
+arg=${!#}; n=${arg%[sn]}
 "$pas2p" dump "$w/t" --rank 1 >"$w/dump.out" || fail "dump exited $?"
 copies=$(awk '$2 == "MPI_Allreduce" && $5 != "WORLD" { print $5 }' "$w/dump.out" | sort -u | wc -l)
 parents=$(awk '$2 == "MPI_Comm_split" { print $5 }' "$w/dump.out" | sort -u | wc -l)
 if [[ $arg == *s ]]; then
   [[ $parents == "$n" ]] || fail "the $n copies that made a communicator have $parents ids, not $n"
 else
-  [[ $copies == 1 ]] || fail "the $n copies of MPI_COMM_WORLD freed in the loop have $copies ids, not one"
+  want=1; [[ $arg == *n ]] && want=2 # (and the copy of each copy)
+  [[ $copies == "$want" ]] || fail "the $n copies of MPI_COMM_WORLD freed in the loop have $copies ids, not $want"
   rings=$(awk '$2 == "MPI_Sendrecv" { print $5 }' "$w/dump.out" | sort -u | wc -l)
   [[ $rings == 1 ]] || fail "the $n Cartesian rings freed in the loop have $rings ids, not one"
   # the loop is one phase repeated (its first and last iterations may join the ends)

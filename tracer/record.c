@@ -7,8 +7,9 @@
  *    every member computes it locally, with no extra communication, because creation
  *    calls are collective and ordered on the parent, and the communicators one call
  *    creates are disjoint.  A copy of the whole parent that is freed (having made no
- *    communicator itself) gives its place in the count back, for the next copy laid
- *    out the same way: a loop that duplicates, uses and frees a communicator uses one id.
+ *    communicator itself, or only such copies, all freed) gives its place in the count
+ *    back, for the next copy laid out the same way: a loop that duplicates, uses and
+ *    frees a communicator uses one id.
  *  - requests: who started each pending request (event ordinal), so completions name it.
  */
 #include <stdio.h>
@@ -23,7 +24,7 @@ typedef struct pas2p_comm {
     MPI_Comm h;              /* MPI_COMM_NULL = free slot */
     uint32_t id, seq;
     /* a copy of its whole parent (rec_comm_new): its place in the parent's count and its
-     * layout, given back to the parent when it is freed having made no communicator */
+     * layout, given back to the parent when it is freed with all its own places back */
     MPI_Comm parent;         /* MPI_COMM_NULL: not such a copy */
     uint32_t parent_id, place;
     uint64_t layout;
@@ -1080,10 +1081,12 @@ void rec_comm_free(pas2p_cx_t *cx, void *comm, int lang)
     cx->ev.comm = c ? c->id : PAS2P_COMM_NONE;
     if (!c)
         return;
-    /* a copy of its whole parent that made no communicator (so no id derives from its
-     * own): its place goes back to the parent, if the parent is still the one that made
-     * it.  Every member frees it, so every member's parent has the same places back. */
-    if (c->parent != MPI_COMM_NULL && !c->seq) {
+    /* a copy of its whole parent whose every place was given back (it made no
+     * communicator, or only copies of itself that were freed the same way: no live id
+     * derives from its own): its place goes back to the parent, if the parent is still
+     * the one that made it.  Every member frees it, so every member's parent has the same
+     * places back. */
+    if (c->parent != MPI_COMM_NULL && c->nfree == c->seq) {
         MPI_Comm ph = c->parent;
         comm_t *p = ph == MPI_COMM_WORLD ? &world_info : ph == MPI_COMM_SELF ? &self_info
                                                                              : comm_slot(ph, 0);

@@ -287,6 +287,7 @@ pas2p_every_path(nbrhalo_every_path nbrhalo nbrhalo 2 30)
 pas2p_every_path(nbrhalo_every_path_np4 nbrhalo nbrhalo 4 10)
 pas2p_every_path(counttag_every_path counttag counttag 2 120)
 pas2p_every_path(commloop_every_path commloop commloop 2 60)
+pas2p_every_path(commloop_nested_every_path commloop commloop 2 60n)
 pas2p_every_path(commloop_split_every_path commloop commloop 2 20s)
 # MUMPS's dynamic scheduling: a one-off phase timed whole and wildcard probes that find
 # their messages blocking or polling as timing has it are departures, not divergences;

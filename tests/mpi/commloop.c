@@ -5,7 +5,9 @@
  * (MPI_Cart_shift + MPI_Sendrecv), sums on the copy (MPI_Allreduce), computes ~0.5 ms
  * and frees both.  With "s" the copy is also split in two halves (by world rank parity)
  * that reduce on their own and are freed before it: a copy that made a communicator does
- * not give its id back (tracer/FORMAT.md, "Communicator ids").  A collective on WORLD
+ * not give its id back (tracer/FORMAT.md, "Communicator ids").  With "n" the copy is
+ * copied again (a library's own copy of the communicator it is given), reduced on and
+ * freed before it: both keep their ids.  A collective on WORLD
  * follows the loop.  Checks what it receives and prints "commloop: ok". */
 #include <mpi.h>
 #include <stdio.h>
@@ -18,6 +20,7 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     int r, np, n = argc > 1 ? atoi(argv[1]) : 50, bad = 0;
     int split = argc > 1 && strchr(argv[1], 's') != NULL;
+    int nested = argc > 1 && strchr(argv[1], 'n') != NULL;
     MPI_Comm_rank(MPI_COMM_WORLD, &r);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     for (int it = 0; it < n; it++) {
@@ -33,6 +36,14 @@ int main(int argc, char **argv)
         int one = 1, all = 0;
         MPI_Allreduce(&one, &all, 1, MPI_INT, MPI_SUM, dup);
         bad |= all != np;
+        if (nested) {
+            MPI_Comm inner;
+            int two = 0;
+            MPI_Comm_dup(dup, &inner);
+            MPI_Allreduce(&one, &two, 1, MPI_INT, MPI_SUM, inner);
+            bad |= two != np;
+            MPI_Comm_free(&inner);
+        }
         if (split) {
             MPI_Comm half;
             int hs = 0, mine = 1;
