@@ -468,19 +468,12 @@ static int tag_ok(int32_t want, int32_t got)
     return want == got || want == PAS2P_TAG_ANY || want == PAS2P_TAG_COUNTING;
 }
 
-/* A phase whose calls vary from occurrence to occurrence (a farm's round: which worker
- * answers first decides the order and how many tasks each one gets): each call must be one
- * the skeleton makes -- the same call, communicator and tag (or a wildcard tag), any peer,
- * a size within the range seen -- in any order and number.  Another program or input
- * still departs within a call or two; in a phase that is not timed, or is timed whole
- * (weight 1: MUMPS's factorization, whose dynamic scheduling sends fronts of sizes the
- * base run never did), that is a departure (tolerate()). */
 /* 1 when phase p's skeleton makes e somewhere: the same call, communicator and tag (or a
  * wildcard tag), any peer, a size within the range seen (a probe from any source: any
- * probe, any size); a completion call is any completion call of the skeleton: which one completes a request depends on timing too
- * (HPCC's RandomAccess tests its wildcard receives with MPI_Testany while it sends, and
- * drains what is left with MPI_Waitany: how many are left at the end, none in one run, is
- * the arrivals' order) */
+ * probe, any size); a completion call is any completion call of the skeleton: which one
+ * completes a request depends on timing too (HPCC's RandomAccess tests its wildcard
+ * receives with MPI_Testany while it sends, and drains what is left with MPI_Waitany: how
+ * many are left at the end, none in one run, is the arrivals' order) */
 static int skeleton_makes(const sigrun_t *s, const pas2p_sig_phase_t *p, const pas2p_event_t *e)
 {
     uint64_t got = e->bytes + e->rbytes;
@@ -505,6 +498,12 @@ static int skeleton_makes(const sigrun_t *s, const pas2p_sig_phase_t *p, const p
 
 static int tolerate(sigrun_t *s, const interval_t *v, const pas2p_event_t *e, const char *why);
 
+/* A phase whose calls vary from occurrence to occurrence (a farm's round: which worker
+ * answers first decides the order and how many tasks each one gets): each call must be one
+ * the skeleton makes (skeleton_makes), in any order and number.  Another program or input
+ * still departs within a call or two; in a phase that is not timed, or is timed whole
+ * (weight 1: MUMPS's factorization, whose dynamic scheduling sends fronts of sizes the
+ * base run never did), that is a departure (tolerate()). */
 static void check_member(sigrun_t *s, const interval_t *v, const pas2p_event_t *e, uint64_t i)
 {
     const pas2p_sig_phase_t *p = &s->me->phases[v->phase];
