@@ -295,6 +295,8 @@ typedef struct {
     uint32_t bad;
     uint64_t occurrences;     /* occurrences with a collective on it */
     uint64_t last_seen;       /* occurrence number when that was last counted, + 1 */
+    int32_t def_rank;         /* the event that defined it first (-1: MPI_COMM_WORLD) */
+    uint64_t def_ordinal;
 } gcomm_t;
 
 typedef struct {
@@ -588,11 +590,21 @@ static gcomm_t *comm_get(gstate_t *g, uint32_t id, uint32_t *k)
     return &g->gc[s->v - 1];
 }
 
-static int comm_add(gstate_t *g, uint32_t id, uint32_t size, const int32_t *members)
+/* 0, -1 out of memory, or -2: id is defined already with other members (an id is given
+ * again only to a copy laid out as the freed one: tracer/FORMAT.md, "Communicator ids") */
+static int comm_add(gstate_t *g, uint32_t id, uint32_t size, const int32_t *members, int rank,
+                    uint64_t ordinal)
 {
     uint32_t k;
-    if (comm_get(g, id, &k))
+    const gcomm_t *old = comm_get(g, id, &k);
+    if (old) {
+        if (old->size != size)
+            return -2;
+        for (uint32_t i = 0; i < size; i++)
+            if (old->members[i] != (members ? members[i] : (int32_t)i))
+                return -2;
         return 0;
+    }
     if (g->ngc == g->capgc) {
         size_t cap = g->capgc ? g->capgc * 2 : 16;
         gcomm_t *v = realloc(g->gc, cap * sizeof *v);
@@ -605,7 +617,7 @@ static int comm_add(gstate_t *g, uint32_t id, uint32_t size, const int32_t *memb
         g->capgc = cap;
     }
     gcomm_t *c = &g->gc[g->ngc];
-    *c = (gcomm_t){.size = size, .at_max = size};
+    *c = (gcomm_t){.size = size, .at_max = size, .def_rank = rank, .def_ordinal = ordinal};
     c->members = malloc(sizeof(int32_t) * (size ? size : 1));
     c->count = calloc(size ? size : 1, sizeof *c->count);
     if (!c->members || !c->count) {
@@ -888,7 +900,18 @@ static int advance(gstate_t *g, int rank)
         break;
     case PAS2P_CLASS_COMM: {
         pas2p_comm_view_t cv;
-        if (pas2p_event_comm_def(v, &cv) && comm_add(g, cv.id, cv.size, cv.members))
+        int rc = pas2p_event_comm_def(v, &cv)
+                     ? comm_add(g, cv.id, cv.size, cv.members, rank, v->ordinal) : 0;
+        if (rc == -2) {
+            uint32_t k;
+            const gcomm_t *first = comm_get(g, cv.id, &k);
+            snprintf(g->err, g->errlen, "rank %d: event %" PRIu64 " (%s) defines communicator "
+                     "%u with other members than rank %d's event %" PRIu64 " did (a damaged or "
+                     "inconsistent trace)", rank, v->ordinal, pas2p_call_name(call), cv.id,
+                     first->def_rank, first->def_ordinal);
+            return -1;
+        }
+        if (rc)
             goto oom;
         if (collective(g, e->comm, rank, 1))
             goto oom;
@@ -2590,7 +2613,7 @@ int pas2p_global_phases(pas2p_event_source_t *srcs, int np, const pas2p_analysis
     g.cp.arrived = calloc((size_t)np, sizeof *g.cp.arrived);
     if (!g.r || !g.activel || !g.cp.cur || !g.cp.di || !g.cp.t || !g.cp.st || !g.cp.arrived ||
         !g.cp.wnext || !g.cp.queue || !g.cp.inq ||
-        comm_add(&g, PAS2P_COMM_WORLD, (uint32_t)np, NULL))
+        comm_add(&g, PAS2P_COMM_WORLD, (uint32_t)np, NULL, -1, 0))
         goto oom;
     for (int r = 0; r < np; r++) {
         grank_t *R = &g.r[r];

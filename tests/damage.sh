@@ -7,6 +7,9 @@
 #             (a trace from a newer pas2p)
 #   old       set them to 1 (a trace from before wildcard receives were flagged)
 #   missing   remove rank 2's file
+#   redefine  a 2-rank trace whose communicator ids are reused (tests/mpi/commloop.c): a
+#             definition of a copy of the world in rank 0's file (the second match of its
+#             bytes) lists its members the other way round: an id defined with other members
 set -eu
 mode=$1 src=$2 dst=$3
 rm -rf "$dst"; cp -r "$src" "$dst"
@@ -19,6 +22,20 @@ case $mode in
     printf "\\x$(printf %02x "$n")" | dd of="$f" bs=1 seek=8 conv=notrunc status=none
     sed -i "s/^version = $v\$/version = $n/" "$dst/manifest" ;;
   missing) rm -f "$dst/rank-00002.p2t" ;;
+  redefine) python3 - "$f" <<'PY'
+import sys
+p = sys.argv[1]
+b = bytearray(open(p, "rb").read())
+# a definition of two members, no dimensions: size 2, ndims 0, world ranks 0 and 1
+pat = bytes.fromhex("02000000" "00000000" "00000000" "01000000")
+first = b.find(pat)
+second = b.find(pat, first + 1) if first >= 0 else -1
+if second < 0:
+    sys.exit("damage.sh: no second definition of a 2-rank communicator")
+b[second + 8:second + 16] = bytes.fromhex("01000000" "00000000")
+open(p, "wb").write(b)
+PY
+  ;;
   np) n=$(awk '/^np = /{print $3}' "$dst/manifest"); sed -i "s/^np = $n\$/np = $((n - 1))/" "$dst/manifest" ;;
   boundary)
     size=$(stat -c %s "$f")

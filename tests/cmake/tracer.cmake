@@ -289,6 +289,10 @@ pas2p_every_path(counttag_every_path counttag counttag 2 120)
 pas2p_every_path(commloop_every_path commloop commloop 2 60)
 pas2p_every_path(commloop_nested_every_path commloop commloop 2 60n)
 pas2p_every_path(commloop_split_every_path commloop commloop 2 20s)
+# a reused communicator id defined again with other members: one line naming the rank, the
+# event and the communicator (the readers take an id's first definition)
+add_test(NAME bad_analyze_comm_redefined COMMAND bash ${T}/comm_redefined.sh ${PAS2P}
+  ${W}/comm-redefined -- ${MPIRUN} -np 2 $<TARGET_FILE:commloop>)
 # MUMPS's dynamic scheduling: a one-off phase timed whole and wildcard probes that find
 # their messages blocking or polling as timing has it are departures, not divergences;
 # another input still diverges (tests/mpi/dynsched.c)
