@@ -50,7 +50,10 @@ static const char usage[] =
     "                          calls between two of them may then vary from run to run,\n"
     "                          and phases are cut at them only), or auto (the default:\n"
     "                          anchors when a rank's wildcard receives make its calls\n"
-    "                          follow arrivals, as a farm's).  anchors for a program whose\n"
+    "                          follow arrivals, as a farm's, or when its wildcard probes\n"
+    "                          find messages in >= 5 % of its calls and its phases repeat\n"
+    "                          more when located by anchors: both are made, as MUMPS's\n"
+    "                          solves need).  anchors for a program whose\n"
     "                          set-up or steps deal work out at run time (NWChem's DFT):\n"
     "                          the divergence `predict` reports says when\n"
     "  --size-tolerance F      a message size within F of one the call had before is the same\n"
@@ -208,6 +211,13 @@ static void print_result(const pas2p_analyze_opts_t *o, const pas2p_analyze_resu
         else
             fprintf(f, "characteristic communicator = none (no collective on all ranks in "
                     "the phases: point-to-point only)\n");
+        if (g->anchored && g->anchored_probes)
+            fprintf(f, "located = anchors (a rank's wildcard probes find messages among its "
+                    "other calls: located by the all-rank blocking collectives before them, "
+                    "%.1f %% of the run is in phases that repeat, %.1f %% by ordinals; "
+                    "--locate ordinals to choose)\n", 100 * g->repeating,
+                    100 * g->repeating_ordinals);
+        else
         fprintf(f, "located = %s\n",
                 !g->anchored ? "ordinals (predict finds each occurrence by the calls before it)"
                 : o->analysis.locate == 1

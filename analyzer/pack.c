@@ -10,8 +10,9 @@
 #include "pas2p_analyzer.h"
 
 #define PACK_MAGIC 0x48503250u /* "P2PH" in little-endian byte order */
-#define PACK_VERSION 5u /* 2: the occurrence bounds (global phases); 3: wildcard receives;
-                            4: their source; 5: numbered calls, polled wildcards */
+#define PACK_VERSION 6u /* 2: the occurrence bounds (global phases); 3: wildcard receives;
+                            4: their source; 5: numbered calls, polled wildcards; 6: probed
+                            wildcards */
 
 typedef struct {
     unsigned char *p;
@@ -56,6 +57,7 @@ int pas2p_rank_phases_pack(const pas2p_rank_phases_t *r, unsigned char **out, si
     PUT(&b, r->wildcard_source);
     PUT(&b, r->numbered);
     PUT(&b, r->polled_wildcards);
+    PUT(&b, r->probed_wildcards);
     put(&b, r->error, sizeof r->error);
     PUT(&b, r->nsymbols);
     put(&b, r->symbols, (size_t)r->nsymbols * sizeof *r->symbols);
@@ -174,6 +176,7 @@ int pas2p_rank_phases_unpack(const unsigned char *in, size_t len, pas2p_rank_pha
     GET(&b, r->wildcard_source);
     GET(&b, r->numbered);
     GET(&b, r->polled_wildcards);
+    GET(&b, r->probed_wildcards);
     get(&b, r->error, sizeof r->error);
     r->error[sizeof r->error - 1] = 0;
     uint32_t n = 0;

@@ -155,6 +155,10 @@ typedef struct {
                                     (a farm's master); else a source + 1 (0: none
                                     resolved): from one rank per communicator they are
                                     receives from that rank (CP2K's at np 2 and 4) */
+    uint64_t probed_wildcards;   /* MPI_Iprobe(MPI_ANY_SOURCE) calls that found a message:
+                                    a loop that polls for arrivals among its other calls
+                                    (MUMPS's solves) -- or waits for one in a ring (Ray's):
+                                    analyze.c tries both locations for such a rank */
     uint64_t polled_wildcards;   /* wildcard receives completed by a successful MPI_Test*:
                                     a loop reacting to arrivals (HPCC's RandomAccess), whose
                                     calls' order changes with timing even from one source */
@@ -219,6 +223,11 @@ typedef struct {
                                     the ranks end: Ray's message to itself); the last
                                     occurrence holds them.  0: none */
     int32_t unreceived_src, unreceived_dst; /* the first such channel's ranks */
+    double repeating, repeating_ordinals; /* anchored_probes: the share of the ranks' time in
+                                    phases that repeat, located by anchors and by ordinals */
+    int anchored_probes;         /* anchored because a rank's wildcard probes found messages
+                                    in >= 5 % of its calls and its phases repeat more so
+                                    (analyze.c, try_anchors) */
     int anchored;                /* a rank receives from MPI_ANY_SOURCE in >= 5 % of its calls
                                     (a farm's master): occurrences are cut at
                                     the all-rank blocking collectives (anchors) only, located

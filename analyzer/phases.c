@@ -1043,8 +1043,11 @@ static int wildcard_event(wild_t *W, pas2p_rank_phases_t *out, const pas2p_event
         p->v = v->ev.comm;
         return 0;
     }
-    if ((v->ev.flags & PAS2P_EV_ANY_SOURCE) && klass == PAS2P_CLASS_RECV)
+    if ((v->ev.flags & PAS2P_EV_ANY_SOURCE) && klass == PAS2P_CLASS_RECV) {
+        /* (MPI_Improbe is recorded as an MPI_Iprobe) */
+        out->probed_wildcards += v->ev.call == PAS2P_CALL_Iprobe && (v->ev.flags & PAS2P_EV_FLAG_TRUE);
         return wildcard_from(W, out, v->ev.comm, v->ev.peer);
+    }
     if ((v->ev.flags & PAS2P_EV_ANY_SOURCE) && klass == PAS2P_CLASS_SENDRECV)
         return wildcard_from(W, out, v->ev.comm, v->ev.peer2);
     uint32_t nd = 0;

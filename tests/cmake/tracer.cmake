@@ -298,6 +298,9 @@ add_test(NAME bad_analyze_comm_redefined COMMAND bash ${T}/comm_redefined.sh ${P
 # another input still diverges (tests/mpi/dynsched.c)
 add_executable(dynsched mpi/dynsched.c)
 target_link_libraries(dynsched PRIVATE MPI::MPI_C)
+# ... and its solves as they vary within one run: located by anchors by default, predicted
+add_test(NAME dynsched_mixed_auto COMMAND bash ${T}/dynsched_mixed.sh ${PAS2P} ${W}/dynsched-mixed
+  -- ${MPIRUN} -np 2 $<TARGET_FILE:dynsched> 60m)
 add_test(NAME dynsched_predict COMMAND bash ${T}/dynsched.sh ${PAS2P}
   ${CMAKE_SOURCE_DIR}/platforms/gbe-cluster.xml ${W}/dynsched
   -- ${MPIRUN} -np 2 $<TARGET_FILE:dynsched> 40)

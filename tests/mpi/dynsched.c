@@ -10,11 +10,63 @@
  *    already there when MUMPS looks is timing) -- and receives it from the rank the
  *    probe found; an MPI_Allreduce.
  * SEED 2 is another input: the solves' blocks are 24 KB (the factorization as SEED 1's).
+ * dynsched N m: MUMPS's solves as they vary within one run.  Each of N solves: every
+ * worker sends 4 small results at uneven moments (0-0.6 ms apart, varying by solve); the
+ * master computes in 4 chunks, after each one sends every worker an acknowledgement and
+ * receives what has arrived (MPI_Iprobe(MPI_ANY_SOURCE) until it finds nothing), then
+ * waits for the rest (MPI_Probe); an MPI_Allreduce.  How many of the master's probes find a
+ * message after each chunk is timing: no two solves make the same calls in the same order.
  * Checks what it receives and prints "dynsched: ok". */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "spin_for.h"
+
+/* dynsched N m (above) */
+static int mixed(int r, int np, int n)
+{
+    int bad = 0, one = 1, all = 0;
+    for (int it = 0; it < n; it++) {
+        if (r == 0) {
+            int got = 0, want = 4 * (np - 1), v, flag;
+            MPI_Status st;
+            for (int c = 0; c < 4; c++) {
+                spin_for(3e-4);
+                for (int w = 1; w < np; w++)
+                    MPI_Send(&c, 1, MPI_INT, w, 6, MPI_COMM_WORLD);
+                for (flag = 1; got < want && flag;) {
+                    MPI_Iprobe(MPI_ANY_SOURCE, 5, MPI_COMM_WORLD, &flag, &st);
+                    if (flag) {
+                        MPI_Recv(&v, 1, MPI_INT, st.MPI_SOURCE, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                        bad |= v / 100 != it;
+                        got++;
+                    }
+                }
+            }
+            for (; got < want; got++) {
+                MPI_Probe(MPI_ANY_SOURCE, 5, MPI_COMM_WORLD, &st);
+                MPI_Recv(&v, 1, MPI_INT, st.MPI_SOURCE, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                bad |= v / 100 != it;
+            }
+        } else {
+            unsigned seed = (unsigned)(it * 7919 + r);
+            for (int m = 0; m < 4; m++) {
+                spin_for(6e-4 * (double)(rand_r(&seed) % 1000) / 1000.0);
+                int v = it * 100 + m;
+                MPI_Send(&v, 1, MPI_INT, 0, 5, MPI_COMM_WORLD);
+            }
+            for (int c = 0; c < 4; c++) {
+                int a = -1;
+                MPI_Recv(&a, 1, MPI_INT, 0, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                bad |= a != c;
+            }
+        }
+        MPI_Allreduce(&one, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        bad |= all != np;
+    }
+    return bad;
+}
 
 /* a wildcard probe of tag `tag`, blocking or polled: the source it found */
 static int find(int tag, int poll, MPI_Status *st)
@@ -37,6 +89,15 @@ int main(int argc, char **argv)
     int seed = e ? atoi(e) : 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &r);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
+    if (argc > 1 && strchr(argv[1], 'm')) {
+        int anybad = 0;
+        bad = mixed(r, np, n);
+        MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
+        if (!r)
+            printf(anybad ? "dynsched: wrong values\n" : "dynsched: ok\n");
+        MPI_Finalize();
+        return anybad;
+    }
     int front = seed ? 4000 : 40000, block = seed == 2 ? 6000 : 3000;
     int *buf = calloc((size_t)(front > block ? front : block), sizeof *buf);
     if (!buf)

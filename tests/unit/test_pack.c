@@ -24,6 +24,7 @@ static void make(pas2p_rank_phases_t *r)
     r->wildcard_source = -1;
     r->numbered = 77;
     r->polled_wildcards = 9;
+    r->probed_wildcards = 10;
     strcpy(r->error, "");
     r->nsymbols = 2;
     r->symbols = calloc(2, sizeof *r->symbols);
@@ -93,6 +94,7 @@ static void test_round_trip(void **state)
     assert_int_equal(b.wildcard_source, -1);
     assert_int_equal(b.numbered, 77);
     assert_int_equal(b.polled_wildcards, 9);
+    assert_int_equal(b.probed_wildcards, 10);
     assert_string_equal(b.error, "kept too");
     assert_int_equal(b.nsymbols, 2);
     for (uint32_t i = 0; i < 2; i++) {
@@ -206,8 +208,8 @@ static void test_damaged(void **state)
     unsigned char *buf = packed(&len);
     char err[256];
     /* the symbol count sits after magic, version, rank, events, elapsed, folded, wildcard
-     * receives and their source, numbered calls, polled wildcards, error */
-    size_t at = 4 + 4 + 4 + 8 + 8 + 8 + 8 + 4 + 8 + 8 + sizeof b.error;
+     * receives and their source, numbered calls, polled and probed wildcards, error */
+    size_t at = 4 + 4 + 4 + 8 + 8 + 8 + 8 + 4 + 8 + 8 + 8 + sizeof b.error;
     uint32_t huge = 0xfffffff0u, keep;
     memcpy(&keep, buf + at, 4);
     memcpy(buf + at, &huge, 4);
