@@ -658,6 +658,13 @@ static int add_comm(walker_t *w, const pas2p_event_view_t *v)
     pas2p_comm_view_t cv;
     if (!pas2p_event_comm_def(v, &cv))
         return 0; /* not a member, or a malformed payload: nothing to keep */
+    /* a reused id (a copy made and freed in a loop: tracer/FORMAT.md, "Communicator ids")
+     * is kept once: the signature takes an id's first definition, and a loop of 10^5 copies
+     * would keep 10^5.  The last few suffice (a loop's copies alternate among a few ids);
+     * global.c checks that the definitions agree */
+    for (uint32_t k = w->ncomms, n = 0; k > 0 && n < 16; k--, n++)
+        if (w->comms[k - 1].id == cv.id && w->comms[k - 1].size == cv.size)
+            return 0;
     if (w->ncomms == w->capcomms) {
         uint32_t cap = w->capcomms ? w->capcomms * 2 : 16;
         pas2p_comm_info_t *c = realloc(w->comms, cap * sizeof *c);
