@@ -590,6 +590,33 @@ static gcomm_t *comm_get(gstate_t *g, uint32_t id, uint32_t *k)
     return &g->gc[s->v - 1];
 }
 
+static int cmp_i32(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* 1 when the two member lists hold the same world ranks (in any order: an id the tracer
+ * hashes from the members of a communicator made by a call it does not wrap is the same
+ * for two orders, and the collectives' rules here need the members only); -1 out of memory */
+static int same_members(const int32_t *a, const int32_t *b, uint32_t n)
+{
+    int32_t *x = malloc(sizeof *x * (n ? n : 1)), *y = malloc(sizeof *y * (n ? n : 1));
+    if (!x || !y) {
+        free(x);
+        free(y);
+        return -1;
+    }
+    memcpy(x, a, sizeof *x * n);
+    memcpy(y, b, sizeof *y * n);
+    qsort(x, n, sizeof *x, cmp_i32);
+    qsort(y, n, sizeof *y, cmp_i32);
+    int same = !memcmp(x, y, sizeof *x * n);
+    free(x);
+    free(y);
+    return same;
+}
+
 /* 0, -1 out of memory, or -2: id is defined already with other members (an id is given
  * again only to a copy laid out as the freed one: tracer/FORMAT.md, "Communicator ids") */
 static int comm_add(gstate_t *g, uint32_t id, uint32_t size, const int32_t *members, int rank,
@@ -598,12 +625,10 @@ static int comm_add(gstate_t *g, uint32_t id, uint32_t size, const int32_t *memb
     uint32_t k;
     const gcomm_t *old = comm_get(g, id, &k);
     if (old) {
-        if (old->size != size)
-            return -2;
-        for (uint32_t i = 0; i < size; i++)
-            if (old->members[i] != (members ? members[i] : (int32_t)i))
-                return -2;
-        return 0;
+        if (old->size != size || !members)
+            return old->size != size ? -2 : 0;
+        int same = same_members(old->members, members, size);
+        return same < 0 ? -1 : same ? 0 : -2;
     }
     if (g->ngc == g->capgc) {
         size_t cap = g->capgc ? g->capgc * 2 : 16;

@@ -9,7 +9,7 @@
 #   missing   remove rank 2's file
 #   redefine  a 2-rank trace whose communicator ids are reused (tests/mpi/commloop.c): a
 #             definition of a copy of the world in rank 0's file (the second match of its
-#             bytes) lists its members the other way round: an id defined with other members
+#             bytes) lists rank 0 twice: an id defined with other members
 set -eu
 mode=$1 src=$2 dst=$3
 rm -rf "$dst"; cp -r "$src" "$dst"
@@ -32,7 +32,7 @@ first = b.find(pat)
 second = b.find(pat, first + 1) if first >= 0 else -1
 if second < 0:
     sys.exit("damage.sh: no second definition of a 2-rank communicator")
-b[second + 8:second + 16] = bytes.fromhex("01000000" "00000000")
+b[second + 12:second + 16] = bytes.fromhex("00000000")
 open(p, "wb").write(b)
 PY
   ;;
