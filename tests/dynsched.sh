@@ -13,8 +13,8 @@
 #     said apart from the signature's relevant ones, also by `show` of its result file.
 set -u
 pas2p=$1 plat=$2 w=$3; shift 4
+source "$(dirname "$0")/paths.sh"
 launcher=("${@:1:$#-2}") prog=("${@:$#-1}")
-fail() { echo "FAIL: $*"; for f in "$w"/*.out "$w"/*.err; do [[ -s $f ]] && { echo "--- $f"; tail -n 20 "$f"; }; done; exit 1; }
 rm -rf "$w"; mkdir -p "$w"
 timeout 120 "$pas2p" trace -o "$w/t" -- "${launcher[@]}" -x DYNSCHED_SEED=1 "${prog[@]}" >"$w/trace.out" 2>"$w/trace.err" ||
   fail "trace failed"

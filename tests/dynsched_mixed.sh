@@ -8,11 +8,8 @@
 # 0, no divergence.  --locate ordinals still chooses ordinals.
 set -u
 pas2p=$1 w=$2; shift 3
-fail() { echo "FAIL: $*"; for f in "$w"/*.out "$w"/*.err; do [[ -s $f ]] && { echo "--- $f"; tail -n 20 "$f"; }; done; exit 1; }
-rm -rf "$w"; mkdir -p "$w"
-timeout 120 "$pas2p" trace -o "$w/t" -- "$@" >"$w/trace.out" 2>"$w/trace.err" || fail "trace failed"
-grep -q '^dynsched: ok$' "$w/trace.out" || fail "the program did not say ok"
-timeout 120 "$pas2p" analyze "$w/t" -o "$w/sig.xml" >"$w/analyze.out" 2>"$w/analyze.err" || fail "analyze exited $?"
+source "$(dirname "$0")/paths.sh"
+traced_app dynsched "$@"
 line=$(grep '^located = ' "$w/analyze.out")
 [[ $line =~ ^located\ =\ anchors\ \(a\ rank\'s\ wildcard\ probes\ find\ messages.*\ ([0-9.]+)\ %\ of\ the\ run\ is\ in\ phases\ that\ repeat,\ ([0-9.]+)\ %\ by\ ordinals ]] ||
   fail "not located by anchors for its wildcard probes: $line"
