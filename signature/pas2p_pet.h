@@ -26,6 +26,10 @@
 extern "C" {
 #endif
 
+/* the paired base occurrences' median over the base mean beyond which pas2p_pet_print notes
+ * that the PET rests on one base run's early profile (either way: 1.2x or 1/1.2x) */
+#define PAS2P_PET_PROFILE 1.2
+
 typedef struct {
     uint32_t id;                 /* phase id in the rank's table */
     uint64_t weight;
@@ -49,6 +53,9 @@ typedef struct {
                                     run, from occurrence paired_first (counted from 1): */
     uint32_t paired_n;           /* pas2p_pet_from_times */
     double paired_ratio;         /* that median */
+    double paired_base;          /* the median of those base occurrences over the base mean
+                                    (0 unknown): far from 1 in one base run, the PET rests
+                                    on that run's early profile (pas2p_pet_print says so) */
     uint32_t paired_runs;        /* > 1: each value over the median of that many base runs'
                                     same occurrence, and their median mean (the signature
                                     pooled the runs of pas2p trace --runs N) */

@@ -182,6 +182,27 @@ void pas2p_pet_print_for(const pas2p_pet_t *p, const char *method, FILE *out)
     }
     fprintf(out, "%6s %10s %14.6f %14.6f %8.4f %14.6f\n", "rest", "-", p->remainder_base_s,
             p->remainder_s, p->ratio, p->remainder_s);
+    /* one base run whose paired occurrences ran far from its mean: the PET holds if the
+     * target's run starts the same way, which a transient of that one run (slow first
+     * seconds on a shared machine) does not give (GROMACS: 1.27x, PET -25 %) */
+    char list[256] = "";
+    double lo = INFINITY, hi = 0;
+    for (uint32_t i = 0, len = 0; i < p->nphases; i++) {
+        const pas2p_pet_phase_t *q = &p->phases[i];
+        if (!q->paired_first || q->paired_n < 2 || q->paired_runs > 1 || !(q->paired_base > 0) ||
+            (q->paired_base < PAS2P_PET_PROFILE && q->paired_base * PAS2P_PET_PROFILE > 1))
+            continue;
+        if (len < sizeof list)
+            len += (uint32_t)snprintf(list + len, sizeof list - len, "%s%u", len ? ", " : "",
+                                      q->id);
+        lo = fmin(lo, q->paired_base);
+        hi = fmax(hi, q->paired_base);
+    }
+    if (list[0])
+        fprintf(out, "note: phase(s) %s: the base run's occurrences they were paired with ran "
+                "%.2f-%.2fx the base mean; the PET assumes the target's run starts the same way "
+                "(a transient of that one base run would be off by as much: pas2p trace --runs "
+                "3 pools base runs)\n", list, lo, hi);
     if (p->nestimated)
         fprintf(out, "note: %u relevant phase(s) not measured on the target; estimated as base "
                 "time x the measured ratio\n", p->nestimated);
@@ -267,9 +288,9 @@ static int tail_carried(const pas2p_sig_phase_t *p)
  * predict run against 2.4 % pooled over 3; results/predict.md); 0 when none can be paired
  * (pas2p_pet_from_times) */
 static double paired(const pas2p_sig_phase_t *p, const pas2p_times_phase_t *tp, double *ratio,
-                     uint32_t *n)
+                     uint32_t *n, double *base_profile)
 {
-    double r[PAS2P_TIMES_MAX_VALUES];
+    double r[PAS2P_TIMES_MAX_VALUES], bv[PAS2P_TIMES_MAX_VALUES];
     uint32_t k = 0;
     int pooled = p->runs > 1 && p->runs_time_mean_s > 0;
     const double *b = pooled ? p->occ_runs_time_s : p->occ_time_s;
@@ -278,12 +299,15 @@ static double paired(const pas2p_sig_phase_t *p, const pas2p_times_phase_t *tp, 
         uint64_t j = (uint64_t)tp->first - 1 + (uint64_t)i; /* from 0 */
         if (j >= p->nocc || j >= PAS2P_SIG_OCC || !(b[j] > 0) || !(tp->v[i] >= 0))
             break;
+        bv[k] = b[j];
         r[k++] = tp->v[i] / b[j];
     }
     if (!k || !(mean > 0))
         return 0;
     qsort(r, k, sizeof *r, cmp_d);
+    qsort(bv, k, sizeof *bv, cmp_d);
     *ratio = k % 2 ? r[k / 2] : (r[k / 2 - 1] + r[k / 2]) / 2;
+    *base_profile = (k % 2 ? bv[k / 2] : (bv[k / 2 - 1] + bv[k / 2]) / 2) / mean;
     *n = k;
     return mean * *ratio;
 }
@@ -331,10 +355,11 @@ int pas2p_pet_from_times(const pas2p_signature_t *sig, const char *dir, const ch
         if (occurrences && used && !pas2p_times_load(dir, R->rank, &tf, perr, sizeof perr)) {
             for (size_t i = 0; i < tf.nphases; i++)
                 for (uint32_t k = 0; k < R->nphases; k++) {
-                    double ratio;
+                    double ratio, profile;
                     uint32_t n;
                     double t = R->phases[k].id == tf.phases[i].id && isfinite(target[r][k])
-                                   ? paired(&R->phases[k], &tf.phases[i], &ratio, &n) : 0;
+                                   ? paired(&R->phases[k], &tf.phases[i], &ratio, &n, &profile)
+                                   : 0;
                     if (t > 0) {
                         target[r][k] = t;
                         pair[r][k] = 1;
@@ -398,7 +423,7 @@ int pas2p_pet_from_times(const pas2p_signature_t *sig, const char *dir, const ch
                                              k < sig->ranks[r].nphases; k++)
                             if (sig->ranks[r].phases[k].id == q->id && pair[r] && pair[r][k] &&
                                 paired(&sig->ranks[r].phases[k], &tf.phases[j], &q->paired_ratio,
-                                       &q->paired_n) > 0) {
+                                       &q->paired_n, &q->paired_base) > 0) {
                                 q->paired_first = tf.phases[j].first;
                                 q->paired_runs = sig->ranks[r].phases[k].runs > 1 &&
                                                          sig->ranks[r].phases[k].runs_time_mean_s > 0

@@ -100,6 +100,8 @@ int pas2p_prediction_write(const pas2p_prediction_t *p, const char *path, char *
             if (q->paired_runs > 1)
                 W(xmlTextWriterWriteFormatAttribute(w, BAD_CAST "paired_runs", "%u",
                                                     q->paired_runs));
+            if (q->paired_base > 0)
+                REAL("paired_base", q->paired_base);
         }
         W(xmlTextWriterEndElement(w));
     }
@@ -173,6 +175,8 @@ int pas2p_prediction_read(const char *path, pas2p_prediction_t *p, char *err, si
                     q->paired_n = (uint32_t)pas2p_xml_attr_u(k, "paired_n");
                     q->paired_ratio = pas2p_xml_attr_d(k, "paired_ratio");
                     q->paired_runs = (uint32_t)pas2p_xml_attr_u(k, "paired_runs");
+                    q->paired_base = pas2p_xml_attr(k, "paired_base")
+                                         ? pas2p_xml_attr_d(k, "paired_base") : 0;
                 }
                 if (pas2p_xml_attr(k, "values")) {
                     q->nvalues = (uint32_t)pas2p_xml_attr_u(k, "values");

@@ -307,6 +307,10 @@ static void test_paired_occurrences(void **state)
     pas2p_pet_print(&out, f);
     fclose(f);
     assert_non_null(strstr(text, "same occurrence of the base run (occurrences 2-4)"));
+    /* those base occurrences (median 0.0044) ran 0.44x the base mean (0.010): said once */
+    assert_true(fabs(out.phases[0].paired_base - 0.44) < 1e-12);
+    assert_non_null(strstr(text, "note: phase(s) 1: the base run's occurrences they were paired "
+                                 "with ran 0.44-0.44x the base mean"));
     free(text);
     /* the prediction file keeps what it rests on */
     pas2p_prediction_t a, b;
@@ -321,6 +325,7 @@ static void test_paired_occurrences(void **state)
     assert_int_equal(b.pet.phases[0].paired_n, 3);
     assert_true(fabs(b.pet.phases[0].paired_ratio - 0.5) < 1e-9);
     assert_int_equal(b.pet.phases[0].paired_runs, 0);
+    assert_true(fabs(b.pet.phases[0].paired_base - 0.44) < 1e-9);
     pas2p_prediction_free(&b);
     pas2p_pet_free(&out);
     /* base runs pooled (pas2p trace --runs 3): each value over the runs' median of the same
@@ -339,6 +344,7 @@ static void test_paired_occurrences(void **state)
     pas2p_pet_print(&out, f);
     fclose(f);
     assert_non_null(strstr(text, "each value over the median of the same occurrence in the 3 base runs (occurrences 2-4): the runs' median mean x"));
+    assert_null(strstr(text, "note: phase(s)")); /* (pooled: no one run's profile) */
     free(text);
     a.pet = out;
     assert_int_equal(pas2p_prediction_write(&a, xml, err, sizeof err), 0);
@@ -347,6 +353,17 @@ static void test_paired_occurrences(void **state)
     pas2p_prediction_free(&b);
     pas2p_pet_free(&out);
     p[0].runs = 0;
+    /* base occurrences near the base mean: nothing to note */
+    double even[4] = {0.008, 0.0100, 0.0105, 0.0095};
+    memcpy(p[0].occ_time_s, even, sizeof even);
+    assert_int_equal(pas2p_pet_from_times(&sig, dir, NULL, 1, 0, &out, err, sizeof err), 0);
+    f = open_memstream(&text, &len);
+    pas2p_pet_print(&out, f);
+    fclose(f);
+    assert_null(strstr(text, "note: phase(s)"));
+    free(text);
+    pas2p_pet_free(&out);
+    memcpy(p[0].occ_time_s, base, sizeof base);
     /* a replay's repetitions are not occurrences: the median, whatever the file says */
     assert_int_equal(pas2p_pet_from_times(&sig, dir, NULL, 0, 0, &out, err, sizeof err), 0);
     assert_true(fabs(out.phases[0].target_s - 0.0027) < 1e-12 && !out.phases[0].paired_first);
