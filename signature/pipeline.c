@@ -95,8 +95,10 @@ static int collect(pas2p_run_t *run, pas2p_pipeline_result_t *res, char *err, si
         const char *why = run->st[diverged].reason;
         int call = !strncmp(why, "diverged from the signature at event", 36);
         snprintf(err, errlen, "rank %u: %s%s%s", sig->ranks[diverged].rank, why,
-                 call ? " (another input or np, or calls the program chooses by timing, as "
-                        "NetPIPE its repeat counts: replay and simulate need no application"
+                 call ? " (another input or np -- files an earlier run left are input too: "
+                        "MPB makes one more MPI_Barrier once its output file exists -- or "
+                        "calls the program chooses by timing, as NetPIPE its repeat counts: "
+                        "replay and simulate need no application"
                       : "",
                  !call ? ""
                  : sig->anchored ? ")"
