@@ -452,8 +452,8 @@ static double repeating_share(const pas2p_rank_phases_t *res, int np)
  * cannot tell which; the phases can: located by ordinals the first fragments into
  * variants that rarely repeat, located by anchors (global.c) the second's loop is one
  * occurrence between two collectives.  So both are made, and the anchors kept when their
- * phases hold at least 2 points more of the run's time in phases that repeat (MUMPS: 16.6
- * against 12.9 %).  saved[r]: rank r's phases before the first pass (pack.c), NULL when
+ * phases hold at least 2 points more of the run's time in phases that repeat (MUMPS: 16.1
+ * against 12.6 %).  saved[r]: rank r's phases before the first pass (pack.c), NULL when
  * no rank polls so.  Returns 1 when *res, *info and note are now the anchored pass's, 0
  * when they stay, -1 out of memory (err). */
 static int try_anchors(const char *dir, const pas2p_manifest_t *m, int np, int strict, int cut,
