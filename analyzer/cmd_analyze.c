@@ -211,21 +211,22 @@ static void print_result(const pas2p_analyze_opts_t *o, const pas2p_analyze_resu
         else
             fprintf(f, "characteristic communicator = none (no collective on all ranks in "
                     "the phases: point-to-point only)\n");
-        if (g->anchored && g->anchored_probes)
+        if (g->anchored && g->anchored_probes) {
             fprintf(f, "located = anchors (a rank's wildcard probes find messages among its "
                     "other calls: located by the all-rank blocking collectives before them, "
                     "%.1f %% of the run is in phases that repeat, %.1f %% by ordinals; "
                     "--locate ordinals to choose)\n", 100 * g->repeating,
                     100 * g->repeating_ordinals);
-        else
-        fprintf(f, "located = %s\n",
-                !g->anchored ? "ordinals (predict finds each occurrence by the calls before it)"
-                : o->analysis.locate == 1
-                    ? "anchors (--locate anchors: by the all-rank blocking collectives before "
-                      "it; the calls between two of them may vary)"
-                    : "anchors (a rank's wildcard receives make its calls follow arrivals: "
-                      "predict finds each occurrence by the all-rank blocking collectives "
-                      "before it; the calls between two of them may vary)");
+        } else {
+            fprintf(f, "located = %s\n",
+                    !g->anchored ? "ordinals (predict finds each occurrence by the calls before it)"
+                    : o->analysis.locate == 1
+                        ? "anchors (--locate anchors: by the all-rank blocking collectives before "
+                          "it; the calls between two of them may vary)"
+                        : "anchors (a rank's wildcard receives make its calls follow arrivals: "
+                          "predict finds each occurrence by the all-rank blocking collectives "
+                          "before it; the calls between two of them may vary)");
+        }
     } else {
         fprintf(f, "phases = %u\n", r->phases);
         fprintf(f, "phase table = per rank (%s)\n",

@@ -624,9 +624,12 @@ static int comm_add(gstate_t *g, uint32_t id, uint32_t size, const int32_t *memb
 {
     uint32_t k;
     const gcomm_t *old = comm_get(g, id, &k);
-    if (old) {
-        if (old->size != size || !members)
-            return old->size != size ? -2 : 0;
+    if (old) { /* (every member's event defines it again, and a loop's copies each time:
+                  a reused id has the same order, so sorting is for the rare other case) */
+        if (old->size != size)
+            return -2;
+        if (!members || !memcmp(old->members, members, sizeof *members * size))
+            return 0;
         int same = same_members(old->members, members, size);
         return same < 0 ? -1 : same ? 0 : -2;
     }
