@@ -1237,6 +1237,7 @@ int pas2p_actions_from_trace(const char *trace_dir, const char *dir, uint64_t *e
     tcomm_t *comms = NULL;
     uint32_t ncomms = 0;
     int rc = 0;
+    uint64_t polls = 0, cancelled = 0; /* events of the trace not replayed */
     char path[PATH_MAX];
     cancels_t *cancels = calloc((size_t)(m.np > 0 ? m.np : 1), sizeof *cancels);
     if (!cancels) {
@@ -1323,6 +1324,7 @@ int pas2p_actions_from_trace(const char *trace_dir, const char *dir, uint64_t *e
             const pas2p_event_t *e = &v.ev;
             (*events)++;
             if (pas2p_number_event(&last, e, 0) == PAS2P_NUM_POLL) {
+                polls++;
                 carried_ns += e->compute_ns + (e->t_end > e->t_start ? e->t_end - e->t_start : 0);
                 continue;
             }
@@ -1347,6 +1349,7 @@ int pas2p_actions_from_trace(const char *trace_dir, const char *dir, uint64_t *e
                 cz->at++;
             if (e->call == PAS2P_CALL_Irecv && cz->at < cz->n && cz->post[cz->at] == v.ordinal) {
                 write_compute(f, &map, &x); /* cancelled: its computation only */
+                cancelled++;
                 continue;
             }
             int wrc = persistent(&pr, f, &map, &v, &x, err, errlen);
@@ -1383,6 +1386,12 @@ int pas2p_actions_from_trace(const char *trace_dir, const char *dir, uint64_t *e
         free(cancels[r].post);
     free(cancels);
     pas2p_manifest_free(&m);
+    if (!rc && (polls || cancelled)) /* a note, as the signature's alignment is one */
+        snprintf(err, errlen,
+                 "%llu of the trace's %llu events are not replayed: %llu failed polls (their "
+                 "time is the next call's computation), %llu cancelled receives",
+                 (unsigned long long)(polls + cancelled), (unsigned long long)*events,
+                 (unsigned long long)polls, (unsigned long long)cancelled);
     return rc;
 }
 

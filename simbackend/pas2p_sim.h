@@ -54,7 +54,8 @@ int pas2p_actions_from_signature(const pas2p_signature_t *sig, enum pas2p_action
 
 /* Writes DIR/rank-NNNNN.act with every event of every rank of the trace in TRACE_DIR, in
  * order (no phase blocks): the full-trace reference.  *events receives the number of
- * events translated.  0, or -1 with a one-line reason. */
+ * events read; err then holds a note (0 returned) when some were not replayed (failed
+ * polls, cancelled receives).  0, or -1 with a one-line reason. */
 int pas2p_actions_from_trace(const char *trace_dir, const char *dir, uint64_t *events,
                              char *err, size_t errlen);
 
@@ -75,8 +76,8 @@ int pas2p_actions_export_file(const char *sig_path, const char *dir, double base
                               char *err, size_t errlen);
 
 /* The actions of a run in OUT_DIR/actions (its path in actdir): the signature's
- * (pas2p_actions_from_signature; err may then hold a note with 0 returned) or, sig NULL,
- * every event of the trace in trace_dir (pas2p_actions_from_trace).  0, or -1 with a
+ * (pas2p_actions_from_signature) or, sig NULL, every event of the trace in trace_dir
+ * (pas2p_actions_from_trace); err may hold a note with 0 returned.  0, or -1 with a
  * one-line reason. */
 int pas2p_actions_dir(const pas2p_signature_t *sig, enum pas2p_actions_for use,
                       const char *trace_dir, const char *out_dir, char *actdir, size_t actlen,

@@ -4,7 +4,7 @@
 #   - traced with RANDACC_SEED=1, analysed: the signature must be anchored (wildcard receives
 #     polled by MPI_Testany: their share is of the numbered calls), and the 150 ms round
 #     must be a phase of its own, not spread over the light rounds that end at the same
-#     MPI_Barrier (a repeating phase with an occurrence of 0.1 s is that merge);
+#     MPI_Barrier (a relevant phase of weight 1 that is that MPI_Barrier alone);
 #   - predicted 3 times with RANDACC_SEED=0 (another grid order: the MPI_Send/MPI_Recv of
 #     the grid's 0x0 rank is gone): none may diverge, and the departures are said; once
 #     more from a signature where every phase is relevant (the grid's rounds occur once);
@@ -20,17 +20,16 @@ timeout 120 "$pas2p" trace -o "$w/t" -- "${launcher[@]}" -x RANDACC_SEED=1 "${pr
   fail "trace failed"
 timeout 120 "$pas2p" analyze "$w/t" -o "$w/sig.xml" >"$w/analyze.out" 2>"$w/analyze.err" || fail "analyze failed"
 grep -q 'located="anchors"' "$w/sig.xml" || fail "the signature is not anchored"
-# the global table (phase weight PhaseET ...) has it as a phase of weight 1; and no phase
-# that repeats has an occurrence of 0.1 s or more (the heavy round merged into the light
-# ones; on a loaded machine preemption alone gives the light rounds a mean 100x their
-# median and 0.15 s in all, but no single round of 0.1 s)
+# the global table (phase weight PhaseET ...) has it as a phase of weight 1, and rank 0's
+# table says that phase is the round's MPI_Barrier alone: merged into the light rounds, the
+# Barrier phase would repeat (weight 40) with a mean 100x its median.  (Not "no repeating
+# phase has an occurrence of 0.1 s": on a loaded machine one of the 1 ms Alltoall steps
+# was preempted for 102 ms.)
 awk '/^# global phases/ { on = 1; next } on && /^ *[0-9]+ +[0-9]+ / { if ($2 == 1 && $3 > 0.1) heavy = 1 }
      /^$/ { on = 0 } END { exit !heavy }' "$w/analyze.out" || fail "no phase of weight 1 holds the 150 ms round"
-awk '/<phase id=/ { w = x = 0
-       if (match($0, / weight="[0-9]+"/)) w = substr($0, RSTART + 9, RLENGTH - 10) + 0
-       if (match($0, / time_max_s="[^"]+"/)) x = substr($0, RSTART + 13, RLENGTH - 14) + 0
-       if (w >= 20 && x >= 0.1) bad = 1 }
-     END { exit bad }' "$w/sig.xml" || fail "the 150 ms round is merged into the light rounds"
+awk '/^# rank 0 phases/ { on = 1; next } on && /^ *[0-9]+ +[0-9]+ / {
+       if ($4 == 1 && $5 > 0.1 && $NF == "Barrier" && $(NF - 1) == "yes") round = 1 }
+     /^$/ { on = 0 } END { exit !round }' "$w/analyze.out" || fail "the 150 ms round is merged into the light rounds"
 for k in 1 2 3; do
   rm -rf "$w/pred"
   # --measure-end: the run goes through the grid's rounds however the trace's timing came
@@ -67,5 +66,8 @@ aet=$(sed -n 's/^AET = \([0-9.]*\) s$/\1/p' "$w/trace.out")
 set_s=$(sed -n 's/^PET = \([0-9.]*\) s$/\1/p' "$w/full.out")
 awk -v a="$aet" -v s="$set_s" 'BEGIN { exit !(s > 0 && s < 5 * a) }' ||
   fail "the full trace simulates $set_s s for a run of $aet s"
+# and it says what it did not replay: the failed polls, the cancelled receives
+grep -q 'events are not replayed: [1-9][0-9]* failed polls' "$w/full.out" "$w/full.err" ||
+  fail "simulate --full-trace did not say which events it left out"
 timeout 60 "$pas2p" replay "$w/sig.xml" --export "$w/exp" >"$w/export.out" 2>"$w/export.err" || fail "export exited $?"
 echo "hpcc patterns: trace, analyze, 3 predictions, replay, simulate, full trace, export: ok"
