@@ -340,11 +340,18 @@ int pas2p_cmd_analyze(int argc, char **argv)
     static const char *const vars[] = {"PAS2P_ANALYZE_STATUS"};
     rc = pas2p_launch("pas2p analyze", NULL, cmd, n, vars, 1);
     unsetenv("PAS2P_ANALYZE_STATUS");
-    free(cmd);
     FILE *f = fopen(status, "r");
     int code;
     if (f && fscanf(f, "%d", &code) == 1 && !rc)
         rc = code;
+    /* process 0 reports its own failures; a launch that ended before it could (the
+     * launcher's own refusal: fewer slots than K) gets the line here */
+    if (!f && rc)
+        pas2p_err("analyze", "the analysis under '%s -np %ld' exited %d before its process "
+                  "0 reported (the launcher's message above): fewer slots than --mpi %ld? give "
+                  "the launcher after -- (-- mpirun --oversubscribe, a host file)", cmd[0], k,
+                  rc, k);
+    free(cmd);
     if (f)
         fclose(f);
     unlink(status);

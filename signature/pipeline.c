@@ -51,7 +51,8 @@ static int collect_reference(pas2p_run_t *run, pas2p_pipeline_result_t *res, cha
     fprintf(out, "results = %s\n", run->shown_dir);
     if (o->backend->print) /* (the platform, base speed and placement it ran with) */
         o->backend->print(run, out);
-    fprintf(out, "events = %llu\nPET = %.6f s\n", (unsigned long long)run->events, set);
+    fprintf(out, "events = %llu\nPET = %.6f s\nSET = %.6f s\n", (unsigned long long)run->events,
+            set, set);
     if (o->aet > 0)
         fprintf(out, "AET = %.6f s\nPETE = %+.2f %%\n", o->aet, (set - o->aet) / o->aet * 100);
     fprintf(out, "wall = %.6f s\n", run->wall_s);

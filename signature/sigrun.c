@@ -245,6 +245,26 @@ static int args_match(const char *sig_cmd, const char *mine)
     return n1 == n2 && !memcmp(b1, b2, n1);
 }
 
+/* the signature's program and arguments: its launch command from the last word that names
+ * this process's program (by file name) on, or all of it when none does -- what a refusal
+ * quotes, so that it compares like with like */
+static const char *sig_program(const char *sig_cmd, const char *mine)
+{
+    const char *sp = strchr(mine, ' ');
+    size_t n2, l0 = sp ? (size_t)(sp - mine) : strlen(mine);
+    const char *b2 = base(mine, l0, &n2), *found = NULL;
+    for (const char *w = sig_cmd; *w;) {
+        while (*w == ' ')
+            w++;
+        size_t lw = strcspn(w, " "), n1;
+        const char *b1 = base(w, lw, &n1);
+        if (lw && n1 == n2 && !memcmp(b1, b2, n1))
+            found = w;
+        w += lw;
+    }
+    return found ? found : sig_cmd;
+}
+
 /* p is a minor variant: another phase of the rank has the same calls, peers, tags,
  * communicators and sizes (within tol: it differs in computation only), more occurrences
  * and more of the run's time.  Its occurrences are scattered wherever the noise put them,
@@ -308,9 +328,11 @@ static void *sig_start(const pas2p_sink_host_t *host)
         char mine[2048];
         own_args(mine, sizeof mine);
         if (mine[0] && !args_match(s->sig.command, mine)) {
+            const char *theirs = sig_program(s->sig.command, mine);
             snprintf(why, sizeof why, "this run's program and arguments '%.300s' are not the "
-                     "signature's ('%.300s'): another input or binary (predict --ignore-args "
-                     "to accept)", mine, s->sig.command);
+                     "signature's ('%.300s'%s): another input or binary (predict --ignore-args "
+                     "to accept)", mine, theirs,
+                     theirs == s->sig.command ? ", its whole launch command: no such program" : "");
             diverge(s, why);
         }
     }

@@ -39,6 +39,9 @@ expect_refusal "unexpected '--bogus'" "$trace" --bogus --mpi 3 -- "$@"
 expect_refusal "manifest: cannot open" "$work/amp/none" --mpi 2 -- "$@"
 expect_refusal "--mpi needs a number" "$trace" --mpi 0
 expect_refusal "a launcher after -- needs --mpi K" "$trace" -- "$@"
+# a launch that ends before process 0 can report (mpirun refusing 3 slots on 2 cores printed
+# its banner and nothing of pas2p's): the line says so
+expect_refusal "the analysis under 'false -np 3' exited 1 before its process 0 reported" "$trace" --mpi 3 -- false
 # a truncated file without --strict: analysed in part, said once
 err=$("$pas2p" analyze "$work/amp/cut" -o "$work/amp/x.xml" --mpi 2 -- "$@" 2>&1 >/dev/null) || fail "a truncated file failed without --strict"
 [[ $(grep -c 'truncated' <<<"$err") == 1 ]] || fail "the truncation warning is not said once: $err"

@@ -160,6 +160,15 @@ if [[ $mode == size ]]; then # a size the base never saw in the timed loop: a di
   rc=$?
   ((rc != 0)) || fail "LOOP_BYTES=800: predict exited 0 (the loop's sizes differ from the signature's)"
   grep -q "diverged from the signature" "$w/out" "$w/err" || fail "LOOP_BYTES=800: no divergence reported"
+  # other arguments (2 iterations): refused, quoting the signature's program and
+  # arguments, not its whole launch command (mpirun and its options)
+  rm -rf "$w/pred"
+  timeout 60 "$pas2p" predict "$w/sig.xml" -o "$w/pred" -- "${@:1:$#-1}" 2 >"$w/out" 2>"$w/err"
+  rc=$?
+  ((rc != 0)) || fail "other arguments: predict exited 0"
+  prog=$(basename "${@: -2:1}") n=${!#}
+  grep -q "are not the signature's ('[^' ]*$prog $n'): another input" "$w/out" "$w/err" ||
+    fail "other arguments: the refusal does not quote the signature's '$prog $n'"
   # a shorter run (2 iterations, arguments not checked): it ends early, and says so
   rm -rf "$w/pred"
   timeout 60 "$pas2p" predict "$w/sig.xml" -o "$w/pred" --ignore-args -- "${@:1:$#-1}" 2 >"$w/out" 2>"$w/err"
