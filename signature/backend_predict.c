@@ -104,6 +104,14 @@ static int verify(pas2p_run_t *run, int missing, char *err, size_t errlen)
                  "not here (%s): its reason is in that file on its node", e);
         return 1;
     }
+    int none = 1; /* no rank wrote its times: the launch itself failed, or no rank started */
+    for (uint32_t r = 0; r < run->sig->nranks; r++)
+        none &= !run->st[r].status;
+    if (missing >= 0 && none && run->code) {
+        snprintf(err, errlen, "no rank of the run reported (the launch or the application "
+                 "failed before: exit status %d, its message above)", run->code);
+        return run->code;
+    }
     if (missing >= 0) {
         snprintf(err, errlen, "%s (the run failed%s, exit status %d)", e,
                  run->code ? "" : " or did not load libpas2p", run->code);

@@ -96,16 +96,12 @@ static int collect(pas2p_run_t *run, pas2p_pipeline_result_t *res, char *err, si
         const char *why = run->st[diverged].reason;
         int call = !strncmp(why, "diverged from the signature at event", 36);
         snprintf(err, errlen, "rank %u: %s%s%s", sig->ranks[diverged].rank, why,
-                 call ? " (another input or np -- files an earlier run left are input too: "
-                        "MPB makes one more MPI_Barrier once its output file exists -- or "
-                        "calls the program chooses by timing, as NetPIPE its repeat counts: "
-                        "replay and simulate need no application"
+                 call ? " (another input or np, a file an earlier run left, or calls chosen by "
+                        "timing: replay and simulate need no application"
                       : "",
-                 !call ? ""
-                 : sig->anchored ? ")"
-                                 : "; if its calls between two collectives vary from run to "
-                                   "run, work dealt out at run time, analyze with --locate "
-                                   "anchors)");
+                 !call             ? ""
+                 : sig->anchored   ? ")"
+                                   : "; calls dealt out at run time: analyze --locate anchors)");
         return 1;
     }
     snprintf(err, errlen, "%s", merr);

@@ -78,6 +78,9 @@ add_test(NAME bad_predict_missing_signature COMMAND ${EXPECT} --fail --one-line
   --out "no-such.xml: cannot open" -- ${PAS2P} predict ${W}/no-such.xml -- ${MPIRUN} -np 1 $<TARGET_FILE:cg>)
 add_test(NAME bad_predict_not_a_signature COMMAND ${EXPECT} --fail --one-line --out "manifest: not XML"
   -- ${PAS2P} predict ${W}/app_cg/manifest -- ${MPIRUN} -np 1 $<TARGET_FILE:cg>)
+add_test(NAME bad_predict_launch_fails COMMAND ${EXPECT} --fail --one-line --clean ${W}/pred-launchfail
+  --out "no rank of the run reported \\(the launch or the application failed before: exit status 1"
+  -- ${PAS2P} predict ${W}/cg-sig.xml -o ${W}/pred-launchfail -- false)
 add_test(NAME bad_predict_no_command COMMAND ${EXPECT} --fail --one-line --out "no command"
   -- ${PAS2P} predict ${W}/cg-sig.xml --)
 # every phase relevant, the last one ends at MPI_Finalize: no early stop, and the note names it
@@ -119,7 +122,7 @@ add_test(NAME predict_extra_occurrences COMMAND bash -c [=[
   echo "rank 0 measured by event $n of $t"; ((4 * n < t))]=]
   extra ${W}/pred-extra ${PAS2P} -- ${MPIRUN} -np 4 $<TARGET_FILE:stencil2d> 1024 60)
 set_tests_properties(predict_early_stop predict_aet predict_diverge_args predict_diverge_np
-  predict_diverge_stream bad_predict_no_command PROPERTIES FIXTURES_REQUIRED cg_sig)
+  predict_diverge_stream bad_predict_no_command bad_predict_launch_fails PROPERTIES FIXTURES_REQUIRED cg_sig)
 set_tests_properties(bad_predict_not_a_signature PROPERTIES FIXTURES_REQUIRED app_cg)
 
 # the signature runtime is a sink that libpas2p loads at MPI_Init (tracer/pas2p_sink.h;

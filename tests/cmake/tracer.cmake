@@ -123,6 +123,10 @@ add_test(NAME bad_trace_no_command COMMAND ${EXPECT} --fail --one-line --out "no
   -- ${PAS2P} trace -o ${W}/nocmd --)
 add_test(NAME bad_trace_missing_program COMMAND ${EXPECT} --fail --out "cannot run"
   -- ${PAS2P} trace -o ${W}/noprog -- ${W}/no-such-launcher)
+# a launcher that fails before any rank starts (mpirun refusing more ranks than slots)
+add_test(NAME bad_trace_launch_fails COMMAND ${EXPECT} --fail --one-line
+  --out "no trace in .*launchfail: the launch failed \\(exit status 1; its message above\\)"
+  -- ${PAS2P} trace -o ${W}/launchfail -- false)
 add_test(NAME bad_dump_not_a_trace COMMAND ${EXPECT} --fail --one-line --out "manifest"
   -- ${PAS2P} dump ${CMAKE_CURRENT_SOURCE_DIR})
 add_test(NAME bad_dump_rank_range COMMAND ${EXPECT} --fail --one-line --out "rank 9 out of range"

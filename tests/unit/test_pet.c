@@ -408,6 +408,29 @@ static void test_pet_below_set_is_said(void **state)
     fclose(out);
     assert_null(strstr(text, "warning:"));
     free(text);
+    /* a run that went to its end: SET is its own time, and a PET more than 10 % off it is
+     * said either way; within 10 %, nothing */
+    snprintf(a.stop, sizeof a.stop, "none: ran to MPI_Finalize");
+    a.pet.set_s = a.pet.pet_s / 3; /* NAS LU S on a loaded machine: PET 3x the run */
+    out = open_memstream(&text, &len);
+    pas2p_prediction_print(&a, out);
+    fclose(out);
+    assert_non_null(strstr(text, "warning: this run went to its end in"));
+    assert_non_null(strstr(text, "+200.0 % off it"));
+    assert_non_null(strstr(text, "ran slower than"));
+    free(text);
+    a.pet.set_s = a.pet.pet_s * 1.5;
+    out = open_memstream(&text, &len);
+    pas2p_prediction_print(&a, out);
+    fclose(out);
+    assert_non_null(strstr(text, "ran faster than"));
+    free(text);
+    a.pet.set_s = a.pet.pet_s * 1.08;
+    out = open_memstream(&text, &len);
+    pas2p_prediction_print(&a, out);
+    fclose(out);
+    assert_null(strstr(text, "warning:"));
+    free(text);
     a.pet.set_s = 2.0;
     snprintf(a.method, sizeof a.method, "replay");
     out = open_memstream(&text, &len);
