@@ -12,8 +12,8 @@
  * rate of the file's `kernel_rate` line, in blocks), `sleep` waits out the base seconds on
  * the clock (spinning, as a computing rank holds its core): the network alone is measured.
  *
- * A phase block (`phase ID [BURST [once]]` ... `end`) is replayed REPS times (`once`:
- * one time), each after an MPI_Barrier on MPI_COMM_WORLD: BURST occurrences back to back
+ * A phase block (`phase ID [BURST] [once] [reps N]` ... `end`) is replayed REPS times
+ * (`once`: one time; `reps N`: at least N times with real MPI), each after an MPI_Barrier on MPI_COMM_WORLD: BURST occurrences back to back
  * (default 1), timed from the barrier to the completion of the last one's calls and
  * requests, and reported per occurrence (the time / BURST).  Inside SimGrid the
  * repetition starts at one instant on every rank instead and its time is the slice's, to
@@ -113,10 +113,11 @@ static void *xrealloc(replay_t *R, void *p, size_t n)
 
 /* ------------------------------------------------------------------ reading */
 
-/* `phase ID [BURST] [once] [as ID,ID...]`: comm = ID, bytes = BURST (default 1), peer 1 =
- * once, and the ids the block's times are reported under (`as`: a block that stands for
- * several phases of this rank; default ID) appended to R->alias, tag = where they start,
- * tag2 = how many.  1, or 0 when malformed. */
+/* `phase ID [BURST] [once] [reps N] [as ID,ID...]`: comm = ID, bytes = BURST (default 1),
+ * peer 1 = once, n = N (at least N repetitions with real MPI; 0: REPS), and the ids the
+ * block's times are reported under (`as`: a block that stands for several phases of this
+ * rank; default ID) appended to R->alias, tag = where they start, tag2 = how many.  1, or
+ * 0 when malformed. */
 static int phase_header(replay_t *R, action_t *a, const char *p)
 {
     char *end;
@@ -137,6 +138,14 @@ static int phase_header(replay_t *R, action_t *a, const char *p)
     if (!strncmp(p, "once", 4) && (p[4] == 0 || p[4] == ' ' || p[4] == '\n')) {
         a->peer = 1;
         p += 4 + strspn(p + 4, " \t");
+    }
+    a->n = 0;
+    if (!strncmp(p, "reps ", 5)) {
+        long n = strtol(p + 5, &end, 10);
+        if (end == p + 5 || n < 1 || n > 16)
+            return 0;
+        a->n = (int)n;
+        p = end + strspn(end, " \t");
     }
     a->tag = (int)R->nalias;
     a->tag2 = 0;
@@ -256,7 +265,7 @@ static void parse(replay_t *R, const char *dir)
             ok = counts_of(R, a, &x);
             pas2p_action_clear(&x);
         }
-        if (ok && pas2p_action_rows[k].fields == PAS2P_AF_PHASE) /* phase ID [BURST] [once] [as ID,ID...] */
+        if (ok && pas2p_action_rows[k].fields == PAS2P_AF_PHASE) /* phase ID [BURST] [once] [reps N] [as ...] */
             ok = phase_header(R, a, p);
         if (!ok)
             die(R, "malformed '%s' action at line %ld", word, ln);
@@ -763,6 +772,11 @@ int main(int argc, char **argv)
         p->nalias = R.a[i].tag2;
         long long burst = R.a[i].bytes;
         int nrep = R.a[i].peer ? 1 : reps; /* `once`: the single, cold, occurrence */
+#ifndef PAS2P_SIMGRID
+        if (!R.a[i].peer && R.a[i].n > nrep) /* `reps N`: a short repetition (real MPI
+                                                    only: a simulation has no hiccups) */
+            nrep = R.a[i].n;
+#endif
         for (int r = 0; r < nrep; r++) {
             /* the warm-up: the phase's messages and collectives, without its computation
              * (what it warms is the network: connections, queues, buffers; the kernel and

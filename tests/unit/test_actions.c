@@ -118,8 +118,8 @@ static void test_every_call_kind(void **state)
 }
 
 /* a phase of microseconds is replayed in bursts of ~1 ms of base time, at most 64 and at
- * most its weight, the same count on every rank (the representative's); a phase of weight 1
- * once, without a warm-up */
+ * most its weight, the same count on every rank (the representative's), and a burst under
+ * 2 ms at least 6 times; a phase of weight 1 once, without a warm-up */
 static void test_burst(void **state)
 {
     (void)state;
@@ -127,9 +127,13 @@ static void test_burst(void **state)
         double mean;
         uint64_t weight;
         const char *line;
-    } cases[] = {{1, 5, "phase 3 1\n"},          {2e-4, 1000, "phase 3 5\n"},
-                 {1e-6, 1000, "phase 3 64\n"},   {1e-6, 5, "phase 3 5\n"},
-                 {0, 1000, "phase 3 64\n"},     {1, 1, "phase 3 1 once\n"},
+    } cases[] = {{1, 5, "phase 3 1\n"},
+                 {3e-3, 100, "phase 3 1\n"},
+                 {2e-4, 1000, "phase 3 5 reps 6\n"},
+                 {1e-6, 1000, "phase 3 64 reps 6\n"},
+                 {1e-6, 5, "phase 3 5 reps 6\n"},
+                 {0, 1000, "phase 3 64 reps 6\n"},
+                 {1, 1, "phase 3 1 once\n"},
                  {1e-6, 1, "phase 3 1 once\n"}};
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
         fix_t f;
