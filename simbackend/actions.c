@@ -1207,24 +1207,39 @@ typedef struct {
     size_t n, cap, at;
 } cancels_t;
 
+static int post_add(cancels_t *c, uint64_t post)
+{
+    if (c->n == c->cap) {
+        size_t nc = c->cap ? 2 * c->cap : 16;
+        uint64_t *p = realloc(c->post, nc * sizeof *p);
+        if (!p)
+            return -1;
+        c->post = p;
+        c->cap = nc;
+    }
+    c->post[c->n++] = post;
+    return 0;
+}
+
 static int cancels_note(cancels_t *c, const pas2p_event_view_t *v)
 {
     uint32_t n = 0;
     const pas2p_completion_t *d = pas2p_event_completions(v, &n);
-    for (uint32_t i = 0; d && i < n; i++) {
-        if (d[i].call != PAS2P_CALL_Irecv || !(d[i].flags & PAS2P_EV_ANY_SOURCE) ||
-            d[i].source != PAS2P_PEER_ANY || d[i].post == UINT64_MAX)
-            continue;
-        if (c->n == c->cap) {
-            size_t nc = c->cap ? 2 * c->cap : 16;
-            uint64_t *p = realloc(c->post, nc * sizeof *p);
-            if (!p)
-                return -1;
-            c->post = p;
-            c->cap = nc;
-        }
-        c->post[c->n++] = d[i].post;
-    }
+    for (uint32_t i = 0; d && i < n; i++)
+        if (d[i].call == PAS2P_CALL_Irecv && (d[i].flags & PAS2P_EV_ANY_SOURCE) &&
+            d[i].source == PAS2P_PEER_ANY && d[i].post != UINT64_MAX && post_add(c, d[i].post))
+            return -1;
+    return 0;
+}
+
+/* the receives a completion event completed (cancelled ones too) */
+static int completed_note(cancels_t *c, const pas2p_event_view_t *v)
+{
+    uint32_t n = 0;
+    const pas2p_completion_t *d = pas2p_event_completions(v, &n);
+    for (uint32_t i = 0; d && i < n; i++)
+        if (d[i].call == PAS2P_CALL_Irecv && d[i].post != UINT64_MAX && post_add(c, d[i].post))
+            return -1;
     return 0;
 }
 
@@ -1232,6 +1247,68 @@ static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return x < y ? -1 : x > y;
+}
+
+/* The replayer's list of pending requests, as the full trace's actions leave it (post
+ * ordinals, oldest first, from head): a successful test whose requests are the oldest k is
+ * written `wait k`.  The run waited for them there (its failed polls are not replayed: their
+ * time is computation), and as a `test` the replay ran on: ABySS's next receive was posted
+ * before the message of the last had come, thousands piled up pending, and SimGrid, which
+ * matches a message against every pending request in turn, took quadratic time. */
+typedef struct {
+    uint64_t *post;
+    size_t head, n, cap;
+    int exact; /* 0: given up (persistent requests) */
+} mirror_t;
+
+static int is_test(uint32_t c)
+{
+    return c == PAS2P_CALL_Test || c == PAS2P_CALL_Testany || c == PAS2P_CALL_Testall ||
+           c == PAS2P_CALL_Testsome;
+}
+
+/* an action written: its request, or the requests a `wait N` / `waitall` completed */
+static int mirror_note(mirror_t *M, int row, const pas2p_sig_event_t *x, uint64_t ordinal)
+{
+    const pas2p_action_row_t *A = &pas2p_action_rows[row];
+    if (A->nb) {
+        if (M->n == M->cap) {
+            size_t cap = M->cap ? 2 * M->cap : 64;
+            uint64_t *p = realloc(M->post, cap * sizeof *p);
+            if (!p)
+                return -1;
+            M->post = p;
+            M->cap = cap;
+        }
+        M->post[M->n++] = ordinal;
+    } else if (A->fields == PAS2P_AF_COUNT && !strcmp(A->name, "wait")) {
+        size_t k = x->aux ? x->aux : 1;
+        M->head = M->n - M->head < k ? M->n : M->head + k;
+    } else if (!strcmp(A->name, "waitall")) {
+        M->head = M->n;
+    }
+    if (M->head == M->n) /* empty: start again at the front */
+        M->head = M->n = 0;
+    return 0;
+}
+
+/* a test that completed the k oldest pending requests (in any order) becomes `wait k` */
+static void test_as_wait(mirror_t *M, const pas2p_event_view_t *v, pas2p_sig_event_t *x)
+{
+    uint32_t n = 0;
+    const pas2p_completion_t *d = pas2p_event_completions(v, &n);
+    size_t live = M->n - M->head;
+    if (!d || !n || n > live || n > 64)
+        return;
+    for (uint32_t i = 0; i < n; i++) {
+        size_t j = M->head;
+        while (j < M->head + n && M->post[j] != d[i].post)
+            j++;
+        if (j == M->head + n || (d[i].call == PAS2P_CALL_Irecv && d[i].source == PAS2P_PEER_ANY))
+            return; /* not among them; or cancelled */
+    }
+    x->call = PAS2P_CALL_Waitsome;
+    x->aux = n;
 }
 
 int pas2p_actions_from_trace(const char *trace_dir, const char *dir, uint64_t *events, char *err,
@@ -1265,9 +1342,16 @@ int pas2p_actions_from_trace(const char *trace_dir, const char *dir, uint64_t *e
         }
         pas2p_event_view_t v;
         int k;
+        cancels_t wild = {0}, done = {0}; /* wildcard receives posted; receives completed */
         while ((k = pas2p_rank_reader_next(rd, &v)) == 1) {
             if (pas2p_call_class(v.ev.call) == PAS2P_CLASS_COMPLETION && v.ev.payload &&
-                cancels_note(&cancels[r], &v)) {
+                (cancels_note(&cancels[r], &v) || completed_note(&done, &v))) {
+                snprintf(err, errlen, "out of memory");
+                rc = -1;
+                break;
+            }
+            if (v.ev.call == PAS2P_CALL_Irecv && (v.ev.flags & PAS2P_EV_ANY_SOURCE) &&
+                post_add(&wild, v.ordinal)) {
                 snprintf(err, errlen, "out of memory");
                 rc = -1;
                 break;
@@ -1297,6 +1381,21 @@ int pas2p_actions_from_trace(const char *trace_dir, const char *dir, uint64_t *e
             snprintf(err, errlen, "%s", pas2p_rank_reader_error(rd));
             rc = -1;
         }
+        /* a wildcard receive the rank never completed (ABySS posts one more MPI_Irecv from
+         * any source before MPI_Finalize, which no message matches): as a cancelled one,
+         * its computation only -- replayed, the replay's last wait would wait for ever */
+        if (done.n)
+            qsort(done.post, done.n, sizeof *done.post, cmp_u64);
+        for (size_t i = 0, j = 0; i < wild.n && !rc; i++) {
+            while (j < done.n && done.post[j] < wild.post[i])
+                j++;
+            if ((j == done.n || done.post[j] != wild.post[i]) && post_add(&cancels[r], wild.post[i])) {
+                snprintf(err, errlen, "out of memory");
+                rc = -1;
+            }
+        }
+        free(wild.post);
+        free(done.post);
         pas2p_rank_reader_close(rd);
     }
     /* pass 2: every event, in order; not the failed polls (an MPI_Test* or MPI_Iprobe that
@@ -1327,6 +1426,7 @@ int pas2p_actions_from_trace(const char *trace_dir, const char *dir, uint64_t *e
         pas2p_event_view_t v;
         int k;
         pinits_t pr = {0};
+        mirror_t mirror = {.exact = 1};
         unsigned last = 0;
         uint64_t carried_ns = 0; /* the skipped polls' computation */
         while (!rc && (k = pas2p_rank_reader_next(rd, &v)) == 1) {
@@ -1361,6 +1461,8 @@ int pas2p_actions_from_trace(const char *trace_dir, const char *dir, uint64_t *e
                 cancelled++;
                 continue;
             }
+            if (mirror.exact && is_test(x.call))
+                test_as_wait(&mirror, &v, &x);
             int wrc = persistent(&pr, f, &map, &v, &x, err, errlen);
             if (wrc == 1) {
                 int row = row_of(&map, &x, err, errlen);
@@ -1369,6 +1471,12 @@ int pas2p_actions_from_trace(const char *trace_dir, const char *dir, uint64_t *e
                 if (!wrc)
                     wrc = write_event(f, &map, &x, &vc, err, errlen);
                 vcounts_free(&vc);
+                if (!wrc && row >= 0 && row != SILENT && mirror_note(&mirror, row, &x, v.ordinal)) {
+                    snprintf(err, errlen, "out of memory");
+                    wrc = -1;
+                }
+            } else {
+                mirror.exact = 0; /* (persistent requests: not followed) */
             }
             if (wrc) {
                 char why[512];
@@ -1378,6 +1486,7 @@ int pas2p_actions_from_trace(const char *trace_dir, const char *dir, uint64_t *e
             }
         }
         free(pr.init);
+        free(mirror.post);
         if (!rc && k < 0) {
             snprintf(err, errlen, "%s", pas2p_rank_reader_error(rd));
             rc = -1;
@@ -1395,12 +1504,17 @@ int pas2p_actions_from_trace(const char *trace_dir, const char *dir, uint64_t *e
         free(cancels[r].post);
     free(cancels);
     pas2p_manifest_free(&m);
-    if (!rc && (polls || cancelled)) /* a note, as the signature's alignment is one */
-        snprintf(err, errlen,
-                 "%llu of the trace's %llu events are not replayed: %llu failed polls (their "
-                 "time is the next call's computation), %llu cancelled receives",
-                 (unsigned long long)(polls + cancelled), (unsigned long long)*events,
-                 (unsigned long long)polls, (unsigned long long)cancelled);
+    if (!rc && (polls || cancelled)) { /* a note, as the signature's alignment is one */
+        char a[96] = "", b[96] = "";
+        if (polls)
+            snprintf(a, sizeof a, "%llu failed polls (their time is the next call's computation)",
+                     (unsigned long long)polls);
+        if (cancelled)
+            snprintf(b, sizeof b, "%s%llu wildcard receives cancelled or never completed",
+                     polls ? ", " : "", (unsigned long long)cancelled);
+        snprintf(err, errlen, "%llu of the trace's %llu events are not replayed: %s%s",
+                 (unsigned long long)(polls + cancelled), (unsigned long long)*events, a, b);
+    }
     return rc;
 }
 
