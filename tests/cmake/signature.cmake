@@ -213,6 +213,13 @@ target_link_libraries(unreceived PRIVATE MPI::MPI_C)
 add_test(NAME unreceived_message COMMAND bash ${T}/unreceived.sh ${PAS2P}
   ${CMAKE_SOURCE_DIR}/platforms/gbe-cluster.xml ${W}/unreceived -- ${MPIRUN} -np 2 $<TARGET_FILE:unreceived> 200)
 set_tests_properties(unreceived_message PROPERTIES TIMEOUT 300)
+# ABySS's message loop: a wildcard receive polled by MPI_Test at a time, one left pending
+# (tests/stream.sh)
+add_executable(stream mpi/stream.c)
+target_link_libraries(stream PRIVATE MPI::MPI_C)
+add_test(NAME stream_polled_receives COMMAND bash ${T}/stream.sh ${PAS2P}
+  ${CMAKE_SOURCE_DIR}/platforms/gbe-cluster.xml ${W}/stream -- ${MPIRUN} -np 2 $<TARGET_FILE:stream> 4000)
+set_tests_properties(stream_polled_receives PROPERTIES TIMEOUT 400)
 
 # pas2p report (one self-contained HTML page), rendered by headless Chromium
 add_test(NAME report_renders COMMAND bash ${T}/report.sh ${PAS2P} ${CMAKE_CURRENT_SOURCE_DIR}/data/closed-form.sig.xml
