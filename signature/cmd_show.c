@@ -1,6 +1,9 @@
 /* `pas2p show FILE`: a signature's phase tables, or a prediction result (the
  * prediction.xml every path writes).  Parses, reads, prints: nothing else. */
 #include <inttypes.h>
+#include <limits.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdio.h>
 
 #include "pas2p_cli.h"
@@ -9,15 +12,16 @@
 
 static const char usage[] =
     "usage: pas2p show SIGNATURE.xml [--rank R | --all-ranks]\n"
-    "       pas2p show PREDICTION.xml\n"
+    "       pas2p show PREDICTION.xml | RESULTS_DIR\n"
     "\n"
     "Prints a signature: the application, the analysis (AET, PET, coverage, remainder), the\n"
     "global phase table when the phases are global (phase, weight, PhaseET of the slowest\n"
     "rank, W x PhaseET, % of AET, each rank's share) and the phase table of the\n"
     "representative rank (or of rank R: that rank's view, or of every rank): phase, events,\n"
     "instructions, weight, PhaseET, PhaseET x W, % of AET.\n"
-    "Or a prediction result (predict, replay, simulate write DIR/prediction.xml): PET, SET,\n"
-    "AET and PETE when known, how the run ended, and the per-phase table.\n";
+    "Or a prediction result (predict, replay, simulate write DIR/prediction.xml; DIR alone\n"
+    "names it): PET, SET, AET and PETE when known, how the run ended, and the per-phase\n"
+    "table.\n";
 
 static void print_signature(const pas2p_signature_t *s, const char *path, long rank, int all)
 {
@@ -72,7 +76,17 @@ int pas2p_cmd_show(int argc, char **argv)
         return PAS2P_EXIT_USAGE;
     }
     const char *path = args.pos[0];
-    char err[1024];
+    char err[1024], inside[PATH_MAX + 32];
+    struct stat sb;
+    if (!stat(path, &sb) && S_ISDIR(sb.st_mode)) { /* a results directory: its prediction */
+        snprintf(inside, sizeof inside, "%.*s/prediction.xml", PATH_MAX, path);
+        if (access(inside, F_OK)) {
+            pas2p_err("show", "%s is a directory without a prediction.xml (a run that diverged "
+                      "or failed writes none: its rank-NNNNN.times say why)", path);
+            return PAS2P_EXIT_USAGE;
+        }
+        path = inside;
+    }
     pas2p_prediction_t pred; /* a prediction result, or else a signature */
     int pr = pas2p_prediction_read(path, &pred, err, sizeof err);
     if (pr == 0) {

@@ -533,10 +533,11 @@ static void check_member(sigrun_t *s, const interval_t *v, const pas2p_event_t *
         return;
     char why[600];
     snprintf(why, sizeof why, "diverged from the signature at event %llu (phase %u, whose calls "
-             "vary, occurrence at %llu:%llu): it makes no %s on comm %u with tag %d and %llu "
-             "bytes", (unsigned long long)i, p->id, (unsigned long long)(v->start >> 32),
+             "vary, occurrence at %llu:%llu): this run made an %s on comm %u (tag %d, %llu "
+             "bytes sent, %llu received) that the phase's calls never include",
+             (unsigned long long)i, p->id, (unsigned long long)(v->start >> 32),
              (unsigned long long)(v->start & 0xffffffffu), pas2p_call_name(e->call), e->comm,
-             e->tag, (unsigned long long)(e->bytes + e->rbytes));
+             e->tag, (unsigned long long)e->bytes, (unsigned long long)e->rbytes);
     if (tolerate(s, v, e, why)) /* never timed, or timed whole (weight 1) */
         return;
     diverge(s, why);

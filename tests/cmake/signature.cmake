@@ -22,6 +22,10 @@ add_test(NAME bad_show_rank COMMAND ${EXPECT} --fail --one-line --out "rank 9 is
   -- ${PAS2P} show ${W}/stencil-sig.xml --rank 9)
 add_test(NAME bad_show_not_xml COMMAND ${EXPECT} --fail --one-line --out "manifest: not XML"
   -- ${PAS2P} show ${W}/app_stencil2d/manifest)
+file(MAKE_DIRECTORY ${W}/show-no-prediction)
+add_test(NAME bad_show_dir_without_prediction COMMAND ${EXPECT} --fail --one-line
+  --out "show-no-prediction is a directory without a prediction.xml"
+  -- ${PAS2P} show ${W}/show-no-prediction)
 add_test(NAME bad_show_missing COMMAND ${EXPECT} --fail --one-line --out "no-such.xml: cannot open"
   -- ${PAS2P} show ${W}/no-such.xml)
 add_test(NAME bad_signature_anchors_missing COMMAND ${EXPECT} --fail --one-line
