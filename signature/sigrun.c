@@ -36,6 +36,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -318,6 +319,11 @@ static void *sig_start(const pas2p_sink_host_t *host)
         snprintf(why, sizeof why, "%s", err);
         diverge(s, why);
     }
+#ifdef __GLIBC__
+    /* the parsed document is freed, but glibc keeps its pages: ABySS's 82 MB signature
+     * left every rank at 1.35 GB for the whole run */
+    malloc_trim(0);
+#endif
     if ((int)s->sig.np != host->np) {
         snprintf(why, sizeof why, "the run has %d ranks, the signature %u: it predicts only "
                  "the run it was made from", host->np, s->sig.np);
