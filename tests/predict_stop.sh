@@ -209,7 +209,7 @@ if [[ $mode == dealt ]]; then
   timeout 60 "$pas2p" predict "$w/sig_ord.xml" -o "$w/pred" -- "${launch[@]}" >"$w/out" 2>"$w/err"
   rc=$?
   ((rc != 0)) || fail "located by ordinals, SETUP_MSGS=0: predict exited 0"
-  grep -q "diverged from the signature.*after [0-9]* tolerated departure.*analyze with --locate anchors" \
+  grep -q "diverged from the signature.*after [0-9]* tolerated departure.*analyze --locate anchors" \
     "$w/out" "$w/err" || fail "located by ordinals: the divergence does not say the departure and --locate anchors"
 fi
 if [[ $mode == some ]]; then # a real departure is still one: another call, communicator, peer
