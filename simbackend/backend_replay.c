@@ -148,7 +148,7 @@ static void describe(const pas2p_run_t *run, pas2p_prediction_t *res)
     pas2p_join_argv(res->target, sizeof res->target, o->launch, o->nlaunch);
     snprintf(res->stop, sizeof res->stop, "replayed: %ld replay(s) of each relevant phase, the "
              "first a warm-up (at least 6 of a phase replayed in under 2 ms; one of a phase of "
-             "weight 1), computation as %s%s%.300s", o->reps,
+             "weight 1), computation as %s%s%.160s", o->reps,
              o->kernel ? KERNEL_MODE : SLEEP_MODE, rel ? ", relative to the base replay in " : "",
              rel ? rel : "");
 }

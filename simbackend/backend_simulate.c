@@ -321,7 +321,7 @@ static void describe(const pas2p_run_t *run, pas2p_prediction_t *res)
     mode(run, m, sizeof m);
     snprintf(res->target, sizeof res->target, "%s", o->platform);
     snprintf(res->stop, sizeof res->stop, "simulated: %ld replay(s) of each relevant phase, the "
-             "first a warm-up (one of a phase of weight 1), %s%s%.300s", o->reps, m,
+             "first a warm-up (one of a phase of weight 1), %s%s%.160s", o->reps, m,
              rel ? ", relative to the base simulation in " : "", rel ? rel : "");
 }
 
