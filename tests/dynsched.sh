@@ -36,9 +36,17 @@ grep -q "diverged from the signature at event [0-9]* (phase [0-9]*, whose calls 
 # the messages, said apart (before, "rank 0: 3 relevant phases" where analyze said 2)
 "$pas2p" simulate "$w/sig.xml" --platform "$plat" -o "$w/sim" >"$w/simulate.out" 2>"$w/simulate.err" ||
   fail "simulate exited $?"
+# (whether it adds any is the traced run's noise: on a loaded machine the final
+# MPI_Allreduce held 3 % of the run and was relevant by its time; seen in a CI)
 rel=$(sed -n 's/^relevant phases = \([0-9]*\)$/\1/p' "$w/analyze.out")
-grep -Eq "^rank 0: [0-9]+ relevant phases \($rel as in the signature, [1-9][0-9]* more for their share of the messages or bytes sent\)" "$w/simulate.out" ||
-  fail "simulate does not say which of its phases are relevant in the signature ($rel)"
+n=$(sed -n 's/^rank 0: \([0-9]*\) relevant phases.*/\1/p' "$w/simulate.out" | head -1)
+if ((n > rel)); then
+  grep -Eq "^rank 0: $n relevant phases \($rel as in the signature, $((n - rel)) more for their share of the messages or bytes sent\)" "$w/simulate.out" ||
+    fail "simulate does not say which of its $n phases are relevant in the signature ($rel)"
+else
+  ((n == rel)) || fail "simulate times $n relevant phases, the signature has $rel"
+  grep -q "more for their share" "$w/simulate.out" && fail "simulate says it added phases it did not add"
+fi
 "$pas2p" show "$w/sim/prediction.xml" | grep -q "^rank 0: .* more for their share of the messages" ||
   fail "the prediction file does not keep which phases were added for their messages"
 echo "dynsched: SEED 0 predicted with its departures, another input diverged: ok"
