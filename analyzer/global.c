@@ -245,6 +245,31 @@ static uint64_t req_take(reqset_t *s, uint64_t post, uint64_t index)
     return c;
 }
 
+/* How many receives a poll (a test, not numbered in a global signature) completed, when
+ * they were the oldest active requests of the rank and none was cancelled: a replay that
+ * waits for its k oldest pending requests there (`wait k`) waits for exactly those.  0
+ * otherwise (and with the table of thousands, not searched).  Called after the
+ * completions were taken from s. */
+static uint32_t polled_oldest(const reqset_t *s, const pas2p_event_view_t *v)
+{
+    uint32_t n = 0;
+    const pas2p_completion_t *d = pas2p_event_completions(v, &n);
+    if (!d || !n || s->big)
+        return 0;
+    uint64_t newest = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (d[i].call != PAS2P_CALL_Irecv || d[i].post == UINT64_MAX ||
+            ((d[i].flags & PAS2P_EV_ANY_SOURCE) && d[i].source == PAS2P_PEER_ANY))
+            return 0;
+        if (d[i].post > newest)
+            newest = d[i].post;
+    }
+    for (size_t i = 0; i < s->n; i++)
+        if (s->v[i].post < newest)
+            return 0;
+    return n;
+}
+
 /* fn(ctx, post, index) for every active request, in no particular order (orphans_out) */
 static void req_each(const reqset_t *s, void (*fn)(void *, uint64_t, uint64_t), void *ctx)
 {
@@ -261,6 +286,8 @@ static void req_each(const reqset_t *s, void (*fn)(void *, uint64_t, uint64_t), 
 /* ------------------------------------------------------------------ state */
 typedef struct {
     uint32_t sym;
+    uint32_t pdone;           /* receives the failed-and-then-successful polls before it
+                                 completed, each poll's the oldest active (polled_oldest) */
     uint64_t compute_ns, time_ns, instr, bytes, rbytes;
 } gev_t;
 
@@ -321,6 +348,7 @@ typedef struct {
     gdep_t *dp;               /* the slice's calls' dependencies, in call order */
     uint32_t ndp, capdp;
     uint64_t absorbed_ns, absorbed_instr; /* failed polls, carried to the next call */
+    uint32_t absorbed_done;   /* receives polls completed since the last call (gev_t.pdone) */
     unsigned last_call;       /* pas2p_number_event's state: the last numbered call */
     pas2p_tagc_t tagc;        /* pas2p_tag_count's state */
     uint32_t run_aux;         /* requests completed by the current Waitsome/Testsome run */
@@ -342,7 +370,7 @@ typedef struct {
     uint32_t nsym;
     uint32_t *syms;
     double *pos;              /* 4 x nsym sums: compute, instructions, bytes, rbytes */
-    uint64_t *range;          /* 2 x nsym: min and max of bytes + rbytes */
+    uint64_t *range;          /* 3 x nsym: min and max of bytes + rbytes, min of pdone */
     double tsum, tsumsq, tmin, tmax, csum, isum;
     uint64_t bmin, bmax;
     double samples[RESERVOIR];
@@ -1047,9 +1075,12 @@ static int advance(gstate_t *g, int rank)
     if (kind != PAS2P_NUM_CALL) {
         /* a poll that found nothing: waiting, as computation before the next call (and a
          * run's continuation whose first call a cut left in the previous slice, which can
-         * only be if it completes requests no traced call started: the same) */
+         * only be if it completes requests no traced call started: the same); a test that
+         * found its receives done: the same, and what it completed is said with that call */
         R->absorbed_ns += e->compute_ns + dur;
         R->absorbed_instr += instr;
+        if (klass == PAS2P_CLASS_COMPLETION && v->ev.payload)
+            R->absorbed_done += polled_oldest(&R->pending, v);
         return 1;
     }
     R->lpos++;
@@ -1078,10 +1109,11 @@ static int advance(gstate_t *g, int rank)
     R->run_aux = e->aux;
     if (sym == UINT32_MAX || (klass == PAS2P_CLASS_START && start_keep(R, sym)))
         goto oom;
-    gev_t x = {.sym = sym, .compute_ns = e->compute_ns + R->absorbed_ns,
+    gev_t x = {.sym = sym, .pdone = R->absorbed_done, .compute_ns = e->compute_ns + R->absorbed_ns,
                .time_ns = e->compute_ns + R->absorbed_ns + dur, .instr = instr + R->absorbed_instr,
                .bytes = e->bytes, .rbytes = e->rbytes};
     R->absorbed_ns = R->absorbed_instr = 0;
+    R->absorbed_done = 0;
     if (slice_push(R, &x))
         goto oom;
     return 1;
@@ -1213,7 +1245,7 @@ static int phase_new(gstate_t *g, uint64_t key, uint32_t *id)
         q->bmin = UINT64_MAX;
         q->syms = malloc(sizeof *q->syms * (R->nsl ? R->nsl : 1));
         q->pos = calloc(4 * (size_t)(R->nsl ? R->nsl : 1), sizeof *q->pos);
-        q->range = malloc(2 * sizeof *q->range * (R->nsl ? R->nsl : 1));
+        q->range = malloc(3 * sizeof *q->range * (R->nsl ? R->nsl : 1));
         q->set = g->anchored ? malloc(sizeof *q->set * (R->nset ? R->nset : 1)) : NULL;
         q->dp = malloc(sizeof *q->dp * (R->ndp ? R->ndp : 1));
         if (q->dp && R->ndp) {
@@ -1226,8 +1258,9 @@ static int phase_new(gstate_t *g, uint64_t key, uint32_t *id)
         }
         for (uint32_t i = 0; i < R->nsl; i++) {
             q->syms[i] = R->sl[i].sym;
-            q->range[2 * i] = UINT64_MAX;
-            q->range[2 * i + 1] = 0;
+            q->range[3 * i] = UINT64_MAX;
+            q->range[3 * i + 1] = 0;
+            q->range[3 * i + 2] = UINT64_MAX;
         }
         if (g->anchored) {
             memcpy(q->set, R->set, sizeof *q->set * R->nset);
@@ -1517,10 +1550,12 @@ static int occurrence_end(gstate_t *g)
             q->pos[4 * i + 2] += (double)x->bytes;
             q->pos[4 * i + 3] += (double)x->rbytes;
             uint64_t sz = x->bytes + x->rbytes;
-            if (sz < q->range[2 * i])
-                q->range[2 * i] = sz;
-            if (sz > q->range[2 * i + 1])
-                q->range[2 * i + 1] = sz;
+            if (sz < q->range[3 * i])
+                q->range[3 * i] = sz;
+            if (sz > q->range[3 * i + 1])
+                q->range[3 * i + 1] = sz;
+            if (x->pdone < q->range[3 * i + 2])
+                q->range[3 * i + 2] = x->pdone;
             uint64_t b = x->bytes > x->rbytes ? x->bytes : x->rbytes;
             if (b) {
                 if (b < q->bmin)
@@ -1558,6 +1593,7 @@ static int occurrence_end(gstate_t *g)
             q->nfirst++;
         }
         R->absorbed_ns = R->absorbed_instr = 0;
+        R->absorbed_done = 0;
         R->nsl = 0;
         R->ndp = 0;
         R->slice_start = R->pos;
@@ -1763,6 +1799,7 @@ typedef struct {
     gdep_t *dp;
     uint32_t nsl, ndp, dpi;
     uint64_t lpos, apos, absorbed_ns, absorbed_instr;
+    uint32_t absorbed_done;
 } split_t;
 
 static int split_repeats(gstate_t *g)
@@ -1852,7 +1889,8 @@ static int split_repeats(gstate_t *g)
     for (int r = 0; r < np; r++) {
         grank_t *R = &g->r[r];
         sv[r] = (split_t){.sl = R->sl, .nsl = R->nsl, .dp = R->dp, .ndp = R->ndp, .lpos = R->lpos, .apos = R->apos,
-                          .absorbed_ns = R->absorbed_ns, .absorbed_instr = R->absorbed_instr};
+                          .absorbed_ns = R->absorbed_ns, .absorbed_instr = R->absorbed_instr,
+                          .absorbed_done = R->absorbed_done};
     }
     for (uint32_t j = 1; j < k; j++) {
         int last = j + 1 == k;
@@ -1873,6 +1911,7 @@ static int split_repeats(gstate_t *g)
                 R->apos = S->apos;
                 R->absorbed_ns = S->absorbed_ns;
                 R->absorbed_instr = S->absorbed_instr;
+                R->absorbed_done = S->absorbed_done;
                 continue;
             }
             uint64_t ap = R->slice_astart; /* (advance's rule, from the symbols) */
@@ -1887,6 +1926,7 @@ static int split_repeats(gstate_t *g)
             R->lpos = R->slice_lstart + R->nsl;
             R->apos = ap;
             R->absorbed_ns = R->absorbed_instr = 0;
+            R->absorbed_done = 0;
         }
         if (!last && occurrence_end(g))
             goto out;
@@ -2124,10 +2164,12 @@ static void phase_absorb(gstate_t *g, gphase_t *b, gphase_t *a)
         for (uint32_t k = 0; k < 4 * x->nsym; k++)
             y->pos[k] += x->pos[k];
         for (uint32_t k = 0; k < x->nsym; k++) {
-            if (x->range[2 * k] < y->range[2 * k])
-                y->range[2 * k] = x->range[2 * k];
-            if (x->range[2 * k + 1] > y->range[2 * k + 1])
-                y->range[2 * k + 1] = x->range[2 * k + 1];
+            if (x->range[3 * k] < y->range[3 * k])
+                y->range[3 * k] = x->range[3 * k];
+            if (x->range[3 * k + 1] > y->range[3 * k + 1])
+                y->range[3 * k + 1] = x->range[3 * k + 1];
+            if (x->range[3 * k + 2] < y->range[3 * k + 2])
+                y->range[3 * k + 2] = x->range[3 * k + 2];
         }
         y->pw += x->pw;
         y->tsum += x->tsum;
@@ -2309,7 +2351,7 @@ static int phase_append(gstate_t *g, gphase_t *a, gphase_t *b)
         events += n;
         uint32_t *syms = malloc(sizeof *syms * (n ? n : 1));
         double *pos = malloc(4 * sizeof *pos * (n ? n : 1));
-        uint64_t *range = malloc(2 * sizeof *range * (n ? n : 1));
+        uint64_t *range = malloc(3 * sizeof *range * (n ? n : 1));
         gdep_t *dp = malloc(sizeof *dp * (x->ndp + y->ndp ? x->ndp + y->ndp : 1));
         if (!syms || !pos || !range || !dp) {
             free(syms);
@@ -2322,8 +2364,8 @@ static int phase_append(gstate_t *g, gphase_t *a, gphase_t *b)
         memcpy(syms + x->nsym, y->syms, sizeof *syms * y->nsym);
         memcpy(pos, x->pos, 4 * sizeof *pos * x->nsym);
         memcpy(pos + 4 * (size_t)x->nsym, y->pos, 4 * sizeof *pos * y->nsym);
-        memcpy(range, x->range, 2 * sizeof *range * x->nsym);
-        memcpy(range + 2 * (size_t)x->nsym, y->range, 2 * sizeof *range * y->nsym);
+        memcpy(range, x->range, 3 * sizeof *range * x->nsym);
+        memcpy(range + 3 * (size_t)x->nsym, y->range, 3 * sizeof *range * y->nsym);
         memcpy(dp, x->dp, sizeof *dp * x->ndp);
         for (uint32_t k = 0; k < y->ndp; k++) {
             dp[x->ndp + k] = y->dp[k];
@@ -2539,8 +2581,9 @@ static int results(gstate_t *g, int r, pas2p_rank_phases_t *out)
         p->pos_size_min = malloc(sizeof(uint64_t) * q->nsym);
         p->pos_size_max = malloc(sizeof(uint64_t) * q->nsym);
         p->pos_wait_s = calloc(q->nsym, sizeof(double));
+        p->pos_pdone = calloc(q->nsym, sizeof(uint32_t));
         if (!p->pos_compute_s || !p->pos_instructions || !p->pos_bytes || !p->pos_rbytes ||
-            !p->pos_size_min || !p->pos_size_max || !p->pos_wait_s) {
+            !p->pos_size_min || !p->pos_size_max || !p->pos_wait_s || !p->pos_pdone) {
             pas2p_rank_phases_t tmp = {.phases = ph, .nphases = k};
             pas2p_rank_phases_free(&tmp);
             return -1;
@@ -2552,8 +2595,9 @@ static int results(gstate_t *g, int r, pas2p_rank_phases_t *out)
             p->pos_instructions[x] = q->pos[4 * x + 1] / pw;
             p->pos_bytes[x] = q->pos[4 * x + 2] / pw;
             p->pos_rbytes[x] = q->pos[4 * x + 3] / pw;
-            p->pos_size_min[x] = q->range[2 * x];
-            p->pos_size_max[x] = q->range[2 * x + 1];
+            p->pos_size_min[x] = q->range[3 * x];
+            p->pos_size_max[x] = q->range[3 * x + 1];
+            p->pos_pdone[x] = q->range[3 * x + 2] == UINT64_MAX ? 0 : (uint32_t)q->range[3 * x + 2];
         }
         p->min_bytes = q->bmin == UINT64_MAX ? 0 : q->bmin;
         p->max_bytes = q->bmax;

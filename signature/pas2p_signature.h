@@ -50,6 +50,9 @@ typedef struct {
     double wait_s;                      /* global phases: what a replay of the means misses
                                            of the run's critical path, per call (may be < 0;
                                            FORMAT.md); simulate adds it, replay does not */
+    uint32_t polled;                    /* global phases: receives that tests (polls, not
+                                           numbered) completed before this call, the oldest
+                                           active ones, in every occurrence (0: none) */
     uint32_t nstarts;                   /* Start/Startall (global phases): the requests it */
     pas2p_sig_start_t *starts;          /* starts (NULL: not known; simulate, replay refuse) */
 } pas2p_sig_event_t;

@@ -159,6 +159,8 @@ int pas2p_signature_write(const pas2p_signature_t *s, const char *path, char *er
                 ATTR("instructions", "%.9g", e->instructions);
                 if (e->wait_s != 0)
                     ATTR("wait_s", "%.9g", e->wait_s);
+                if (e->polled)
+                    ATTR("polled", "%u", e->polled);
                 if (e->peer2 != -1 || e->tag2 != -1) {
                     ATTR("peer2", "%d", e->peer2);
                     ATTR("tag2", "%d", e->tag2);
@@ -383,6 +385,8 @@ static int fill(xmlNodePtr root, pas2p_signature_t *s)
                         x->compute_s = pas2p_xml_attr_d(e, "compute_s");
                         x->instructions = pas2p_xml_attr_d(e, "instructions");
                         x->wait_s = pas2p_xml_attr_d(e, "wait_s");
+                        uint64_t pd = pas2p_xml_attr_u(e, "polled");
+                        x->polled = pd > UINT32_MAX ? UINT32_MAX : (uint32_t)pd;
                         if (!x->call)
                             return -2; /* an MPI call this pas2p does not know */
                         int st = read_starts(pas2p_xml_attr(e, "starts"), x);

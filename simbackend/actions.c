@@ -123,6 +123,8 @@ static int write_event(FILE *f, const callmap_t *m, const pas2p_sig_event_t *e, 
     if (row == -1)
         return -1;
     write_compute(f, m, e);
+    if (e->polled) /* what the run's tests completed, polling, before this call */
+        fprintf(f, "wait %u\n", e->polled);
     if (row == SILENT)
         return 0;
     const pas2p_action_row_t *A = &pas2p_action_rows[row];
