@@ -13,9 +13,10 @@
  * the clock (spinning, as a computing rank holds its core): the network alone is measured.
  *
  * A phase block (`phase ID [BURST] [once] [reps N]` ... `end`) is replayed REPS times
- * (`once`: one time; `reps N`: at least N times with real MPI), each after an MPI_Barrier on MPI_COMM_WORLD: BURST occurrences back to back
- * (default 1), timed from the barrier to the completion of the last one's calls and
- * requests, and reported per occurrence (the time / BURST).  Inside SimGrid the
+ * (`once`: one time; `reps N`: at least N times with real MPI), each after an MPI_Barrier
+ * on MPI_COMM_WORLD: BURST occurrences back to back (default 1), timed from the barrier
+ * to the completion of the last one's calls and requests, and reported per occurrence
+ * (the time / BURST).  Inside SimGrid the
  * repetition starts at one instant on every rank instead and its time is the slice's, to
  * its last rank's completion (start_together, slice_time).  The first of several
  * repetitions warms up the network (its computation skipped) and is not reported.
@@ -81,8 +82,8 @@ typedef struct {
     size_t ncomms;
     comm_t self;             /* MPI_COMM_SELF: this rank alone (a root is a world rank) */
     int self_member;
-    MPI_Request *req;        /* pending, oldest first; MPI_REQUEST_NULL: done (sweep), a
-                                place that still counts among the oldest */
+    MPI_Request *req;        /* pending, oldest first; MPI_REQUEST_NULL: done (a `test`),
+                                a place that still counts among the oldest */
     size_t nreq, capreq;
     size_t live_from;        /* req[< live_from] are all done */
     int *idx;                /* MPI_Testsome's indices */
