@@ -443,6 +443,8 @@ typedef struct {
         size_t n;
         uint32_t *cur, *di;      /* np: each rank's next call and dependency */
         double *t;               /* np: each rank's time */
+        double *pw;              /* np: skel: the occurrences its mean divides by (once per
+                                    walk: a variable phase's is a sum over its calls) */
         double *st;              /* np: each rank's time at the end of the last slice, its
                                     occurrences run one after the other */
         uint8_t *arrived;        /* np: its current call's collective counted */
@@ -1351,6 +1353,18 @@ static double crit_path(gstate_t *g, const gphase_t *skel)
         g->cp.t[r] = skel ? 0 : g->cp.st[r];
         front = tmax2(front, g->cp.t[r]);
         g->cp.arrived[r] = 0;
+        if (!skel)
+            continue;
+        const gpr_t *q = &skel->r[r];
+        double pw = (double)(q->pw ? q->pw : skel->weight);
+        if (skel->variable) { /* (as results() makes its skeleton) */
+            double c = 0;
+            for (uint32_t i = 0; i < q->nsym; i++)
+                c += q->pos[4 * (size_t)i];
+            if (c > 0 && q->csum > 0)
+                pw = c / (q->csum / (double)skel->weight);
+        }
+        g->cp.pw[r] = pw; /* (once: per wake it was quadratic, 6 of ABySS's 9 s analysis) */
     }
     /* a rank walks on until a dependency stops it, and waits on that key until a send or
      * the collective's last member wakes it: each call and dependency is walked once */
@@ -1368,14 +1382,7 @@ static double crit_path(gstate_t *g, const gphase_t *skel)
         const grank_t *R = &g->r[r];
         uint32_t nev = q ? q->nsym : R->nsl, ndp = q ? q->ndp : R->ndp;
         const gdep_t *dp = q ? q->dp : R->dp;
-        double pw = q ? (double)(q->pw ? q->pw : skel->weight) : 1;
-        if (q && skel->variable) { /* (as results() makes its skeleton) */
-            double c = 0;
-            for (uint32_t i = 0; i < nev; i++)
-                c += q->pos[4 * (size_t)i];
-            if (c > 0 && q->csum > 0)
-                pw = c / (q->csum / (double)skel->weight);
-        }
+        double pw = q ? g->cp.pw[r] : 1;
         /* the rank's position in locals (the arrays they come from are written through
          * other pointers in the loop, so the compiler would reload them at every step) */
         uint32_t i = g->cp.cur[r], d = g->cp.di[r];
@@ -2678,12 +2685,13 @@ int pas2p_global_phases(pas2p_event_source_t *srcs, int np, const pas2p_analysis
     g.cp.cur = calloc((size_t)np, sizeof *g.cp.cur);
     g.cp.di = calloc((size_t)np, sizeof *g.cp.di);
     g.cp.t = calloc((size_t)np, sizeof *g.cp.t);
+    g.cp.pw = calloc((size_t)np, sizeof *g.cp.pw);
     g.cp.st = calloc((size_t)np, sizeof *g.cp.st);
     g.cp.wnext = calloc((size_t)np, sizeof *g.cp.wnext);
     g.cp.queue = calloc((size_t)np, sizeof *g.cp.queue);
     g.cp.inq = calloc((size_t)np, sizeof *g.cp.inq);
     g.cp.arrived = calloc((size_t)np, sizeof *g.cp.arrived);
-    if (!g.r || !g.activel || !g.cp.cur || !g.cp.di || !g.cp.t || !g.cp.st || !g.cp.arrived ||
+    if (!g.r || !g.activel || !g.cp.cur || !g.cp.di || !g.cp.t || !g.cp.pw || !g.cp.st || !g.cp.arrived ||
         !g.cp.wnext || !g.cp.queue || !g.cp.inq ||
         comm_add(&g, PAS2P_COMM_WORLD, (uint32_t)np, NULL, -1, 0))
         goto oom;
@@ -2793,6 +2801,7 @@ out:
     free(g.cp.cur);
     free(g.cp.di);
     free(g.cp.t);
+    free(g.cp.pw);
     free(g.cp.st);
     free(g.cp.wnext);
     free(g.cp.queue);
