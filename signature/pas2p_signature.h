@@ -133,6 +133,12 @@ int pas2p_signature_write(const pas2p_signature_t *s, const char *path, char *er
 int pas2p_signature_read(const char *path, pas2p_signature_t *s, char *err, size_t errlen);
 void pas2p_signature_free(pas2p_signature_t *s);
 
+/* The application element's command and np, read by streaming to it (the first elements),
+ * not by loading the file: what `pas2p predict`'s runtime checks before it pays for the
+ * whole signature (82 MB: 15 s).  0, or -1 (not found, not XML: pas2p_signature_read
+ * says why). */
+int pas2p_signature_peek(const char *path, char *command, size_t len, uint32_t *np);
+
 /* The first rank table without a kernel calibration (rank/kernel_rate), or NULL when every
  * rank has one: what `replay --compute kernel` and `simulate --base-speed kernel` need. */
 const pas2p_sig_rank_t *pas2p_signature_uncalibrated(const pas2p_signature_t *s);

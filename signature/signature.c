@@ -10,6 +10,7 @@
 #include <libxml/parser.h>
 #include <libxml/relaxng.h>
 #include <libxml/tree.h>
+#include <libxml/xmlreader.h>
 #include <libxml/xmlwriter.h>
 
 #include "pas2p_signature.h"
@@ -602,4 +603,30 @@ void pas2p_signature_print_global(const pas2p_signature_t *s, FILE *out)
         }
         fputc('\n', out);
     }
+}
+
+int pas2p_signature_peek(const char *path, char *command, size_t len, uint32_t *np)
+{
+    xmlTextReaderPtr r = xmlReaderForFile(path, NULL, XML_PARSE_NONET);
+    int rc = -1;
+    for (int k = 0; r && k < 8 && xmlTextReaderRead(r) == 1; k++) {
+        if (xmlTextReaderNodeType(r) != XML_READER_TYPE_ELEMENT)
+            continue;
+        const xmlChar *name = xmlTextReaderConstName(r);
+        if (!name || strcmp((const char *)name, "application"))
+            continue;
+        xmlChar *c = xmlTextReaderGetAttribute(r, BAD_CAST "command");
+        xmlChar *n = xmlTextReaderGetAttribute(r, BAD_CAST "np");
+        if (c && n) {
+            snprintf(command, len, "%s", (const char *)c);
+            *np = (uint32_t)strtoul((const char *)n, NULL, 10);
+            rc = 0;
+        }
+        xmlFree(c);
+        xmlFree(n);
+        break;
+    }
+    if (r)
+        xmlFreeTextReader(r);
+    return rc;
 }

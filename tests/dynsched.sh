@@ -47,6 +47,8 @@ else
   ((n == rel)) || fail "simulate times $n relevant phases, the signature has $rel"
   grep -q "more for their share" "$w/simulate.out" && fail "simulate says it added phases it did not add"
 fi
-"$pas2p" show "$w/sim/prediction.xml" | grep -q "^rank 0: .* more for their share of the messages" ||
-  fail "the prediction file does not keep which phases were added for their messages"
+if ((n > rel)); then
+  "$pas2p" show "$w/sim/prediction.xml" | grep -q "^rank 0: .* more for their share of the messages" ||
+    fail "the prediction file does not keep which phases were added for their messages"
+fi
 echo "dynsched: SEED 0 predicted with its departures, another input diverged: ok"
