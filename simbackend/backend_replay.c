@@ -103,23 +103,30 @@ static int run_replayer(pas2p_run_t *run, char *err, size_t errlen)
     launch[nl + 2] = run->dir;
     launch[nl + 3] = repss;
     launch[nl + 4] = o->kernel ? "kernel" : "sleep";
-    static const char *const xs[] = {"PAS2P_QUIET"};
+    /* the replayer's watchdog: a minute plus ten times the traced run (a replay takes a
+     * fraction of it), unless PAS2P_REPLAY_TIMEOUT says otherwise */
+    char tos[32];
+    if (!getenv("PAS2P_REPLAY_TIMEOUT")) {
+        snprintf(tos, sizeof tos, "%.0f", 60 + 10 * run->sig->aet_s);
+        setenv("PAS2P_REPLAY_TIMEOUT", tos, 1);
+    }
+    static const char *const xs[] = {"PAS2P_QUIET", "PAS2P_REPLAY_TIMEOUT"};
     if (!pas2p_quiet_env())
         pas2p_run_say(run, "%u ranks replaying %s's relevant phases (compute: %s)", run->sig->np,
                       run->opts->sig_path, o->kernel ? "kernel" : "sleep");
     char who[64];
     pas2p_run_who(run, who, sizeof who);
-    run->code = pas2p_launch(who, NULL, launch, nl + 5, xs, 1);
+    run->code = pas2p_launch(who, NULL, launch, nl + 5, xs, 2);
     free(launch);
-    if (run->code) {
+    char why[512] = "", path[PATH_MAX + 32];
+    snprintf(path, sizeof path, "%s/replay.error", run->dir);
+    FILE *ef = fopen(path, "r");
+    if (run->code && !ef) {
         if (run->code != 127) /* 127: the launcher could not be run, and said so */
             snprintf(err, errlen, "the replay failed (launcher exit status %d)", run->code);
         return 1;
     }
-    char why[512] = "", path[PATH_MAX + 32];
-    snprintf(path, sizeof path, "%s/replay.error", run->dir);
-    FILE *ef = fopen(path, "r");
-    if (ef) { /* the replayer refused (wrong np): its one line */
+    if (ef) { /* the replayer refused (wrong np) or its watchdog fired: its one line */
         if (!fgets(why, sizeof why, ef))
             why[0] = 0;
         fclose(ef);

@@ -47,7 +47,9 @@ static const char usage[] =
     "                     (default 1Gf: replay on hosts of that speed keeps base time)\n"
     "\n"
     "Prints `PET = T s`, `SET = T s` (the replay, slowest rank), `wall = T s` (the whole\n"
-    "launch) and the per-phase table; writes them to DIR/prediction.xml.\n";
+    "launch) and the per-phase table; writes them to DIR/prediction.xml.  A replay that has not\n"
+    "ended a minute plus ten times the traced run after it started (PAS2P_REPLAY_TIMEOUT=S sets\n"
+    "it) is stuck in a phase it cannot replay: it ends with one line naming the rank and phase.\n";
 
 int pas2p_cmd_replay(int argc, char **argv)
 {

@@ -26,8 +26,12 @@
  *
  * No global state: SimGrid runs every rank as a thread of one process.
  */
+#include <fcntl.h>
 #include <limits.h>
 #include <mpi.h>
+#ifndef PAS2P_SIMGRID
+#include <pthread.h>
+#endif
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -722,6 +726,53 @@ static double slice_time(double t0, double t1)
 }
 #endif
 
+#ifndef PAS2P_SIMGRID
+/* The watchdog (real MPI): a replay that has not ended PAS2P_REPLAY_TIMEOUT seconds after
+ * it started (pas2p replay sets it: a minute plus ten times the traced run) is stuck --
+ * a phase whose waits, replayed as "the N oldest pending requests", wait for a message
+ * that only comes later (a signature where tests complete what the waits do not say):
+ * the first rank to see it writes OUT_DIR/replay.error, which pas2p reports, and ends the
+ * job.  SimGrid says the same as a deadlock. */
+typedef struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int done;
+    double timeout_s;
+    unsigned phase;          /* the phase block being replayed (atomic) */
+    int rank;
+    char path[PATH_MAX];
+} watchdog_t;
+
+static void *watchdog_run(void *arg)
+{
+    watchdog_t *w = arg;
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += (time_t)w->timeout_s;
+    pthread_mutex_lock(&w->mu);
+    int rc = 0;
+    while (!w->done && rc == 0)
+        rc = pthread_cond_timedwait(&w->cv, &w->mu, &until);
+    int fire = !w->done;
+    pthread_mutex_unlock(&w->mu);
+    if (!fire)
+        return NULL;
+    int fd = open(w->path, O_WRONLY | O_CREAT | O_EXCL, 0644); /* (the first rank's) */
+    if (fd >= 0) {
+        char line[512];
+        int n = snprintf(line, sizeof line,
+                         "the replay did not end within %.0f s: rank %d was still in phase %u, "
+                         "whose completions cannot be replayed in the run's order (simulate "
+                         "reports it as a deadlock)\n",
+                         w->timeout_s, w->rank, __atomic_load_n(&w->phase, __ATOMIC_RELAXED));
+        if (n > 0 && write(fd, line, (size_t)n) < 0)
+            n = 0;
+        close(fd);
+    }
+    _exit(3);
+}
+#endif
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -767,6 +818,15 @@ int main(int argc, char **argv)
 #endif
     make_comms(&R);
     buffers(&R);
+#ifndef PAS2P_SIMGRID
+    watchdog_t wd = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER,
+                     .rank = R.rank};
+    const char *to = getenv("PAS2P_REPLAY_TIMEOUT");
+    wd.timeout_s = to ? atof(to) : 0;
+    snprintf(wd.path, sizeof wd.path, "%.4000s/replay.error", argv[2]);
+    pthread_t wdt;
+    int wd_on = wd.timeout_s > 0 && !pthread_create(&wdt, NULL, watchdog_run, &wd);
+#endif
 
     /* per phase block: its id and the measured repetitions */
     typedef struct {
@@ -796,6 +856,9 @@ int main(int argc, char **argv)
         pt = xrealloc(&R, pt, (npt + 1) * sizeof *pt);
         ptime_t *p = &pt[npt++];
         p->id = R.a[i].comm;
+#ifndef PAS2P_SIMGRID
+        __atomic_store_n(&wd.phase, p->id, __ATOMIC_RELAXED);
+#endif
         p->n = 0;
         p->alias = R.a[i].tag;
         p->nalias = R.a[i].tag2;
@@ -836,6 +899,15 @@ int main(int argc, char **argv)
     complete(&R, R.nreq);
     MPI_Barrier(MPI_COMM_WORLD);
     double set = MPI_Wtime() - t_start;
+#ifndef PAS2P_SIMGRID
+    if (wd_on) {
+        pthread_mutex_lock(&wd.mu);
+        wd.done = 1;
+        pthread_cond_signal(&wd.cv);
+        pthread_mutex_unlock(&wd.mu);
+        pthread_join(wdt, NULL);
+    }
+#endif
 
     pas2p_times_writer_t w;
     if (pas2p_times_begin(&w, argv[2], R.rank, R.np, PAS2P_TIMES_COMPLETED,

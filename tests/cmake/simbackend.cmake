@@ -331,3 +331,8 @@ set_tests_properties(actions_table_full_trace_probe PROPERTIES FIXTURES_REQUIRED
   FIXTURES_SETUP act_probe)
 set_tests_properties(actions_table_full_trace_probe_mpi PROPERTIES FIXTURES_REQUIRED act_probe)
 # ---- end of actions table block
+
+# the real-MPI replayer's watchdog ends a replay that can never complete, with one line
+add_test(NAME replay_watchdog COMMAND bash ${T}/replay_watchdog.sh $<TARGET_FILE:pas2p_replayer>
+  ${W}/replay-watchdog -- ${MPIRUN} -np 2)
+set_tests_properties(replay_watchdog PROPERTIES TIMEOUT 120)
