@@ -286,8 +286,8 @@ static void req_each(const reqset_t *s, void (*fn)(void *, uint64_t, uint64_t), 
 /* ------------------------------------------------------------------ state */
 typedef struct {
     uint32_t sym;
-    uint32_t pdone;           /* receives the failed-and-then-successful polls before it
-                                 completed, each poll's the oldest active (polled_oldest) */
+    uint32_t pdone;           /* receives the tests (polls) before it completed, each
+                                 test's the oldest active ones (polled_oldest) */
     uint64_t compute_ns, time_ns, instr, bytes, rbytes;
 } gev_t;
 

@@ -1202,8 +1202,9 @@ typedef struct {
     int32_t *members;
 } tcomm_t;
 
-/* a rank's wildcard receives that no message matched (cancelled: their completion has no
- * source), by the ordinal of their MPI_Irecv, ascending */
+/* A list of a rank's requests by the ordinal of their post (post_add): its wildcard
+ * receives that no message matched (cancelled: their completion has no source, or never
+ * completed), sorted, `at` walking them; the receives completed; the mirror's pending ones */
 typedef struct {
     uint64_t *post;
     size_t n, cap, at;
@@ -1258,9 +1259,8 @@ static int cmp_u64(const void *a, const void *b)
  * before the message of the last had come, thousands piled up pending, and SimGrid, which
  * matches a message against every pending request in turn, took quadratic time. */
 typedef struct {
-    uint64_t *post;
-    size_t head, n, cap;
-    int exact; /* 0: given up (persistent requests) */
+    cancels_t q;             /* post ordinals; q.at: the oldest still pending */
+    int exact;               /* 0: given up (persistent requests) */
 } mirror_t;
 
 static int is_test(uint32_t c)
@@ -1273,24 +1273,18 @@ static int is_test(uint32_t c)
 static int mirror_note(mirror_t *M, int row, const pas2p_sig_event_t *x, uint64_t ordinal)
 {
     const pas2p_action_row_t *A = &pas2p_action_rows[row];
+    cancels_t *q = &M->q;
     if (A->nb) {
-        if (M->n == M->cap) {
-            size_t cap = M->cap ? 2 * M->cap : 64;
-            uint64_t *p = realloc(M->post, cap * sizeof *p);
-            if (!p)
-                return -1;
-            M->post = p;
-            M->cap = cap;
-        }
-        M->post[M->n++] = ordinal;
+        if (post_add(q, ordinal))
+            return -1;
     } else if (A->fields == PAS2P_AF_COUNT && !strcmp(A->name, "wait")) {
         size_t k = x->aux ? x->aux : 1;
-        M->head = M->n - M->head < k ? M->n : M->head + k;
+        q->at = q->n - q->at < k ? q->n : q->at + k;
     } else if (!strcmp(A->name, "waitall")) {
-        M->head = M->n;
+        q->at = q->n;
     }
-    if (M->head == M->n) /* empty: start again at the front */
-        M->head = M->n = 0;
+    if (q->at == q->n) /* empty: start again at the front */
+        q->at = q->n = 0;
     return 0;
 }
 
@@ -1299,14 +1293,15 @@ static void test_as_wait(mirror_t *M, const pas2p_event_view_t *v, pas2p_sig_eve
 {
     uint32_t n = 0;
     const pas2p_completion_t *d = pas2p_event_completions(v, &n);
-    size_t live = M->n - M->head;
+    const cancels_t *q = &M->q;
+    size_t live = q->n - q->at;
     if (!d || !n || n > live || n > 64)
         return;
     for (uint32_t i = 0; i < n; i++) {
-        size_t j = M->head;
-        while (j < M->head + n && M->post[j] != d[i].post)
+        size_t j = q->at;
+        while (j < q->at + n && q->post[j] != d[i].post)
             j++;
-        if (j == M->head + n || (d[i].call == PAS2P_CALL_Irecv && d[i].source == PAS2P_PEER_ANY))
+        if (j == q->at + n || (d[i].call == PAS2P_CALL_Irecv && d[i].source == PAS2P_PEER_ANY))
             return; /* not among them; or cancelled */
     }
     x->call = PAS2P_CALL_Waitsome;
@@ -1488,7 +1483,7 @@ int pas2p_actions_from_trace(const char *trace_dir, const char *dir, uint64_t *e
             }
         }
         free(pr.init);
-        free(mirror.post);
+        free(mirror.q.post);
         if (!rc && k < 0) {
             snprintf(err, errlen, "%s", pas2p_rank_reader_error(rd));
             rc = -1;
