@@ -191,6 +191,7 @@ static uint32_t gsym_of(gsyms_t *t, const pas2p_symbol_t *x)
 typedef struct {
     uint64_t post, index;
     uint32_t comm;
+    uint32_t si;              /* the posting call's index in its slice (gev_t) */
 } req_t;
 
 typedef struct {
@@ -200,37 +201,39 @@ typedef struct {
     int big;
 } reqset_t;
 
-/* 0, -1 out of memory */
-static int req_put(reqset_t *s, uint64_t post, uint64_t index, uint32_t comm)
+/* 0, -1 out of memory.  si: the index the posting call has (or will have) in the rank's
+ * current slice */
+static int req_put(reqset_t *s, uint64_t post, uint64_t index, uint32_t comm, uint32_t si)
 {
     if (!s->big) { /* (an event's ordinal and index name one request: never put twice) */
         if (s->n < REQ_VEC) {
-            s->v[s->n++] = (req_t){post, index, comm};
+            s->v[s->n++] = (req_t){post, index, comm, si};
             return 0;
         }
         for (size_t i = 0; i < s->n; i++) { /* into the table, for good */
             slot_t *p = tput(&s->t, s->v[i].post, s->v[i].index);
             if (!p)
                 return -1;
-            p->v = (uint64_t)s->v[i].comm + 1;
+            p->v = (uint64_t)s->v[i].si << 32 | ((uint64_t)s->v[i].comm + 1);
         }
         s->big = 1;
     }
     slot_t *p = tput(&s->t, post, index);
     if (!p)
         return -1;
-    p->v = (uint64_t)comm + 1;
+    p->v = (uint64_t)si << 32 | ((uint64_t)comm + 1);
     s->n = s->t.n;
     return 0;
 }
 
-/* removes (post, index): its communicator + 1, or 0 when it is not active */
+/* removes (post, index): 0 when it is not active, else its communicator + 1 in the low 32
+ * bits and its posting call's slice index (req_put's si) in the high 32 */
 static uint64_t req_take(reqset_t *s, uint64_t post, uint64_t index)
 {
     if (!s->big) {
         for (size_t i = s->n; i-- > 0;)
             if (s->v[i].post == post && s->v[i].index == index) {
-                uint64_t c = (uint64_t)s->v[i].comm + 1;
+                uint64_t c = (uint64_t)s->v[i].si << 32 | ((uint64_t)s->v[i].comm + 1);
                 s->v[i] = s->v[--s->n];
                 return c;
             }
@@ -284,10 +287,39 @@ static void req_each(const reqset_t *s, void (*fn)(void *, uint64_t, uint64_t), 
 }
 
 /* ------------------------------------------------------------------ state */
+/* gev_t.pdone's top bit: a wildcard receive the application cancelled (its completion has
+ * no source; MPI_Cancel is not traced) */
+#define PDONE_CANCELLED 0x80000000u
+
+/* gpr_t.range's third value per call: the least pdone over the occurrences in its low 32
+ * bits (PD_NONE: none summed yet), and bit 32 set once an occurrence did not cancel it */
+#define PD_NONE 0xffffffffull
+#define PD_KEPT (1ull << 32)
+
+static uint64_t pd_merge(uint64_t a, uint64_t b)
+{
+    uint64_t lo = (a & PD_NONE) < (b & PD_NONE) ? a & PD_NONE : b & PD_NONE;
+    return ((a | b) & PD_KEPT) | lo;
+}
+
+static uint64_t pd_of(uint32_t pdone)
+{
+    return (pdone & PDONE_CANCELLED ? 0 : PD_KEPT) | (pdone & ~PDONE_CANCELLED);
+}
+
+/* the phase's pas2p_phase_t.pos_pdone value */
+static uint32_t pd_out(uint64_t v)
+{
+    if ((v & PD_NONE) == PD_NONE)
+        return 0;
+    return (uint32_t)(v & PD_NONE) | (v & PD_KEPT ? 0 : PDONE_CANCELLED);
+}
+
 typedef struct {
     uint32_t sym;
     uint32_t pdone;           /* receives the tests (polls) before it completed, each
-                                 test's the oldest active ones (polled_oldest) */
+                                 test's the oldest active ones (polled_oldest); its top
+                                 bit: PDONE_CANCELLED */
     uint64_t compute_ns, time_ns, instr, bytes, rbytes;
 } gev_t;
 
@@ -370,7 +402,7 @@ typedef struct {
     uint32_t nsym;
     uint32_t *syms;
     double *pos;              /* 4 x nsym sums: compute, instructions, bytes, rbytes */
-    uint64_t *range;          /* 3 x nsym: min and max of bytes + rbytes, min of pdone */
+    uint64_t *range;          /* 3 x nsym: min and max of bytes + rbytes, pdone's (PD_*) */
     double tsum, tsumsq, tmin, tmax, csum, isum;
     uint64_t bmin, bmax;
     double samples[RESERVOIR];
@@ -911,7 +943,7 @@ static int post_request(grank_t *R, uint64_t ordinal, uint64_t index, uint32_t c
 {
     if (R->orphans.n && tfind(&R->orphans, ordinal, index))
         return 0;
-    return req_put(&R->pending, ordinal, index, comm);
+    return req_put(&R->pending, ordinal, index, comm, R->nsl);
 }
 
 /* consumes rank r's next event: its messages, requests and collectives into the balance,
@@ -1033,6 +1065,10 @@ static int advance(gstate_t *g, int rank)
             if (!c)
                 continue; /* a request we did not see start (or an inactive persistent one) */
             uint32_t comm = (uint32_t)(c - 1);
+            uint32_t si = (uint32_t)(c >> 32);
+            if (d[i].call == PAS2P_CALL_Irecv && (d[i].flags & PAS2P_EV_ANY_SOURCE) &&
+                d[i].source == PAS2P_PEER_ANY && d[i].post >= R->slice_start && si < R->nsl)
+                R->sl[si].pdone |= PDONE_CANCELLED; /* posted in this slice, then cancelled */
             if (d[i].source >= 0 && msg_recvd(g, comm, d[i].source, rank, d[i].tag, v->ordinal))
                 goto oom;
         }
@@ -1111,7 +1147,7 @@ static int advance(gstate_t *g, int rank)
     R->run_aux = e->aux;
     if (sym == UINT32_MAX || (klass == PAS2P_CLASS_START && start_keep(R, sym)))
         goto oom;
-    gev_t x = {.sym = sym, .pdone = R->absorbed_done, .compute_ns = e->compute_ns + R->absorbed_ns,
+    gev_t x = {.sym = sym, .pdone = R->absorbed_done & ~PDONE_CANCELLED, .compute_ns = e->compute_ns + R->absorbed_ns,
                .time_ns = e->compute_ns + R->absorbed_ns + dur, .instr = instr + R->absorbed_instr,
                .bytes = e->bytes, .rbytes = e->rbytes};
     R->absorbed_ns = R->absorbed_instr = 0;
@@ -1262,7 +1298,7 @@ static int phase_new(gstate_t *g, uint64_t key, uint32_t *id)
             q->syms[i] = R->sl[i].sym;
             q->range[3 * i] = UINT64_MAX;
             q->range[3 * i + 1] = 0;
-            q->range[3 * i + 2] = UINT64_MAX;
+            q->range[3 * i + 2] = PD_NONE;
         }
         if (g->anchored) {
             memcpy(q->set, R->set, sizeof *q->set * R->nset);
@@ -1561,8 +1597,7 @@ static int occurrence_end(gstate_t *g)
                 q->range[3 * i] = sz;
             if (sz > q->range[3 * i + 1])
                 q->range[3 * i + 1] = sz;
-            if (x->pdone < q->range[3 * i + 2])
-                q->range[3 * i + 2] = x->pdone;
+            q->range[3 * i + 2] = pd_merge(q->range[3 * i + 2], pd_of(x->pdone));
             uint64_t b = x->bytes > x->rbytes ? x->bytes : x->rbytes;
             if (b) {
                 if (b < q->bmin)
@@ -2175,8 +2210,7 @@ static void phase_absorb(gstate_t *g, gphase_t *b, gphase_t *a)
                 y->range[3 * k] = x->range[3 * k];
             if (x->range[3 * k + 1] > y->range[3 * k + 1])
                 y->range[3 * k + 1] = x->range[3 * k + 1];
-            if (x->range[3 * k + 2] < y->range[3 * k + 2])
-                y->range[3 * k + 2] = x->range[3 * k + 2];
+            y->range[3 * k + 2] = pd_merge(y->range[3 * k + 2], x->range[3 * k + 2]);
         }
         y->pw += x->pw;
         y->tsum += x->tsum;
@@ -2604,7 +2638,7 @@ static int results(gstate_t *g, int r, pas2p_rank_phases_t *out)
             p->pos_rbytes[x] = q->pos[4 * x + 3] / pw;
             p->pos_size_min[x] = q->range[3 * x];
             p->pos_size_max[x] = q->range[3 * x + 1];
-            p->pos_pdone[x] = q->range[3 * x + 2] == UINT64_MAX ? 0 : (uint32_t)q->range[3 * x + 2];
+            p->pos_pdone[x] = pd_out(q->range[3 * x + 2]);
         }
         p->min_bytes = q->bmin == UINT64_MAX ? 0 : q->bmin;
         p->max_bytes = q->bmax;

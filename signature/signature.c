@@ -162,6 +162,8 @@ int pas2p_signature_write(const pas2p_signature_t *s, const char *path, char *er
                     ATTR("wait_s", "%.9g", e->wait_s);
                 if (e->polled)
                     ATTR("polled", "%u", e->polled);
+                if (e->cancelled)
+                    ATTR("cancelled", "%d", 1);
                 if (e->peer2 != -1 || e->tag2 != -1) {
                     ATTR("peer2", "%d", e->peer2);
                     ATTR("tag2", "%d", e->tag2);
@@ -388,6 +390,7 @@ static int fill(xmlNodePtr root, pas2p_signature_t *s)
                         x->wait_s = pas2p_xml_attr_d(e, "wait_s");
                         uint64_t pd = pas2p_xml_attr_u(e, "polled");
                         x->polled = pd > UINT32_MAX ? UINT32_MAX : (uint32_t)pd;
+                        x->cancelled = pas2p_xml_attr_u(e, "cancelled") != 0;
                         if (!x->call)
                             return -2; /* an MPI call this pas2p does not know */
                         int st = read_starts(pas2p_xml_attr(e, "starts"), x);

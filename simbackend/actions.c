@@ -597,12 +597,26 @@ static long unmatched_wildcards(const pas2p_signature_t *s, uint32_t id, int32_t
 }
 
 /* rank R's events of phase p that are not replayed: 1 per event (NULL: none, or out of
- * memory: *oom set) */
+ * memory: *oom set).  The receives the signature says the run cancelled (`cancelled`:
+ * wherever they were posted, e.g. one at the end of each of several rounds of a phase,
+ * HPCC's RandomAccess at N 1000), then, of what unmatched_wildcards leaves over on each
+ * communicator, the last ones posted (signatures without the attribute) */
 static uint8_t *cancelled_receives(const pas2p_signature_t *s, const pas2p_sig_rank_t *R,
                                    const pas2p_sig_phase_t *p, int *oom)
 {
     uint8_t *skip = NULL;
     *oom = 0;
+    for (uint32_t j = 0; j < p->nevents; j++) {
+        const pas2p_sig_event_t *e = &p->events[j];
+        if (!e->cancelled || e->call != PAS2P_CALL_Irecv ||
+            (e->peer != PAS2P_PEER_ANY && e->tag != PAS2P_TAG_ANY))
+            continue;
+        if (!skip && !(skip = calloc(p->nevents, 1))) {
+            *oom = 1;
+            return NULL;
+        }
+        skip[j] = 1;
+    }
     for (uint32_t j = p->nevents; j-- > 0;) {
         const pas2p_sig_event_t *e = &p->events[j];
         if (e->call != PAS2P_CALL_Irecv || (e->peer != PAS2P_PEER_ANY && e->tag != PAS2P_TAG_ANY))
@@ -615,10 +629,12 @@ static uint8_t *cancelled_receives(const pas2p_signature_t *s, const pas2p_sig_r
         if (k < p->nevents)
             continue; /* (done from its last wildcard receive) */
         long n = unmatched_wildcards(s, p->id, (int32_t)R->rank, e->comm);
+        for (uint32_t i = 0; skip && i <= j; i++) /* those the signature names */
+            n -= skip[i] && p->events[i].comm == e->comm;
         for (uint32_t i = j + 1; n > 0 && i-- > 0;) {
             const pas2p_sig_event_t *x = &p->events[i];
             if (x->call != PAS2P_CALL_Irecv || x->comm != e->comm ||
-                (x->peer != PAS2P_PEER_ANY && x->tag != PAS2P_TAG_ANY))
+                (x->peer != PAS2P_PEER_ANY && x->tag != PAS2P_TAG_ANY) || (skip && skip[i]))
                 continue;
             if (!skip && !(skip = calloc(p->nevents, 1))) {
                 *oom = 1;

@@ -95,7 +95,8 @@ static void sample(pas2p_signature_t *s)
                                            .bytes = 4096, .rbytes = 4096, .compute_s = 0.1};
         p->events[1] = (pas2p_sig_event_t){.call = PAS2P_CALL_Allreduce, .peer = -1, .tag = -1,
                                            .peer2 = -1, .tag2 = -1, .comm = 0, .bytes = 8,
-                                           .rbytes = 8, .compute_s = 0.01, .polled = 3};
+                                           .rbytes = 8, .compute_s = 0.01, .polled = 3,
+                                           .cancelled = 1};
     }
 }
 
@@ -146,6 +147,8 @@ static void test_round_trip(void **state)
     assert_int_equal(p->events[1].peer2, -1);
     assert_int_equal(p->events[0].polled, 0); /* (optional: absent) */
     assert_int_equal(p->events[1].polled, 3);
+    assert_int_equal(p->events[0].cancelled, 0); /* (optional: absent) */
+    assert_int_equal(p->events[1].cancelled, 1);
     assert_true(p->events[0].compute_s == 0.1);
     assert_true(p->time_median_s == 0.119);
     pas2p_signature_free(&a);
