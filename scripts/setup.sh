@@ -14,6 +14,7 @@ packages=(
   iproute2 util-linux               # validation/vcluster: ip, tc, nsenter, unshare
   gnuplot-nox                       # validation/experiment.sh: the PET-vs-AET plot
   lammps                            # validation/lammps: a real MPI application (lmp, Open MPI)
+  hpcc                              # tests: HPC Challenge, a real MPI benchmark suite
   chromium                          # tests: pas2p report's page rendered headless
 )
 missing=()

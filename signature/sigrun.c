@@ -514,8 +514,11 @@ static int tag_ok(int32_t want, int32_t got)
 }
 
 /* 1 when phase p's skeleton makes e somewhere: the same call, communicator and tag (or a
- * wildcard tag), any peer, a size within the range seen (a probe from any source: any
- * probe, any size); a completion call is any completion call of the skeleton: which one
+ * wildcard tag), any peer, a size within the range seen at one such call, or between the
+ * least and the most of all of them (HPCC's RandomAccess sends full buckets of 8192 bytes
+ * and, at the end, what is left: 464 bytes in the base run, 4760 in the next; a probe
+ * from any source: any probe, any size); a completion call is any completion call of the
+ * skeleton: which one
  * completes a request depends on timing too (HPCC's RandomAccess tests its wildcard
  * receives with MPI_Testany while it sends, and drains what is left with MPI_Waitany: how
  * many are left at the end, none in one run, is the arrivals' order) */
@@ -524,6 +527,7 @@ static int skeleton_makes(const sigrun_t *s, const pas2p_sig_phase_t *p, const p
     uint64_t got = e->bytes + e->rbytes;
     int any_size = pas2p_call_class(e->call) == PAS2P_CLASS_COMPLETION;
     int probe = e->call == PAS2P_CALL_Probe || e->call == PAS2P_CALL_Iprobe;
+    pas2p_sig_event_t span = {.size_min = UINT64_MAX}; /* the range over the same calls */
     for (uint32_t k = 0; k < p->nevents; k++) {
         const pas2p_sig_event_t *x = &p->events[k];
         if (any_size && pas2p_call_class(x->call) == PAS2P_CLASS_COMPLETION)
@@ -534,11 +538,14 @@ static int skeleton_makes(const sigrun_t *s, const pas2p_sig_phase_t *p, const p
         if (probe && (x->call == PAS2P_CALL_Probe || x->call == PAS2P_CALL_Iprobe) &&
             x->peer == PAS2P_PEER_ANY && x->comm == e->comm && tag_ok(x->tag, e->tag))
             return 1;
-        if (x->call == e->call && x->comm == e->comm && tag_ok(x->tag, e->tag) &&
-            (any_size || !x->size_max || size_in_range(x, got, s->sig.size_floor)))
-            return 1;
+        if (x->call == e->call && x->comm == e->comm && tag_ok(x->tag, e->tag)) {
+            if (any_size || !x->size_max || size_in_range(x, got, s->sig.size_floor))
+                return 1;
+            span.size_min = x->size_min < span.size_min ? x->size_min : span.size_min;
+            span.size_max = x->size_max > span.size_max ? x->size_max : span.size_max;
+        }
     }
-    return 0;
+    return span.size_max && size_in_range(&span, got, s->sig.size_floor);
 }
 
 static int tolerate(sigrun_t *s, const interval_t *v, const pas2p_event_t *e, const char *why);

@@ -209,6 +209,11 @@ target_link_libraries(randacc PRIVATE MPI::MPI_C)
 add_test(NAME hpcc_patterns COMMAND bash ${T}/hpcc_patterns.sh ${PAS2P}
   ${CMAKE_SOURCE_DIR}/platforms/gbe-cluster.xml ${W}/hpcc -- ${MPIRUN} -np 2 $<TARGET_FILE:randacc> 300)
 set_tests_properties(hpcc_patterns PROPERTIES TIMEOUT 600)
+# HPC Challenge itself (Debian 'hpcc'), its own example input on a 1 x 2 grid, through every
+# path (tests/hpcc_real.sh); a missing hpcc is a failure with the reason, not a skip
+add_test(NAME hpcc_real COMMAND bash ${T}/hpcc_real.sh ${PAS2P}
+  ${CMAKE_SOURCE_DIR}/platforms/gbe-cluster.xml ${W}/hpcc_real -- ${MPIRUN} -np 2)
+set_tests_properties(hpcc_real PROPERTIES TIMEOUT 900)
 
 # a message sent and never received when the ranks end (Ray's, to itself): analyzed with a
 # note, replayed and simulated without it (tests/unreceived.sh)
