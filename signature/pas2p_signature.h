@@ -136,6 +136,15 @@ int pas2p_signature_write(const pas2p_signature_t *s, const char *path, char *er
 int pas2p_signature_read(const char *path, pas2p_signature_t *s, char *err, size_t errlen);
 void pas2p_signature_free(pas2p_signature_t *s);
 
+/* What one rank of `pas2p predict`'s run needs: the signature's top-level elements and
+ * rank RANK's table only (s->nranks = 1), read as a stream: the other ranks' tables are read
+ * past (validated, never kept) and this rank's phases are built one at a time, so memory
+ * follows the largest phase, not the file (ABySS's 82 MB signature at np 2: 1.35 GB per
+ * rank with pas2p_signature_read).  The same checks as pas2p_signature_read; also -1 when
+ * the file has no table for RANK. */
+int pas2p_signature_read_rank(const char *path, uint32_t rank, pas2p_signature_t *s, char *err,
+                              size_t errlen);
+
 /* The application element's command and np, read by streaming to it (the first elements),
  * not by loading the file: what `pas2p predict`'s runtime checks before it pays for the
  * whole signature (82 MB: 15 s).  0, or -1 (not found, not XML: pas2p_signature_read

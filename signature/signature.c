@@ -265,143 +265,189 @@ static int read_starts(const char *v, pas2p_sig_event_t *x)
     return 0;
 }
 
-static int fill(xmlNodePtr root, pas2p_signature_t *s)
+/* a top-level element other than <rank>: application, thresholds, analysis, communicator
+ * (appended to s->comms, which grows: *cap).  0, or -1 out of memory */
+static int fill_top(xmlNodePtr n, pas2p_signature_t *s, uint32_t *cap)
 {
-    s->version = (uint32_t)pas2p_xml_attr_u(root, "version");
-    s->ncomms = pas2p_xml_count(root, "communicator");
-    s->nranks = pas2p_xml_count(root, "rank");
-    s->comms = calloc(s->ncomms ? s->ncomms : 1, sizeof *s->comms);
-    s->ranks = calloc(s->nranks ? s->nranks : 1, sizeof *s->ranks);
-    if (!s->comms || !s->ranks)
-        return -1;
-    uint32_t ci = 0, ri = 0;
-    for (xmlNodePtr n = root->children; n; n = n->next) {
-        if (pas2p_xml_is(n, "application")) {
-            pas2p_xml_attr_s(n, "command", s->command, sizeof s->command);
-            pas2p_xml_attr_s(n, "counters", s->counters, sizeof s->counters);
-            pas2p_xml_attr_s(n, "tracer", s->tracer, sizeof s->tracer);
-            pas2p_xml_attr_s(n, "hosts", s->hosts, sizeof s->hosts);
-            s->np = (uint32_t)pas2p_xml_attr_u(n, "np");
-            s->aet_s = pas2p_xml_attr_d(n, "aet_s");
-        } else if (pas2p_xml_is(n, "thresholds")) {
-            s->relevance = pas2p_xml_attr_d(n, "relevance");
-            s->compute_similarity = pas2p_xml_attr_d(n, "compute_similarity");
-            s->compute_similarity_time = pas2p_xml_attr_d(n, "compute_similarity_time");
-            s->size_tolerance = pas2p_xml_attr_d(n, "size_tolerance");
-            s->size_floor = pas2p_xml_attr_u(n, "size_floor");
-            s->inline_events = (uint32_t)pas2p_xml_attr_u(n, "inline_events");
-        } else if (pas2p_xml_is(n, "analysis")) {
-            s->representative = (uint32_t)pas2p_xml_attr_u(n, "representative_rank");
-            s->events = pas2p_xml_attr_u(n, "events");
-            s->pet_s = pas2p_xml_attr_d(n, "pet_s");
-            s->relevant_s = pas2p_xml_attr_d(n, "relevant_s");
-            s->remainder_s = pas2p_xml_attr_d(n, "remainder_s");
-            s->coverage = pas2p_xml_attr_d(n, "coverage");
-            const char *st = pas2p_xml_attr(n, "structure");
-            s->spmd = st && !strcmp(st, "spmd");
-            const char *ph = pas2p_xml_attr(n, "phases");
-            s->global = ph && !strcmp(ph, "global");
-            s->characteristic_comm = pas2p_xml_attr(n, "characteristic_comm")
-                                         ? (uint32_t)pas2p_xml_attr_u(n, "characteristic_comm")
-                                         : UINT32_MAX;
-            const char *lo = pas2p_xml_attr(n, "located");
-            s->anchored = lo && !strcmp(lo, "anchors");
-            const char *ru = pas2p_xml_attr(n, "completion_runs");
-            s->runs = s->global && ru && !strcmp(ru, "folded");
-            const char *te = pas2p_xml_attr(n, "completion_tests");
-            s->tests = s->global && te && !strcmp(te, "polls");
-        } else if (pas2p_xml_is(n, "communicator")) {
-            pas2p_sig_comm_t *c = &s->comms[ci++];
-            c->id = (uint32_t)pas2p_xml_attr_u(n, "id");
-            c->parent = (uint32_t)pas2p_xml_attr_u(n, "parent");
-            c->call = pas2p_call_by_name(pas2p_xml_attr(n, "call") ? pas2p_xml_attr(n, "call") : "");
-            c->members = parse_ints(pas2p_xml_attr(n, "members"), &c->size);
-            if (!c->members)
+    if (pas2p_xml_is(n, "application")) {
+        pas2p_xml_attr_s(n, "command", s->command, sizeof s->command);
+        pas2p_xml_attr_s(n, "counters", s->counters, sizeof s->counters);
+        pas2p_xml_attr_s(n, "tracer", s->tracer, sizeof s->tracer);
+        pas2p_xml_attr_s(n, "hosts", s->hosts, sizeof s->hosts);
+        s->np = (uint32_t)pas2p_xml_attr_u(n, "np");
+        s->aet_s = pas2p_xml_attr_d(n, "aet_s");
+    } else if (pas2p_xml_is(n, "thresholds")) {
+        s->relevance = pas2p_xml_attr_d(n, "relevance");
+        s->compute_similarity = pas2p_xml_attr_d(n, "compute_similarity");
+        s->compute_similarity_time = pas2p_xml_attr_d(n, "compute_similarity_time");
+        s->size_tolerance = pas2p_xml_attr_d(n, "size_tolerance");
+        s->size_floor = pas2p_xml_attr_u(n, "size_floor");
+        s->inline_events = (uint32_t)pas2p_xml_attr_u(n, "inline_events");
+    } else if (pas2p_xml_is(n, "analysis")) {
+        s->representative = (uint32_t)pas2p_xml_attr_u(n, "representative_rank");
+        s->events = pas2p_xml_attr_u(n, "events");
+        s->pet_s = pas2p_xml_attr_d(n, "pet_s");
+        s->relevant_s = pas2p_xml_attr_d(n, "relevant_s");
+        s->remainder_s = pas2p_xml_attr_d(n, "remainder_s");
+        s->coverage = pas2p_xml_attr_d(n, "coverage");
+        const char *st = pas2p_xml_attr(n, "structure");
+        s->spmd = st && !strcmp(st, "spmd");
+        const char *ph = pas2p_xml_attr(n, "phases");
+        s->global = ph && !strcmp(ph, "global");
+        s->characteristic_comm = pas2p_xml_attr(n, "characteristic_comm")
+                                     ? (uint32_t)pas2p_xml_attr_u(n, "characteristic_comm")
+                                     : UINT32_MAX;
+        const char *lo = pas2p_xml_attr(n, "located");
+        s->anchored = lo && !strcmp(lo, "anchors");
+        const char *ru = pas2p_xml_attr(n, "completion_runs");
+        s->runs = s->global && ru && !strcmp(ru, "folded");
+        const char *te = pas2p_xml_attr(n, "completion_tests");
+        s->tests = s->global && te && !strcmp(te, "polls");
+    } else if (pas2p_xml_is(n, "communicator")) {
+        if (s->ncomms == *cap) {
+            uint32_t c = *cap ? 2 * *cap : 8;
+            pas2p_sig_comm_t *v = realloc(s->comms, c * sizeof *v);
+            if (!v)
                 return -1;
-            if (pas2p_xml_attr(n, "dims")) {
-                uint32_t nd = 0, np = 0;
-                c->dims = parse_ints(pas2p_xml_attr(n, "dims"), &nd);
-                c->periods = parse_ints(pas2p_xml_attr(n, "periods"), &np);
-                if (!c->dims || !c->periods)
-                    return -1;
-                c->ndims = nd < np ? nd : np;
-            }
-        } else if (pas2p_xml_is(n, "rank")) {
-            pas2p_sig_rank_t *R = &s->ranks[ri++];
-            R->rank = (uint32_t)pas2p_xml_attr_u(n, "id");
-            R->elapsed_s = pas2p_xml_attr_d(n, "elapsed_s");
-            R->events = pas2p_xml_attr_u(n, "events");
-            R->kernel_rate = pas2p_xml_attr(n, "kernel_rate") ? pas2p_xml_attr_d(n, "kernel_rate") : 0;
-            R->nphases = pas2p_xml_count(n, "phase");
-            R->phases = calloc(R->nphases ? R->nphases : 1, sizeof *R->phases);
-            if (!R->phases)
+            s->comms = v;
+            *cap = c;
+        }
+        pas2p_sig_comm_t *c = &s->comms[s->ncomms++];
+        memset(c, 0, sizeof *c);
+        c->id = (uint32_t)pas2p_xml_attr_u(n, "id");
+        c->parent = (uint32_t)pas2p_xml_attr_u(n, "parent");
+        c->call = pas2p_call_by_name(pas2p_xml_attr(n, "call") ? pas2p_xml_attr(n, "call") : "");
+        c->members = parse_ints(pas2p_xml_attr(n, "members"), &c->size);
+        if (!c->members)
+            return -1;
+        if (pas2p_xml_attr(n, "dims")) {
+            uint32_t nd = 0, np = 0;
+            c->dims = parse_ints(pas2p_xml_attr(n, "dims"), &nd);
+            c->periods = parse_ints(pas2p_xml_attr(n, "periods"), &np);
+            if (!c->dims || !c->periods)
                 return -1;
-            uint32_t pi = 0;
-            for (xmlNodePtr ph = n->children; ph; ph = ph->next) {
-                if (!pas2p_xml_is(ph, "phase"))
-                    continue;
-                pas2p_sig_phase_t *p = &R->phases[pi++];
-                p->id = (uint32_t)pas2p_xml_attr_u(ph, "id");
-                p->weight = pas2p_xml_attr_u(ph, "weight");
-                p->relevant = pas2p_xml_attr(ph, "relevant") && !strcmp(pas2p_xml_attr(ph, "relevant"), "yes");
-                p->time_mean_s = pas2p_xml_attr_d(ph, "time_mean_s");
-                p->time_median_s = pas2p_xml_attr_d(ph, "time_median_s");
-                p->time_min_s = pas2p_xml_attr_d(ph, "time_min_s");
-                p->time_max_s = pas2p_xml_attr_d(ph, "time_max_s");
-                p->time_sd_s = pas2p_xml_attr_d(ph, "time_sd_s");
-                p->compute_mean_s = pas2p_xml_attr_d(ph, "compute_mean_s");
-                p->instructions_mean = pas2p_xml_attr_d(ph, "instructions_mean");
-                p->variable = pas2p_xml_attr(ph, "variable") != NULL;
-                p->runs = (uint32_t)pas2p_xml_attr_u(ph, "runs");
-                p->runs_time_mean_s = p->runs > 1 ? pas2p_xml_attr_d(ph, "runs_time_mean_s") : 0;
-                p->nevents = pas2p_xml_count(ph, "event");
-                p->events = calloc(p->nevents ? p->nevents : 1, sizeof *p->events);
-                if (!p->events)
-                    return -1;
-                uint32_t ei = 0;
-                for (xmlNodePtr e = ph->children; e; e = e->next) {
-                    if (pas2p_xml_is(e, "occurrence") && p->nocc < PAS2P_SIG_OCC) {
-                        p->occ_start[p->nocc] = pas2p_xml_attr_u(e, "start");
-                        p->occ_end[p->nocc] = pas2p_xml_attr_u(e, "end");
-                        p->occ_time_s[p->nocc] = pas2p_xml_attr_d(e, "time_s");
-                        p->occ_runs_time_s[p->nocc] =
-                            p->runs > 1 ? pas2p_xml_attr_d(e, "runs_time_s") : 0;
-                        if (s->anchored && (!pas2p_xml_attr(e, "anchor_start") ||
-                                            !pas2p_xml_attr(e, "anchor_end")))
-                            return -3; /* located by anchors, but this one is not */
-                        p->occ_astart[p->nocc] = anchor_pos(pas2p_xml_attr(e, "anchor_start"));
-                        p->occ_aend[p->nocc] = anchor_pos(pas2p_xml_attr(e, "anchor_end"));
-                        p->nocc++;
-                    } else if (pas2p_xml_is(e, "event")) {
-                        pas2p_sig_event_t *x = &p->events[ei++];
-                        x->call = pas2p_call_by_name(pas2p_xml_attr(e, "call") ? pas2p_xml_attr(e, "call") : "");
-                        x->peer = pas2p_xml_attr_i(e, "peer", -1);
-                        x->tag = pas2p_xml_attr_i(e, "tag", -1);
-                        x->peer2 = pas2p_xml_attr_i(e, "peer2", -1);
-                        x->tag2 = pas2p_xml_attr_i(e, "tag2", -1);
-                        x->comm = (uint32_t)pas2p_xml_attr_u(e, "comm");
-                        x->aux = (uint32_t)pas2p_xml_attr_u(e, "aux");
-                        x->bytes = pas2p_xml_attr_u(e, "bytes");
-                        x->rbytes = pas2p_xml_attr_u(e, "rbytes");
-                        x->size_min = pas2p_xml_attr_u(e, "size_min");
-                        x->size_max = pas2p_xml_attr_u(e, "size_max");
-                        x->compute_s = pas2p_xml_attr_d(e, "compute_s");
-                        x->instructions = pas2p_xml_attr_d(e, "instructions");
-                        x->wait_s = pas2p_xml_attr_d(e, "wait_s");
-                        uint64_t pd = pas2p_xml_attr_u(e, "polled");
-                        x->polled = pd > UINT32_MAX ? UINT32_MAX : (uint32_t)pd;
-                        x->cancelled = pas2p_xml_attr_u(e, "cancelled") != 0;
-                        if (!x->call)
-                            return -2; /* an MPI call this pas2p does not know */
-                        int st = read_starts(pas2p_xml_attr(e, "starts"), x);
-                        if (st)
-                            return st;
-                    }
-                }
-            }
+            c->ndims = nd < np ? nd : np;
         }
     }
     return 0;
+}
+
+/* a <rank> element's own attributes */
+static void fill_rank(xmlNodePtr n, pas2p_sig_rank_t *R)
+{
+    R->rank = (uint32_t)pas2p_xml_attr_u(n, "id");
+    R->elapsed_s = pas2p_xml_attr_d(n, "elapsed_s");
+    R->events = pas2p_xml_attr_u(n, "events");
+    R->kernel_rate = pas2p_xml_attr(n, "kernel_rate") ? pas2p_xml_attr_d(n, "kernel_rate") : 0;
+}
+
+/* a <phase> element into p (zeroed).  0; -1 out of memory, -2 an unknown call, -3 an
+ * occurrence without anchors in an anchored signature, -4 a bad `starts` */
+static int fill_phase(xmlNodePtr ph, int anchored, pas2p_sig_phase_t *p)
+{
+    p->id = (uint32_t)pas2p_xml_attr_u(ph, "id");
+    p->weight = pas2p_xml_attr_u(ph, "weight");
+    p->relevant = pas2p_xml_attr(ph, "relevant") && !strcmp(pas2p_xml_attr(ph, "relevant"), "yes");
+    p->time_mean_s = pas2p_xml_attr_d(ph, "time_mean_s");
+    p->time_median_s = pas2p_xml_attr_d(ph, "time_median_s");
+    p->time_min_s = pas2p_xml_attr_d(ph, "time_min_s");
+    p->time_max_s = pas2p_xml_attr_d(ph, "time_max_s");
+    p->time_sd_s = pas2p_xml_attr_d(ph, "time_sd_s");
+    p->compute_mean_s = pas2p_xml_attr_d(ph, "compute_mean_s");
+    p->instructions_mean = pas2p_xml_attr_d(ph, "instructions_mean");
+    p->variable = pas2p_xml_attr(ph, "variable") != NULL;
+    p->runs = (uint32_t)pas2p_xml_attr_u(ph, "runs");
+    p->runs_time_mean_s = p->runs > 1 ? pas2p_xml_attr_d(ph, "runs_time_mean_s") : 0;
+    p->nevents = pas2p_xml_count(ph, "event");
+    p->events = calloc(p->nevents ? p->nevents : 1, sizeof *p->events);
+    if (!p->events)
+        return -1;
+    uint32_t ei = 0;
+    for (xmlNodePtr e = ph->children; e; e = e->next) {
+        if (pas2p_xml_is(e, "occurrence") && p->nocc < PAS2P_SIG_OCC) {
+            p->occ_start[p->nocc] = pas2p_xml_attr_u(e, "start");
+            p->occ_end[p->nocc] = pas2p_xml_attr_u(e, "end");
+            p->occ_time_s[p->nocc] = pas2p_xml_attr_d(e, "time_s");
+            p->occ_runs_time_s[p->nocc] = p->runs > 1 ? pas2p_xml_attr_d(e, "runs_time_s") : 0;
+            if (anchored && (!pas2p_xml_attr(e, "anchor_start") || !pas2p_xml_attr(e, "anchor_end")))
+                return -3; /* located by anchors, but this one is not */
+            p->occ_astart[p->nocc] = anchor_pos(pas2p_xml_attr(e, "anchor_start"));
+            p->occ_aend[p->nocc] = anchor_pos(pas2p_xml_attr(e, "anchor_end"));
+            p->nocc++;
+        } else if (pas2p_xml_is(e, "event")) {
+            pas2p_sig_event_t *x = &p->events[ei++];
+            x->call = pas2p_call_by_name(pas2p_xml_attr(e, "call") ? pas2p_xml_attr(e, "call") : "");
+            x->peer = pas2p_xml_attr_i(e, "peer", -1);
+            x->tag = pas2p_xml_attr_i(e, "tag", -1);
+            x->peer2 = pas2p_xml_attr_i(e, "peer2", -1);
+            x->tag2 = pas2p_xml_attr_i(e, "tag2", -1);
+            x->comm = (uint32_t)pas2p_xml_attr_u(e, "comm");
+            x->aux = (uint32_t)pas2p_xml_attr_u(e, "aux");
+            x->bytes = pas2p_xml_attr_u(e, "bytes");
+            x->rbytes = pas2p_xml_attr_u(e, "rbytes");
+            x->size_min = pas2p_xml_attr_u(e, "size_min");
+            x->size_max = pas2p_xml_attr_u(e, "size_max");
+            x->compute_s = pas2p_xml_attr_d(e, "compute_s");
+            x->instructions = pas2p_xml_attr_d(e, "instructions");
+            x->wait_s = pas2p_xml_attr_d(e, "wait_s");
+            uint64_t pd = pas2p_xml_attr_u(e, "polled");
+            x->polled = pd > UINT32_MAX ? UINT32_MAX : (uint32_t)pd;
+            x->cancelled = pas2p_xml_attr_u(e, "cancelled") != 0;
+            if (!x->call)
+                return -2; /* an MPI call this pas2p does not know */
+            int st = read_starts(pas2p_xml_attr(e, "starts"), x);
+            if (st)
+                return st;
+        }
+    }
+    return 0;
+}
+
+/* the whole validated document into s: 0, or fill_phase's codes */
+static int fill(xmlNodePtr root, pas2p_signature_t *s)
+{
+    s->version = (uint32_t)pas2p_xml_attr_u(root, "version");
+    s->nranks = pas2p_xml_count(root, "rank");
+    s->ranks = calloc(s->nranks ? s->nranks : 1, sizeof *s->ranks);
+    if (!s->ranks)
+        return -1;
+    uint32_t ccap = 0, ri = 0;
+    for (xmlNodePtr n = root->children; n; n = n->next) {
+        if (!pas2p_xml_is(n, "rank")) {
+            if (fill_top(n, s, &ccap))
+                return -1;
+            continue;
+        }
+        pas2p_sig_rank_t *R = &s->ranks[ri++];
+        fill_rank(n, R);
+        R->nphases = pas2p_xml_count(n, "phase");
+        R->phases = calloc(R->nphases ? R->nphases : 1, sizeof *R->phases);
+        if (!R->phases)
+            return -1;
+        uint32_t pi = 0;
+        for (xmlNodePtr ph = n->children; ph; ph = ph->next)
+            if (pas2p_xml_is(ph, "phase")) {
+                int rc = fill_phase(ph, s->anchored, &R->phases[pi++]);
+                if (rc)
+                    return rc;
+            }
+    }
+    return 0;
+}
+
+/* fill's and fill_phase's codes as a one-line reason (f != 0) */
+static void fill_error(int f, const char *path, char *err, size_t errlen)
+{
+    if (f == -2)
+        pas2p_xml_err(err, errlen, "%s: names an MPI call this pas2p does not know", path);
+    else if (f == -4)
+        pas2p_xml_err(err, errlen, "%s: an event's `starts` is not a list of persistent "
+                      "requests (Send_init:PEER:TAG:BYTES:COMM ...)", path);
+    else if (f == -3)
+        pas2p_xml_err(err, errlen, "%s: located by anchors, but an occurrence has no "
+                      "anchor_start/anchor_end", path);
+    else
+        pas2p_xml_err(err, errlen, "%s: out of memory", path);
 }
 
 int pas2p_signature_read(const char *path, pas2p_signature_t *s, char *err, size_t errlen)
@@ -412,21 +458,166 @@ int pas2p_signature_read(const char *path, pas2p_signature_t *s, char *err, size
                        pas2p_signature_rng, &doc, err, errlen))
         return -1;
     int rc = -1, f = fill(xmlDocGetRootElement(doc), s);
-    if (f == -2)
-        pas2p_xml_err(err, errlen, "%s: names an MPI call this pas2p does not know", path);
-    else if (f == -4)
-        pas2p_xml_err(err, errlen, "%s: an event's `starts` is not a list of persistent "
-                      "requests (Send_init:PEER:TAG:BYTES:COMM ...)", path);
-    else if (f == -3)
-        pas2p_xml_err(err, errlen, "%s: located by anchors, but an occurrence has no "
-                      "anchor_start/anchor_end", path);
-    else if (f)
-        pas2p_xml_err(err, errlen, "%s: out of memory", path);
+    if (f)
+        fill_error(f, path, err, errlen);
     else if (s->nranks == 0 || s->representative >= s->nranks)
         pas2p_xml_err(err, errlen, "%s: representative rank %u has no phase table", path, s->representative);
     else
         rc = 0;
     xmlFreeDoc(doc);
+    if (rc)
+        pas2p_signature_free(s);
+    return rc;
+}
+
+/* the reader's first error, as one line; and the first that is not XML at all (a parser
+ * error rather than the schema's), which is the one said when there is one */
+typedef struct {
+    char msg[400], parse[400];
+} rank_errors_t;
+
+static void one_line(char *out, size_t n, const xmlError *e)
+{
+    snprintf(out, n, "line %d: %s", e->line, e->message);
+    for (char *c = out; *c; c++)
+        if (*c == '\n' || *c == '\r')
+            *c = ' ';
+    size_t k = strlen(out);
+    while (k && out[k - 1] == ' ')
+        out[--k] = 0;
+}
+
+static void on_reader_error(void *ctx, xmlErrorPtr e)
+{
+    rank_errors_t *x = ctx;
+    if (!e || !e->message)
+        return;
+    if (!x->msg[0])
+        one_line(x->msg, sizeof x->msg, e);
+    if (!x->parse[0] && e->domain == XML_FROM_PARSER)
+        one_line(x->parse, sizeof x->parse, e);
+}
+
+static double reader_attr_d(xmlTextReaderPtr r, const char *name, double dflt)
+{
+    xmlChar *v = xmlTextReaderGetAttribute(r, BAD_CAST name);
+    double d = v ? strtod((const char *)v, NULL) : dflt;
+    xmlFree(v);
+    return d;
+}
+
+int pas2p_signature_read_rank(const char *path, uint32_t rank, pas2p_signature_t *s, char *err,
+                              size_t errlen)
+{
+    memset(s, 0, sizeof *s);
+    FILE *fp = fopen(path, "r");
+    if (!fp) {
+        pas2p_xml_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    fclose(fp);
+    rank_errors_t xe = {{0}, {0}};
+    xmlRelaxNGParserCtxtPtr pc = xmlRelaxNGNewMemParserCtxt(pas2p_signature_rng,
+                                                            (int)strlen(pas2p_signature_rng));
+    xmlRelaxNGPtr schema = pc ? xmlRelaxNGParse(pc) : NULL;
+    xmlTextReaderPtr r = schema ? xmlReaderForFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOBLANKS)
+                                : NULL;
+    int rc = -1, f = 0, ret = -1;
+    if (!r || xmlTextReaderRelaxNGSetSchema(r, schema)) {
+        pas2p_xml_err(err, errlen, "%s: cannot read (out of memory, or the schema does not load)", path);
+        goto out;
+    }
+    xmlTextReaderSetStructuredErrorHandler(r, on_reader_error, &xe);
+    /* the root element and its version */
+    while ((ret = xmlTextReaderRead(r)) == 1 && xmlTextReaderNodeType(r) != XML_READER_TYPE_ELEMENT)
+        ;
+    if (ret != 1) {
+        pas2p_xml_err(err, errlen, "%s: not XML (%s)", path,
+                      xe.parse[0] ? xe.parse : xe.msg[0] ? xe.msg : "no element");
+        goto out;
+    }
+    const char *root = (const char *)xmlTextReaderConstName(r);
+    if (!root || strcmp(root, "pas2p-signature")) {
+        pas2p_xml_err(err, errlen, "%s: not a pas2p signature (root element <%s>)", path, root ? root : "none");
+        goto out;
+    }
+    s->version = (uint32_t)reader_attr_d(r, "version", 0);
+    if (s->version != PAS2P_SIGNATURE_VERSION) {
+        pas2p_xml_err(err, errlen, "%s: signature version %u, this pas2p reads version %u", path,
+                      s->version, PAS2P_SIGNATURE_VERSION);
+        goto out;
+    }
+    uint32_t ccap = 0, pcap = 0;
+    pas2p_sig_rank_t *R = NULL;
+    ret = xmlTextReaderRead(r);
+    while (ret == 1) {
+        int depth = xmlTextReaderDepth(r);
+        if (xmlTextReaderNodeType(r) != XML_READER_TYPE_ELEMENT || depth < 1 || depth > 2) {
+            ret = xmlTextReaderRead(r);
+            continue;
+        }
+        const char *name = (const char *)xmlTextReaderConstName(r);
+        int is_rank = depth == 1 && name && !strcmp(name, "rank");
+        if (is_rank && (R || (uint32_t)reader_attr_d(r, "id", -1) != rank)) {
+            ret = xmlTextReaderNext(r); /* another rank's table: read past, not kept */
+            continue;
+        }
+        if (is_rank) { /* this rank's: its attributes, then its phases one at a time */
+            if (!(s->ranks = calloc(1, sizeof *s->ranks))) {
+                f = -1;
+                break;
+            }
+            s->nranks = 1;
+            R = &s->ranks[0];
+            R->rank = rank;
+            R->elapsed_s = reader_attr_d(r, "elapsed_s", 0);
+            R->events = (uint64_t)reader_attr_d(r, "events", 0);
+            R->kernel_rate = reader_attr_d(r, "kernel_rate", 0);
+            ret = xmlTextReaderRead(r);
+            continue;
+        }
+        xmlNodePtr n = depth == 1 || (R && name && !strcmp(name, "phase")) ? xmlTextReaderExpand(r) : NULL;
+        if (!n) {
+            ret = depth == 1 ? -1 : xmlTextReaderRead(r);
+            continue;
+        }
+        if (depth == 1) {
+            f = fill_top(n, s, &ccap);
+        } else {
+            if (R->nphases == pcap) {
+                uint32_t c = pcap ? 2 * pcap : 16;
+                pas2p_sig_phase_t *v = realloc(R->phases, c * sizeof *v);
+                if (!v) {
+                    f = -1;
+                    break;
+                }
+                R->phases = v;
+                pcap = c;
+            }
+            memset(&R->phases[R->nphases], 0, sizeof *R->phases);
+            f = fill_phase(n, s->anchored, &R->phases[R->nphases++]);
+        }
+        if (f)
+            break;
+        ret = xmlTextReaderNext(r);
+    }
+    if (f)
+        fill_error(f, path, err, errlen);
+    else if (xe.parse[0])
+        pas2p_xml_err(err, errlen, "%s: not XML (%s)", path, xe.parse);
+    else if (ret != 0 || xmlTextReaderIsValid(r) != 1)
+        pas2p_xml_err(err, errlen, "%s: not a valid signature (%s)", path, xe.msg[0] ? xe.msg : "schema");
+    else if (!R)
+        pas2p_xml_err(err, errlen, "%s: has no phase table for rank %u", path, rank);
+    else
+        rc = 0;
+out:
+    if (r)
+        xmlFreeTextReader(r);
+    if (schema)
+        xmlRelaxNGFree(schema);
+    if (pc)
+        xmlRelaxNGFreeParserCtxt(pc);
     if (rc)
         pas2p_signature_free(s);
     return rc;

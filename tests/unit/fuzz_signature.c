@@ -84,8 +84,11 @@ int main(int argc, char **argv)
         fclose(f);
         pas2p_signature_t s;
         char err[1024] = "";
+        int has_rank = 0; /* the whole reader read a table for rank it & 1 */
         if (pas2p_signature_read(path, &s, err, sizeof err) == 0) {
             ok++;
+            for (uint32_t r = 0; r < s.nranks; r++)
+                has_rank |= s.ranks[r].rank == (uint32_t)(it & 1);
             pas2p_signature_free(&s);
         } else {
             refused++;
@@ -93,6 +96,19 @@ int main(int argc, char **argv)
                 fprintf(stderr, "iteration %ld: refused without a one-line message: [%s]\n", it, err);
                 return 1;
             }
+        }
+        /* predict's per-rank streaming reader: a one-line message too, never a crash, and
+         * it accepts what the whole reader accepts (for a rank the file has) */
+        char err2[1024] = "";
+        int rc2 = pas2p_signature_read_rank(path, (uint32_t)(it & 1), &s, err2, sizeof err2);
+        if (rc2 == 0)
+            pas2p_signature_free(&s);
+        else if (has_rank) {
+            fprintf(stderr, "iteration %ld: read_rank refused what the whole reader read: [%s]\n", it, err2);
+            return 1;
+        } else if (!err2[0] || strchr(err2, '\n')) {
+            fprintf(stderr, "iteration %ld: read_rank refused without a one-line message: [%s]\n", it, err2);
+            return 1;
         }
     }
     unlink(path);

@@ -207,6 +207,69 @@ static void expect_refused(const char *name, const char *text, const char *needl
         fail_msg("error '%s' does not contain '%s'", err, needle);
     assert_non_null(strstr(err, path)); /* names the file */
     assert_null(strchr(err, '\n'));     /* one line */
+    /* the streaming reader of one rank's table refuses it the same way */
+    err[0] = 0;
+    assert_int_equal(pas2p_signature_read_rank(path, 0, &s, err, sizeof err), -1);
+    if (!strstr(err, needle))
+        fail_msg("read_rank: error '%s' does not contain '%s'", err, needle);
+    assert_non_null(strstr(err, path));
+    assert_null(strchr(err, '\n'));
+}
+
+/* pas2p_signature_read_rank gives what pas2p_signature_read gives, for that rank alone; a
+ * damage in another rank's table is still refused (read past, validated) */
+static void test_read_rank(void **state)
+{
+    (void)state;
+    pas2p_signature_t a, all, one;
+    char path[128], err[512];
+    sample(&a);
+    a.anchored = 0;
+    path_of(path, sizeof path, "ranks.xml");
+    assert_int_equal(pas2p_signature_write(&a, path, err, sizeof err), 0);
+    assert_int_equal(pas2p_signature_read(path, &all, err, sizeof err), 0);
+    for (uint32_t r = 0; r < 2; r++) {
+        if (pas2p_signature_read_rank(path, r, &one, err, sizeof err))
+            fail_msg("%s", err);
+        assert_int_equal(one.nranks, 1);
+        assert_string_equal(one.command, all.command);
+        assert_int_equal(one.np, all.np);
+        assert_true(one.size_floor == all.size_floor && one.size_tolerance == all.size_tolerance);
+        assert_int_equal(one.global, all.global);
+        assert_int_equal(one.ncomms, all.ncomms);
+        assert_int_equal(one.comms[0].members[0], all.comms[0].members[0]);
+        const pas2p_sig_rank_t *x = &one.ranks[0], *y = &all.ranks[r];
+        assert_int_equal(x->rank, r);
+        assert_true(x->elapsed_s == y->elapsed_s);
+        assert_int_equal(x->events, y->events);
+        assert_int_equal(x->nphases, y->nphases);
+        for (uint32_t k = 0; k < x->nphases; k++) {
+            const pas2p_sig_phase_t *p = &x->phases[k], *q = &y->phases[k];
+            assert_int_equal(p->id, q->id);
+            assert_int_equal(p->weight, q->weight);
+            assert_true(p->time_mean_s == q->time_mean_s && p->time_median_s == q->time_median_s);
+            assert_int_equal(p->nocc, q->nocc);
+            assert_int_equal(p->occ_end[p->nocc - 1], q->occ_end[q->nocc - 1]);
+            assert_int_equal(p->nevents, q->nevents);
+            assert_memory_equal(p->events, q->events, p->nevents * sizeof *p->events);
+        }
+        pas2p_signature_free(&one);
+    }
+    assert_int_equal(pas2p_signature_read_rank(path, 2, &one, err, sizeof err), -1);
+    assert_non_null(strstr(err, "has no phase table for rank 2"));
+    /* rank 0's phase damaged: rank 1's reader still refuses the file */
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "awk '/<rank id=\"0\"/ { r0 = 1 } /<rank id=\"1\"/ { r0 = 0 } "
+                              "r0 && /weight=\"100\"/ { sub(/weight=\"100\"/, \"weight=\\\"-3\\\"\") } "
+                              "{ print }' %s > %s/neg0.xml", path, dir);
+    assert_int_equal(system(cmd), 0);
+    char neg[128];
+    path_of(neg, sizeof neg, "neg0.xml");
+    assert_int_equal(pas2p_signature_read(neg, &one, err, sizeof err), -1); /* (damaged indeed) */
+    assert_int_equal(pas2p_signature_read_rank(neg, 1, &one, err, sizeof err), -1);
+    assert_non_null(strstr(err, "not a valid signature"));
+    pas2p_signature_free(&a);
+    pas2p_signature_free(&all);
 }
 
 static void test_refusals(void **state)
@@ -269,6 +332,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_read_rank),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_no_external_entities),
         cmocka_unit_test(test_write_errors),
