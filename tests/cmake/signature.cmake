@@ -210,10 +210,14 @@ add_test(NAME hpcc_patterns COMMAND bash ${T}/hpcc_patterns.sh ${PAS2P}
   ${CMAKE_SOURCE_DIR}/platforms/gbe-cluster.xml ${W}/hpcc -- ${MPIRUN} -np 2 $<TARGET_FILE:randacc> 300)
 set_tests_properties(hpcc_patterns PROPERTIES TIMEOUT 600)
 # HPC Challenge itself (Debian 'hpcc'), its own example input on a 1 x 2 grid, through every
-# path (tests/hpcc_real.sh); a missing hpcc is a failure with the reason, not a skip
+# path (tests/hpcc_real.sh); a missing hpcc is a failure with the reason, not a skip.  Run
+# alone: its latency/bandwidth rings run as many rounds as fit in a time budget, so a trace
+# taken while other tests load the 2 cores has other loop counts there than the predict
+# runs make, and a loaded trace also makes those rings a quarter of the run, which predict
+# then awaits (seen: 3 concurrent copies, each predict diverged in the rings)
 add_test(NAME hpcc_real COMMAND bash ${T}/hpcc_real.sh ${PAS2P}
   ${CMAKE_SOURCE_DIR}/platforms/gbe-cluster.xml ${W}/hpcc_real -- ${MPIRUN} -np 2)
-set_tests_properties(hpcc_real PROPERTIES TIMEOUT 900)
+set_tests_properties(hpcc_real PROPERTIES TIMEOUT 900 RUN_SERIAL TRUE)
 
 # a message sent and never received when the ranks end (Ray's, to itself): analyzed with a
 # note, replayed and simulated without it (tests/unreceived.sh)
