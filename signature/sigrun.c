@@ -36,6 +36,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <fenv.h>
 #include <malloc.h>
 #include <math.h>
 #include <stdio.h>
@@ -969,7 +970,7 @@ static void close_interval(sigrun_t *s, uint32_t k, double v)
 }
 
 /* the sink's event: event i of this rank, as the trace numbers them */
-static void sig_event(void *state, const pas2p_event_t *e, uint64_t i)
+static void sig_event_checked(void *state, const pas2p_event_t *e, uint64_t i)
 {
     sigrun_t *s = state;
     double v = (double)e->t_end - (double)s->excl_ns;
@@ -1037,6 +1038,23 @@ stop_points:
     }
     if (anchor(s, e))
         maybe_stop(s);
+}
+
+/* The application's floating-point traps are off while this runtime works on an event
+ * (MPQC enables them before MPI_Init: tracer/runtime.c; its medians and ratios are
+ * doubles), its flags kept as they were.  A rank with no traps pays one read of the
+ * control words. */
+static void sig_event(void *state, const pas2p_event_t *e, uint64_t i)
+{
+    int traps = fegetexcept();
+    if (!traps) {
+        sig_event_checked(state, e, i);
+        return;
+    }
+    fenv_t fe;
+    feholdexcept(&fe);
+    sig_event_checked(state, e, i);
+    fesetenv(&fe);
 }
 
 /* the sink's finish: MPI_Finalize reached, no early stop */

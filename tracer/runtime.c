@@ -21,6 +21,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fenv.h>
 #include <libgen.h>
 #include <papi.h>
 #include <signal.h>
@@ -753,10 +754,19 @@ static void rt_start(int rc, unsigned call, int lang)
     record_init(cx, rc, t1);
 }
 
+/* The floating-point environment is the application's: MPQC enables traps
+ * (feenableexcept: invalid, division by zero, overflow) before MPI_Init, and the
+ * signature runtime's libxml2 computes a NaN as it starts (SIGFPE in every predict run).
+ * What runs here at MPI_Init and MPI_Finalize (the sink's start and finish, the manifest,
+ * the kernel's calibration) runs with no traps and the flags cleared, and the
+ * application's environment, flags included, is given back as it was. */
 void pas2p_rt_start(int rc, unsigned call, int lang)
 {
+    fenv_t fe;
+    feholdexcept(&fe);
     rt_start(rc, call, lang);
     warm_up_end(); /* (a failed or untraced start: the thread stopped, no spin) */
+    fesetenv(&fe);
 }
 
 static const char *level_name(int l)
@@ -863,7 +873,17 @@ static void write_manifest(const char *hosts, const uint64_t *events, const doub
     }
 }
 
+static void rt_finish(int lang);
+
 void pas2p_rt_finish(int lang)
+{
+    fenv_t fe; /* (as in pas2p_rt_start) */
+    feholdexcept(&fe);
+    rt_finish(lang);
+    fesetenv(&fe);
+}
+
+static void rt_finish(int lang)
 {
     if (!pas2p_rt.started)
         return;

@@ -24,8 +24,13 @@ add_test(NAME bad_show_not_xml COMMAND ${EXPECT} --fail --one-line --out "manife
   -- ${PAS2P} show ${W}/app_stencil2d/manifest)
 file(MAKE_DIRECTORY ${W}/show-no-prediction)
 add_test(NAME bad_show_dir_without_prediction COMMAND ${EXPECT} --fail --one-line
-  --out "show-no-prediction is a directory without a prediction.xml"
+  --out "show-no-prediction is a directory without a prediction.xml, nor any rank's times"
   -- ${PAS2P} show ${W}/show-no-prediction)
+# a run that diverged: the ranks' times files say why
+file(WRITE ${W}/show-diverged/rank-00000.times "pas2p-times 1\n")
+add_test(NAME bad_show_dir_diverged COMMAND ${EXPECT} --fail --one-line
+  --out "show-diverged is a directory without a prediction.xml \\(a run that diverged or failed writes none: its rank-NNNNN.times say why"
+  -- ${PAS2P} show ${W}/show-diverged)
 add_test(NAME bad_show_missing COMMAND ${EXPECT} --fail --one-line --out "no-such.xml: cannot open"
   -- ${PAS2P} show ${W}/no-such.xml)
 add_test(NAME bad_signature_anchors_missing COMMAND ${EXPECT} --fail --one-line
@@ -204,6 +209,13 @@ add_test(NAME predict_farm_any_source COMMAND bash ${T}/predict_stop.sh farm ${P
 # and cancelled, a grid whose point-to-point calls follow the wall clock, a heavy round
 # among light ones at the same barrier; through trace, analyze, predict (3x), replay,
 # simulate, simulate --full-trace and replay --export (tests/hpcc_patterns.sh)
+# floating-point traps enabled before MPI_Init (MPQC): trace and predict neither trap nor
+# change them (tests/fptraps.sh)
+add_executable(fptraps mpi/fptraps.c)
+target_link_libraries(fptraps PRIVATE MPI::MPI_C m)
+add_test(NAME fptraps_predict COMMAND bash ${T}/fptraps.sh ${PAS2P} ${W}/fptraps
+  -- ${MPIRUN} -np 2 $<TARGET_FILE:fptraps> 200)
+
 add_executable(randacc mpi/randacc.c)
 target_link_libraries(randacc PRIVATE MPI::MPI_C)
 add_test(NAME hpcc_patterns COMMAND bash ${T}/hpcc_patterns.sh ${PAS2P}
