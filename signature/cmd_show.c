@@ -81,8 +81,15 @@ int pas2p_cmd_show(int argc, char **argv)
     if (!stat(path, &sb) && S_ISDIR(sb.st_mode)) { /* a results directory: its prediction */
         snprintf(inside, sizeof inside, "%.*s/prediction.xml", PATH_MAX, path);
         if (access(inside, F_OK)) {
-            pas2p_err("show", "%s is a directory without a prediction.xml (a run that diverged "
-                      "or failed writes none: its rank-NNNNN.times say why)", path);
+            /* the ranks' times files say why, when a rank got as far as writing one */
+            snprintf(inside, sizeof inside, "%.*s/rank-00000.times", PATH_MAX, path);
+            if (access(inside, F_OK))
+                pas2p_err("show", "%s is a directory without a prediction.xml, nor any rank's "
+                          "times (a launch that failed before MPI_Init's end, or not a results "
+                          "directory)", path);
+            else
+                pas2p_err("show", "%s is a directory without a prediction.xml (a run that "
+                          "diverged or failed writes none: its rank-NNNNN.times say why)", path);
             return PAS2P_EXIT_USAGE;
         }
         path = inside;
