@@ -166,9 +166,9 @@ static void print(const pas2p_run_t *run, FILE *out)
     if (!n)
         return;
     fprintf(out, "departures = %llu\n", n);
-    fprintf(out, "note: %llu occurrence(s) of phases that are not relevant or occur once made "
-            "other calls or sizes than the base run's (tolerated: no time is extrapolated from "
-            "them); "
+    fprintf(out, "note: %llu occurrence(s) of phases that are not relevant or occur once, or "
+            "after the rank had measured all it must, made other calls or sizes than the base "
+            "run's (tolerated: no time is extrapolated from them); "
             "the first: rank %u %.900s\n", n, run->sig->ranks[first].rank,
             run->st[first].departed_why);
 }

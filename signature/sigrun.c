@@ -103,6 +103,8 @@ typedef struct {
                                 (tolerate(), shuffled(), check_event) */
     const interval_t *departed_last; /* the last of them (counted once) */
     char departed_why[600];  /* the first departure, said as a divergence would be */
+    int frozen;              /* the run left the signature after this rank had measured all
+                                it must: its calls are no longer followed (departs_when_done) */
     char dir[4096];
 } sigrun_t;
 
@@ -184,6 +186,28 @@ static double now_set_s(const sigrun_t *s)
 }
 
 /* a divergence (or a signature this run cannot follow): say where, and end the whole run */
+/* A rank whose every measured occurrence is closed has its times (sent to rank 0, or
+ * written at the stop): where its calls go after that cannot change them.  HyPhy catches
+ * the SIGTERM with which mpirun ends the other ranks at the guaranteed stop and calls
+ * MPI_Abort, a call its signature does not make: every predict run failed as diverged.
+ * Then the rank stops following the signature (no more checks, no more timing: frozen),
+ * says it as a departure, and the run goes on to its stop.  Another np, program or input
+ * is refused before (the launch checks) or departs while the rank still measures.
+ * Returns 1 when the call departed so (the caller returns), 0 when it is a divergence. */
+static int departs_when_done(sigrun_t *s, const char *why)
+{
+    if (!s->iv || !s->nmeasured || s->nclosed != s->nmeasured)
+        return 0;
+    if (!s->frozen) {
+        if (!s->departed)
+            snprintf(s->departed_why, sizeof s->departed_why, "departed after its measurements: %.540s",
+                     strncmp(why, "diverged ", 9) ? why : why + 9);
+        s->departed++;
+        s->frozen = 1;
+    }
+    return 1;
+}
+
 static void diverge(sigrun_t *s, const char *why)
 {
     /* tolerated departures before it may be where the run left the signature (a phase
@@ -571,7 +595,7 @@ static void check_member(sigrun_t *s, const interval_t *v, const pas2p_event_t *
              (unsigned long long)i, p->id, (unsigned long long)(v->start >> 32),
              (unsigned long long)(v->start & 0xffffffffu), pas2p_call_name(e->call), e->comm,
              e->tag, (unsigned long long)e->bytes, (unsigned long long)e->rbytes);
-    if (tolerate(s, v, e, why)) /* never timed, or timed whole (weight 1) */
+    if (tolerate(s, v, e, why) || departs_when_done(s, why)) /* never timed, or timed whole */
         return;
     diverge(s, why);
 }
@@ -680,7 +704,7 @@ static void check_event(sigrun_t *s, const interval_t *v, const pas2p_event_t *e
                  "%llu of its occurrence at %s): the phase has %u calls, got %s",
                  (unsigned long long)i, p->id, (unsigned long long)k, at, p->nevents,
                  pas2p_call_name(e->call));
-        if (tolerate(s, v, e, why))
+        if (tolerate(s, v, e, why) || departs_when_done(s, why))
             return;
         diverge(s, why);
     }
@@ -708,6 +732,8 @@ static void check_event(sigrun_t *s, const interval_t *v, const pas2p_event_t *e
                  "or input, or it stopped on an error of its own: see its output)",
                  (unsigned long long)i, (unsigned long long)s->me->events, p->id,
                  pas2p_call_name(x->call));
+        if (departs_when_done(s, why))
+            return;
         diverge(s, why);
     }
     snprintf(why, sizeof why, "diverged from the signature at event %llu (phase %u, call %llu "
@@ -725,7 +751,7 @@ static void check_event(sigrun_t *s, const interval_t *v, const pas2p_event_t *e
         depart(s, v, why);
         return;
     }
-    if (tolerate(s, v, e, why) || shuffled(s, v, e, why))
+    if (tolerate(s, v, e, why) || shuffled(s, v, e, why) || departs_when_done(s, why))
         return;
     diverge(s, why);
 }
@@ -975,6 +1001,8 @@ static void sig_event_checked(void *state, const pas2p_event_t *e, uint64_t i)
     sigrun_t *s = state;
     double v = (double)e->t_end - (double)s->excl_ns;
     count_messages(s, e);
+    if (s->frozen)
+        goto stop_points; /* (departs_when_done: nothing left to measure, calls not followed) */
     /* a global signature numbers calls as the analyzer does (pas2p_number_event): not the
      * failed polls (an Iprobe or Test* that found nothing: waiting, folded into the
      * computation before the next call), with completion runs, one number for a run of

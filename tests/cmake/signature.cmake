@@ -216,6 +216,20 @@ target_link_libraries(fptraps PRIVATE MPI::MPI_C m)
 add_test(NAME fptraps_predict COMMAND bash ${T}/fptraps.sh ${PAS2P} ${W}/fptraps
   -- ${MPIRUN} -np 2 $<TARGET_FILE:fptraps> 200)
 
+# a SIGTERM handler that calls MPI_Abort (HyPhy): at the guaranteed stop the other ranks'
+# MPI_Abort comes after their measurements, a departure, not a divergence
+add_executable(termabort mpi/termabort.c)
+target_link_libraries(termabort PRIVATE MPI::MPI_C)
+add_test(NAME termabort_trace COMMAND ${EXPECT} --clean ${W}/termabort --out "^termabort: ok$" --out "^AET = "
+  -- ${PAS2P} trace -o ${W}/termabort -- ${MPIRUN} -np 2 $<TARGET_FILE:termabort> 300)
+set_tests_properties(termabort_trace PROPERTIES FIXTURES_SETUP termabort)
+add_test(NAME termabort_analyze COMMAND ${PAS2P} analyze ${W}/termabort -o ${W}/termabort.xml)
+set_tests_properties(termabort_analyze PROPERTIES FIXTURES_REQUIRED termabort FIXTURES_SETUP termabort_sig)
+add_test(NAME termabort_predict COMMAND ${EXPECT} --clean ${W}/pred-termabort --out "^stop = early"
+  --out "^PET = " -- ${PAS2P} predict ${W}/termabort.xml -o ${W}/pred-termabort
+  -- ${MPIRUN} -np 2 $<TARGET_FILE:termabort> 300)
+set_tests_properties(termabort_predict PROPERTIES FIXTURES_REQUIRED termabort_sig)
+
 add_executable(randacc mpi/randacc.c)
 target_link_libraries(randacc PRIVATE MPI::MPI_C)
 add_test(NAME hpcc_patterns COMMAND bash ${T}/hpcc_patterns.sh ${PAS2P}
