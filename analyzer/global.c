@@ -381,6 +381,7 @@ typedef struct {
     uint32_t ndp, capdp;
     uint64_t absorbed_ns, absorbed_instr; /* failed polls, carried to the next call */
     uint32_t absorbed_done;   /* receives polls completed since the last call (gev_t.pdone) */
+    int never_done;           /* the call being consumed posts a receive never completed */
     unsigned last_call;       /* pas2p_number_event's state: the last numbered call */
     pas2p_tagc_t tagc;        /* pas2p_tag_count's state */
     uint32_t run_aux;         /* requests completed by the current Waitsome/Testsome run */
@@ -1028,6 +1029,10 @@ static int advance(gstate_t *g, int rank)
             if (msg_recvd(g, e->comm, e->peer, rank, e->tag, v->ordinal))
                 goto oom;
         } else if (call == PAS2P_CALL_Irecv) {
+            /* one the rank never completes (an orphan: mplrs posts one per worker for a
+             * message none sends) is said as a cancelled one: not posted by a replay */
+            if (R->orphans.n && tfind(&R->orphans, v->ordinal, 0))
+                R->never_done = 1;
             if (post_request(R, v->ordinal, 0, e->comm))
                 goto oom;
         } else if (call == PAS2P_CALL_Recv_init) {
@@ -1147,11 +1152,13 @@ static int advance(gstate_t *g, int rank)
     R->run_aux = e->aux;
     if (sym == UINT32_MAX || (klass == PAS2P_CLASS_START && start_keep(R, sym)))
         goto oom;
-    gev_t x = {.sym = sym, .pdone = R->absorbed_done & ~PDONE_CANCELLED, .compute_ns = e->compute_ns + R->absorbed_ns,
+    gev_t x = {.sym = sym,
+               .pdone = (R->absorbed_done & ~PDONE_CANCELLED) | (R->never_done ? PDONE_CANCELLED : 0), .compute_ns = e->compute_ns + R->absorbed_ns,
                .time_ns = e->compute_ns + R->absorbed_ns + dur, .instr = instr + R->absorbed_instr,
                .bytes = e->bytes, .rbytes = e->rbytes};
     R->absorbed_ns = R->absorbed_instr = 0;
     R->absorbed_done = 0;
+    R->never_done = 0;
     if (slice_push(R, &x))
         goto oom;
     return 1;

@@ -102,8 +102,8 @@ typedef struct {
     uint32_t *pos_pdone;         /* nsym (global phases, else NULL): receives that tests
                                     before each call completed, the oldest active, in every
                                     occurrence (the least over them); the top bit
-                                    (0x80000000): a wildcard receive the application
-                                    cancelled in every occurrence */
+                                    (0x80000000): a receive the application cancelled (or
+                                    never completed) in every occurrence */
     double *pos_wait_s;          /* nsym (global phases, else NULL): what a replay of the
                                     mean occurrence misses of the phase's share of the run's
                                     critical path, as a share of each call's computation

@@ -53,9 +53,9 @@ typedef struct {
     uint32_t polled;                    /* global phases: receives that tests (polls, not
                                            numbered) completed before this call, the oldest
                                            active ones, in every occurrence (0: none) */
-    uint32_t cancelled;                 /* global phases: 1 on a wildcard MPI_Irecv that the
-                                           run cancelled in every occurrence (simulate and
-                                           replay do not post it) */
+    uint32_t cancelled;                 /* global phases: 1 on an MPI_Irecv that the run
+                                           cancelled in every occurrence, or never completed
+                                           (simulate and replay do not post it) */
     uint32_t nstarts;                   /* Start/Startall (global phases): the requests it */
     pas2p_sig_start_t *starts;          /* starts (NULL: not known; simulate, replay refuse) */
 } pas2p_sig_event_t;

@@ -409,7 +409,8 @@ static int phase_messages(const pas2p_signature_t *s, uint32_t id, msgs_t *v)
                 continue;
             if (cls == PAS2P_CLASS_SEND)
                 rc = push(v, me, e->peer, e->comm, e->tag, +1);
-            else if (cls == PAS2P_CLASS_RECV && e->call != PAS2P_CALL_Probe && e->call != PAS2P_CALL_Iprobe)
+            else if (cls == PAS2P_CLASS_RECV && e->call != PAS2P_CALL_Probe && e->call != PAS2P_CALL_Iprobe &&
+                     !e->cancelled) /* (a receive the run cancelled or never completed takes none) */
                 rc = push(v, e->peer, me, e->comm, e->tag, -1);
             else if (cls == PAS2P_CLASS_SENDRECV)
                 rc = push(v, me, e->peer, e->comm, e->tag, +1) ||
@@ -608,8 +609,7 @@ static uint8_t *cancelled_receives(const pas2p_signature_t *s, const pas2p_sig_r
     *oom = 0;
     for (uint32_t j = 0; j < p->nevents; j++) {
         const pas2p_sig_event_t *e = &p->events[j];
-        if (!e->cancelled || e->call != PAS2P_CALL_Irecv ||
-            (e->peer != PAS2P_PEER_ANY && e->tag != PAS2P_TAG_ANY))
+        if (!e->cancelled || e->call != PAS2P_CALL_Irecv)
             continue;
         if (!skip && !(skip = calloc(p->nevents, 1))) {
             *oom = 1;
@@ -1355,7 +1355,7 @@ int pas2p_actions_from_trace(const char *trace_dir, const char *dir, uint64_t *e
         }
         pas2p_event_view_t v;
         int k;
-        cancels_t wild = {0}, done = {0}; /* wildcard receives posted; receives completed */
+        cancels_t wild = {0}, done = {0}; /* receives posted; receives completed */
         while ((k = pas2p_rank_reader_next(rd, &v)) == 1) {
             if (pas2p_call_class(v.ev.call) == PAS2P_CLASS_COMPLETION && v.ev.payload &&
                 (cancels_note(&cancels[r], &v) || completed_note(&done, &v))) {
@@ -1363,8 +1363,7 @@ int pas2p_actions_from_trace(const char *trace_dir, const char *dir, uint64_t *e
                 rc = -1;
                 break;
             }
-            if (v.ev.call == PAS2P_CALL_Irecv && (v.ev.flags & PAS2P_EV_ANY_SOURCE) &&
-                post_add(&wild, v.ordinal)) {
+            if (v.ev.call == PAS2P_CALL_Irecv && post_add(&wild, v.ordinal)) {
                 snprintf(err, errlen, "out of memory");
                 rc = -1;
                 break;
@@ -1394,9 +1393,11 @@ int pas2p_actions_from_trace(const char *trace_dir, const char *dir, uint64_t *e
             snprintf(err, errlen, "%s", pas2p_rank_reader_error(rd));
             rc = -1;
         }
-        /* a wildcard receive the rank never completed (ABySS posts one more MPI_Irecv from
-         * any source before MPI_Finalize, which no message matches): as a cancelled one,
-         * its computation only -- replayed, the replay's last wait would wait for ever */
+        /* a receive the rank never completed (ABySS posts one more MPI_Irecv from any
+         * source before MPI_Finalize, which no message matches; mplrs one from each worker
+         * for a message none sends): as a cancelled one, its computation only -- replayed,
+         * the replay's waits, which complete the oldest pending requests, would wait for
+         * it for ever */
         if (done.n)
             qsort(done.post, done.n, sizeof *done.post, cmp_u64);
         for (size_t i = 0, j = 0; i < wild.n && !rc; i++) {
@@ -1523,7 +1524,7 @@ int pas2p_actions_from_trace(const char *trace_dir, const char *dir, uint64_t *e
             snprintf(a, sizeof a, "%llu failed polls (their time is the next call's computation)",
                      (unsigned long long)polls);
         if (cancelled)
-            snprintf(b, sizeof b, "%s%llu wildcard receives cancelled or never completed",
+            snprintf(b, sizeof b, "%s%llu receives cancelled or never completed",
                      polls ? ", " : "", (unsigned long long)cancelled);
         snprintf(err, errlen, "%llu of the trace's %llu events are not replayed: %s%s",
                  (unsigned long long)(polls + cancelled), (unsigned long long)*events, a, b);

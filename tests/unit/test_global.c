@@ -1183,6 +1183,66 @@ static void test_cancelled_receive_marked(void **state)
     free_all(s, res, 2);
 }
 
+/* A receive the rank never completes (mplrs posts one per worker for a message none
+ * sends): the analysis takes it as done where it starts (told of it by a first pass, as
+ * pas2p analyze does), and the event says it was never completed (pos_pdone's top bit) */
+static void test_never_completed_receive_marked(void **state)
+{
+    (void)state;
+    stream_t s[2] = {{0}};
+    for (int r = 0; r < 2; r++)
+        add(&s[r], PAS2P_CALL_Init, -1, -1, 0, 0);
+    uint64_t orphan = s[0].n;
+    add(&s[0], PAS2P_CALL_Irecv, 1, 9, 4, 1000);
+    for (int i = 0; i < 40; i++) {
+        add(&s[0], PAS2P_CALL_Send, 1, 1, 8, 100000);
+        add(&s[1], PAS2P_CALL_Recv, 0, 1, 8, 100000);
+        add(&s[1], PAS2P_CALL_Send, 0, 2, 8, 100000);
+        add(&s[0], PAS2P_CALL_Recv, 1, 2, 8, 100000);
+    }
+    for (int r = 0; r < 2; r++)
+        add(&s[r], PAS2P_CALL_Finalize, -1, -1, 0, 0);
+    pas2p_analysis_opts_t o;
+    pas2p_analysis_defaults(&o);
+    pas2p_orphans_t orph[2] = {{0}};
+    pas2p_rank_phases_t res[2];
+    char err[512] = "";
+    for (int pass = 0; pass < 2; pass++) {
+        cursor_t a[2], b[2], c[2];
+        pas2p_event_source_t src[2];
+        for (int r = 0; r < 2; r++) {
+            a[r] = (cursor_t){&s[r], 0};
+            b[r] = (cursor_t){&s[r], 0};
+            c[r] = (cursor_t){&s[r], 0};
+            pas2p_event_source_t sa = {.next = cur_next, .ctx = &a[r]},
+                                 sb = {.next = cur_next, .ctx = &b[r]};
+            assert_int_equal(pas2p_find_phases(sa, sb, &o, 0, &res[r]), 0);
+            src[r] = (pas2p_event_source_t){.next = cur_next, .ctx = &c[r]};
+        }
+        int rc = pas2p_global_phases(src, 2, &o, 0, 0, res, orph, NULL, err, sizeof err);
+        assert_int_equal(rc, pass ? 0 : 1);
+        if (!pass) {
+            assert_int_equal(orph[0].n, 1);
+            assert_int_equal(orph[0].post[0], orphan);
+            for (int r = 0; r < 2; r++)
+                pas2p_rank_phases_free(&res[r]);
+        }
+    }
+    uint32_t marked = 0;
+    for (uint32_t i = 0; i < res[0].nphases; i++) {
+        const pas2p_phase_t *p = &res[0].phases[i];
+        for (uint32_t k = 0; k < p->nsym; k++)
+            if (p->pos_pdone[k] >> 31) {
+                assert_int_equal(res[0].symbols[p->syms[k]].call, PAS2P_CALL_Irecv);
+                assert_int_equal(res[0].symbols[p->syms[k]].tag, 9);
+                marked += (uint32_t)p->weight;
+            }
+    }
+    assert_int_equal(marked, 1);
+    pas2p_orphans_free(orph, 2);
+    free_all(s, res, 2);
+}
+
 /* Rounds that end at the same MPI_Barrier: 60 of microseconds (bookkeeping) and one of a
  * 300 ms computation (HPCC's STREAM or DGEMM, each run once between the same barriers).
  * The heavy one is a phase of its own, not a rare time variant merged into the light ones
@@ -1305,7 +1365,8 @@ int main(void)
         cmocka_unit_test(test_rare_anchors_keep_steps),
         cmocka_unit_test(test_snapped_blocks_split),
         cmocka_unit_test(test_polled_wildcards_anchor),
-        cmocka_unit_test(test_cancelled_receive_marked), cmocka_unit_test(test_heavy_oneoff_apart),
+        cmocka_unit_test(test_cancelled_receive_marked),
+        cmocka_unit_test(test_never_completed_receive_marked), cmocka_unit_test(test_heavy_oneoff_apart),
         cmocka_unit_test(test_heavy_first_then_cheap),
         cmocka_unit_test(test_regular_heavy_step_apart),
         cmocka_unit_test(test_unreceived_send),
