@@ -647,7 +647,7 @@ int pas2p_actions_export_ti(const pas2p_signature_t *sig, const char *dir, doubl
         return -1;
     }
     if (pas2p_actions_from_signature(sig, PAS2P_ACTIONS_FOR_SIMULATION, path, err, errlen))
-        return -1;
+        return -2; /* (a signature replay and simulate refuse too: their exit code) */
     conv_t C;
     memset(&C, 0, sizeof C);
     C.np = (int)sig->np;
@@ -782,8 +782,8 @@ int pas2p_actions_export_file(const char *sig_path, const char *dir, double base
     int rc = 0;
     if (pas2p_prepare_dir_err(dir, err, errlen))
         rc = 2;
-    else if (pas2p_actions_export_ti(&sig, dir, base_speed, err, errlen))
-        rc = 1;
+    else if ((rc = pas2p_actions_export_ti(&sig, dir, base_speed, err, errlen)))
+        rc = rc == -2 ? 2 : 1;
     pas2p_signature_free(&sig);
     return rc;
 }

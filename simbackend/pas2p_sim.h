@@ -66,12 +66,14 @@ int pas2p_actions_from_trace(const char *trace_dir, const char *dir, uint64_t *e
  * phase on a platform and combines them into PET; README.  Computation: base seconds x
  * base_speed flops.  Refused, naming the phase and call, when the stock format cannot say it
  * (collectives on a sub-communicator, non-blocking collectives, scans).  0, or -1 with a
- * one-line reason. */
+ * one-line reason; -2 when the signature's phases cannot be replayed at all (the refusal
+ * replay and simulate make too). */
 int pas2p_actions_export_ti(const pas2p_signature_t *sig, const char *dir, double base_speed,
                             char *err, size_t errlen);
 /* `pas2p replay --export DIR`: the signature file read, DIR prepared (empty or new), then
- * pas2p_actions_export_ti.  The exit code (pas2p_cli.h: 2 a bad signature or DIR, 1 an
- * export that failed) with a one-line reason in err. */
+ * pas2p_actions_export_ti.  The exit code (pas2p_cli.h: 2 a bad signature or DIR, or one
+ * whose phases cannot be replayed, as replay and simulate say; 1 an export that failed)
+ * with a one-line reason in err. */
 int pas2p_actions_export_file(const char *sig_path, const char *dir, double base_speed,
                               char *err, size_t errlen);
 
