@@ -506,6 +506,14 @@ static double reader_attr_d(xmlTextReaderPtr r, const char *name, double dflt)
     return d;
 }
 
+static uint64_t reader_attr_u(xmlTextReaderPtr r, const char *name, uint64_t dflt)
+{
+    xmlChar *v = xmlTextReaderGetAttribute(r, BAD_CAST name);
+    uint64_t u = v ? strtoull((const char *)v, NULL, 10) : dflt;
+    xmlFree(v);
+    return u;
+}
+
 int pas2p_signature_read_rank(const char *path, uint32_t rank, pas2p_signature_t *s, char *err,
                               size_t errlen)
 {
@@ -541,7 +549,7 @@ int pas2p_signature_read_rank(const char *path, uint32_t rank, pas2p_signature_t
         pas2p_xml_err(err, errlen, "%s: not a pas2p signature (root element <%s>)", path, root ? root : "none");
         goto out;
     }
-    s->version = (uint32_t)reader_attr_d(r, "version", 0);
+    s->version = (uint32_t)reader_attr_u(r, "version", 0);
     if (s->version != PAS2P_SIGNATURE_VERSION) {
         pas2p_xml_err(err, errlen, "%s: signature version %u, this pas2p reads version %u", path,
                       s->version, PAS2P_SIGNATURE_VERSION);
@@ -558,7 +566,7 @@ int pas2p_signature_read_rank(const char *path, uint32_t rank, pas2p_signature_t
         }
         const char *name = (const char *)xmlTextReaderConstName(r);
         int is_rank = depth == 1 && name && !strcmp(name, "rank");
-        if (is_rank && (R || (uint32_t)reader_attr_d(r, "id", -1) != rank)) {
+        if (is_rank && (R || reader_attr_u(r, "id", UINT64_MAX) != rank)) {
             ret = xmlTextReaderNext(r); /* another rank's table: read past, not kept */
             continue;
         }
@@ -571,7 +579,7 @@ int pas2p_signature_read_rank(const char *path, uint32_t rank, pas2p_signature_t
             R = &s->ranks[0];
             R->rank = rank;
             R->elapsed_s = reader_attr_d(r, "elapsed_s", 0);
-            R->events = (uint64_t)reader_attr_d(r, "events", 0);
+            R->events = reader_attr_u(r, "events", 0);
             R->kernel_rate = reader_attr_d(r, "kernel_rate", 0);
             ret = xmlTextReaderRead(r);
             continue;
