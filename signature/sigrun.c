@@ -185,7 +185,6 @@ static double now_set_s(const sigrun_t *s)
     return (double)(s->host->now_ns() - s->host->init_ns()) * 1e-9;
 }
 
-/* a divergence (or a signature this run cannot follow): say where, and end the whole run */
 /* A rank whose every measured occurrence is closed has its times (sent to rank 0, or
  * written at the stop): where its calls go after that cannot change them.  HyPhy catches
  * the SIGTERM with which mpirun ends the other ranks at the guaranteed stop and calls
@@ -208,6 +207,7 @@ static int departs_when_done(sigrun_t *s, const char *why)
     return 1;
 }
 
+/* a divergence (or a signature this run cannot follow): say where, and end the whole run */
 static void diverge(sigrun_t *s, const char *why)
 {
     /* tolerated departures before it may be where the run left the signature (a phase
