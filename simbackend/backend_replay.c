@@ -82,30 +82,6 @@ static int prepare(pas2p_run_t *run, char *err, size_t errlen)
         pas2p_run_say(run, "note: %s", err);
         err[0] = 0;
     }
-    /* Each rank's computation becomes kernel blocks at that rank's own calibration, taken
-     * while it was traced: a rank that shared its core then has a slower one.  Where the
-     * ranks' calibrations are far apart the base was not one machine state (GARLI traced
-     * beside other jobs: 2.3x between its 2 ranks, replay -39 %; PhyML +57 to +78 %):
-     * said, not hidden */
-    const pas2p_replay_opts_t *o = run->bopts;
-    const pas2p_signature_t *sig = run->sig;
-    uint32_t lo = UINT32_MAX, hi = UINT32_MAX;
-    for (uint32_t r = 0; o->kernel && r < sig->nranks; r++) {
-        double k = sig->ranks[r].kernel_rate;
-        if (k <= 0)
-            continue;
-        if (lo == UINT32_MAX || k < sig->ranks[lo].kernel_rate)
-            lo = r;
-        if (hi == UINT32_MAX || k > sig->ranks[hi].kernel_rate)
-            hi = r;
-    }
-    if (lo != UINT32_MAX && sig->ranks[hi].kernel_rate > 1.5 * sig->ranks[lo].kernel_rate)
-        pas2p_run_say(run, "note: the trace's kernel calibrations differ %.1fx between ranks "
-                      "(rank %u: %.3g blocks/s, rank %u: %.3g): the base machine was shared while "
-                      "tracing, and this replay carries it (--compute sleep replays the recorded "
-                      "times; a trace on a quiet machine calibrates again)",
-                      sig->ranks[hi].kernel_rate / sig->ranks[lo].kernel_rate, sig->ranks[hi].rank,
-                      sig->ranks[hi].kernel_rate, sig->ranks[lo].rank, sig->ranks[lo].kernel_rate);
     return 0;
 }
 
@@ -184,6 +160,34 @@ static void describe(const pas2p_run_t *run, pas2p_prediction_t *res)
              rel ? rel : "");
 }
 
+/* Each rank's computation becomes kernel blocks at that rank's own calibration, taken
+ * while it was traced: a rank that shared its core then has a slower one.  Where the
+ * ranks' calibrations are far apart the base was not one machine state (GARLI traced
+ * beside other jobs: 2.3x between its 2 ranks, replay -39 %; PhyML +57 to +78 %): said
+ * with the result, not hidden (and not before a failure's one line) */
+static void print(const pas2p_run_t *run, FILE *out)
+{
+    const pas2p_replay_opts_t *o = run->bopts;
+    const pas2p_signature_t *sig = run->sig;
+    uint32_t lo = UINT32_MAX, hi = UINT32_MAX;
+    for (uint32_t r = 0; o->kernel && r < sig->nranks; r++) {
+        double k = sig->ranks[r].kernel_rate;
+        if (k <= 0)
+            continue;
+        if (lo == UINT32_MAX || k < sig->ranks[lo].kernel_rate)
+            lo = r;
+        if (hi == UINT32_MAX || k > sig->ranks[hi].kernel_rate)
+            hi = r;
+    }
+    if (lo != UINT32_MAX && sig->ranks[hi].kernel_rate > 1.5 * sig->ranks[lo].kernel_rate)
+        fprintf(out, "note: the trace's kernel calibrations differ %.1fx between ranks (rank %u: "
+                "%.3g blocks/s, rank %u: %.3g): the base machine was shared while tracing, and "
+                "this replay carries it (--compute sleep replays the recorded times; a trace on "
+                "a quiet machine calibrates again)\n",
+                sig->ranks[hi].kernel_rate / sig->ranks[lo].kernel_rate, sig->ranks[hi].rank,
+                sig->ranks[hi].kernel_rate, sig->ranks[lo].rank, sig->ranks[lo].kernel_rate);
+}
+
 static void release(pas2p_run_t *run)
 {
     free(run->state);
@@ -200,6 +204,6 @@ const pas2p_backend_t pas2p_backend_replay = {
     .run = run_replayer,
     .verify = verify,
     .describe = describe,
-    .print = NULL,
+    .print = print,
     .release = release,
 };

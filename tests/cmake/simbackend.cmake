@@ -26,7 +26,7 @@ add_test(NAME replay_kernel_rates_differ COMMAND bash -c [=[
   sed '0,/kernel_rate="[^"]*"/s//kernel_rate="5e+05"/' "$1" >"$2" || exit 1
   shift 2; exec "$@"
   ]=] kdiff ${W}/cg-rep-sig.xml ${W}/cg-kdiff.xml ${EXPECT} --clean ${W}/rep-kdiff
-  --out "^pas2p replay: note: the trace's kernel calibrations differ 1[0-9]\\.[0-9]x between ranks \\(rank [1-3]: [0-9.e+]+ blocks/s, rank 0: 5e\\+05\\)"
+  --out "^note: the trace's kernel calibrations differ 1[0-9]\\.[0-9]x between ranks \\(rank [1-3]: [0-9.e+]+ blocks/s, rank 0: 5e\\+05\\)"
   --out "^PET = " -- ${PAS2P} replay ${W}/cg-kdiff.xml --reps 1 -o ${W}/rep-kdiff -- ${MPIRUN} -np 4)
 set_tests_properties(replay_kernel_rates_differ PROPERTIES FIXTURES_REQUIRED cg_rep_sig)
 add_test(NAME replay_show COMMAND ${EXPECT} --out "^method = replay" --out "^PET = "
