@@ -580,7 +580,7 @@ static long unmatched_wildcards(const pas2p_signature_t *s, uint32_t id, int32_t
             int cls = pas2p_call_class(e->call);
             if ((cls == PAS2P_CLASS_SEND || cls == PAS2P_CLASS_SENDRECV) && e->peer == me)
                 sent++;
-            if (from != me)
+            if (from != me || e->cancelled) /* (those the signature names: left out already) */
                 continue;
             int32_t src = cls == PAS2P_CLASS_SENDRECV ? e->peer2 : e->peer;
             int32_t tag = cls == PAS2P_CLASS_SENDRECV ? e->tag2 : e->tag;
@@ -600,8 +600,9 @@ static long unmatched_wildcards(const pas2p_signature_t *s, uint32_t id, int32_t
 /* rank R's events of phase p that are not replayed: 1 per event (NULL: none, or out of
  * memory: *oom set).  The receives the signature says the run cancelled (`cancelled`:
  * wherever they were posted, e.g. one at the end of each of several rounds of a phase,
- * HPCC's RandomAccess at N 1000), then, of what unmatched_wildcards leaves over on each
- * communicator, the last ones posted (signatures without the attribute) */
+ * HPCC's RandomAccess at N 1000), then, of the wildcard receives the others leave
+ * unmatched on each communicator (unmatched_wildcards, which counts no named one), the last
+ * ones posted (signatures without the attribute) */
 static uint8_t *cancelled_receives(const pas2p_signature_t *s, const pas2p_sig_rank_t *R,
                                    const pas2p_sig_phase_t *p, int *oom)
 {
@@ -629,8 +630,6 @@ static uint8_t *cancelled_receives(const pas2p_signature_t *s, const pas2p_sig_r
         if (k < p->nevents)
             continue; /* (done from its last wildcard receive) */
         long n = unmatched_wildcards(s, p->id, (int32_t)R->rank, e->comm);
-        for (uint32_t i = 0; skip && i <= j; i++) /* those the signature names */
-            n -= skip[i] && p->events[i].comm == e->comm;
         for (uint32_t i = j + 1; n > 0 && i-- > 0;) {
             const pas2p_sig_event_t *x = &p->events[i];
             if (x->call != PAS2P_CALL_Irecv || x->comm != e->comm ||
