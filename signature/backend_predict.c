@@ -181,6 +181,7 @@ static void release(pas2p_run_t *run)
 
 const pas2p_backend_t pas2p_backend_predict = {
     .method = "predict",
+    .no_events = 1,
     .occurrences = 1,
     .dir_prefix = "pas2p-predict",
     .check = check,

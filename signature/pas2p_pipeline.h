@@ -84,6 +84,9 @@ struct pas2p_backend {
     int comm_relevant;             /* it replays phases, and a phase that carries a share of
                                       the run's communication is replayed as relevant too
                                       (pas2p_signature_relevant_comm: simulate, replay) */
+    int no_events;                 /* it needs no phase's calls (predict: its ranks read their
+                                      own): the signature is read without them
+                                      (pas2p_signature_read_tables) */
     int occurrences;               /* its times are the application's own occurrences, not
                                       repetitions of a phase's mean skeleton (predict:
                                       pas2p_pet_from_times's drift and tail rules) */

@@ -145,6 +145,12 @@ void pas2p_signature_free(pas2p_signature_t *s);
 int pas2p_signature_read_rank(const char *path, uint32_t rank, pas2p_signature_t *s, char *err,
                               size_t errlen);
 
+/* Every rank's table without the phases' events (nevents 0; their calls still checked), read
+ * the same way: what `pas2p predict` itself needs (weights, times, occurrences) while its
+ * ranks read their own calls.  ABySS's 82 MB signature: 1.38 GB read whole.  The same
+ * checks as pas2p_signature_read but an event's `starts`, which the ranks check. */
+int pas2p_signature_read_tables(const char *path, pas2p_signature_t *s, char *err, size_t errlen);
+
 /* The application element's command and np, read by streaming to it (the first elements),
  * not by loading the file: what `pas2p predict`'s runtime checks before it pays for the
  * whole signature (82 MB: 15 s).  0, or -1 (not found, not XML: pas2p_signature_read

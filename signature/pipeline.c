@@ -153,7 +153,8 @@ int pas2p_pipeline_run(const pas2p_pipeline_opts_t *o, pas2p_pipeline_result_t *
     if (res)
         res->pet_s = res->set_s = NAN;
     if (o->sig_path) {
-        if (pas2p_signature_read(o->sig_path, &sig, err, errlen))
+        if (b->no_events ? pas2p_signature_read_tables(o->sig_path, &sig, err, errlen)
+                         : pas2p_signature_read(o->sig_path, &sig, err, errlen))
             return 2;
         run.sig = &sig;
         run.np = sig.np;

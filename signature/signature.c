@@ -341,9 +341,10 @@ static void fill_rank(xmlNodePtr n, pas2p_sig_rank_t *R)
     R->kernel_rate = pas2p_xml_attr(n, "kernel_rate") ? pas2p_xml_attr_d(n, "kernel_rate") : 0;
 }
 
-/* a <phase> element into p (zeroed).  0; -1 out of memory, -2 an unknown call, -3 an
- * occurrence without anchors in an anchored signature, -4 a bad `starts` */
-static int fill_phase(xmlNodePtr ph, int anchored, pas2p_sig_phase_t *p)
+/* a <phase> element into p (zeroed); its events only when `events` (else only their calls
+ * checked: nevents 0).  0; -1 out of memory, -2 an unknown call, -3 an occurrence without
+ * anchors in an anchored signature, -4 a bad `starts` */
+static int fill_phase(xmlNodePtr ph, int anchored, int events, pas2p_sig_phase_t *p)
 {
     p->id = (uint32_t)pas2p_xml_attr_u(ph, "id");
     p->weight = pas2p_xml_attr_u(ph, "weight");
@@ -358,7 +359,7 @@ static int fill_phase(xmlNodePtr ph, int anchored, pas2p_sig_phase_t *p)
     p->variable = pas2p_xml_attr(ph, "variable") != NULL;
     p->runs = (uint32_t)pas2p_xml_attr_u(ph, "runs");
     p->runs_time_mean_s = p->runs > 1 ? pas2p_xml_attr_d(ph, "runs_time_mean_s") : 0;
-    p->nevents = pas2p_xml_count(ph, "event");
+    p->nevents = events ? pas2p_xml_count(ph, "event") : 0;
     p->events = calloc(p->nevents ? p->nevents : 1, sizeof *p->events);
     if (!p->events)
         return -1;
@@ -374,6 +375,10 @@ static int fill_phase(xmlNodePtr ph, int anchored, pas2p_sig_phase_t *p)
             p->occ_astart[p->nocc] = anchor_pos(pas2p_xml_attr(e, "anchor_start"));
             p->occ_aend[p->nocc] = anchor_pos(pas2p_xml_attr(e, "anchor_end"));
             p->nocc++;
+        } else if (pas2p_xml_is(e, "event") && !events) {
+            const char *c = pas2p_xml_attr(e, "call");
+            if (!pas2p_call_by_name(c ? c : ""))
+                return -2; /* (an MPI call this pas2p does not know: refused all the same) */
         } else if (pas2p_xml_is(e, "event")) {
             pas2p_sig_event_t *x = &p->events[ei++];
             x->call = pas2p_call_by_name(pas2p_xml_attr(e, "call") ? pas2p_xml_attr(e, "call") : "");
@@ -427,7 +432,7 @@ static int fill(xmlNodePtr root, pas2p_signature_t *s)
         uint32_t pi = 0;
         for (xmlNodePtr ph = n->children; ph; ph = ph->next)
             if (pas2p_xml_is(ph, "phase")) {
-                int rc = fill_phase(ph, s->anchored, &R->phases[pi++]);
+                int rc = fill_phase(ph, s->anchored, 1, &R->phases[pi++]);
                 if (rc)
                     return rc;
             }
@@ -514,8 +519,12 @@ static uint64_t reader_attr_u(xmlTextReaderPtr r, const char *name, uint64_t dfl
     return u;
 }
 
-int pas2p_signature_read_rank(const char *path, uint32_t rank, pas2p_signature_t *s, char *err,
-                              size_t errlen)
+/* The streaming reader: rank `rank`'s table (RANKS_ALL: every rank's), with the phases'
+ * events or not */
+#define RANKS_ALL UINT32_MAX
+
+static int read_stream(const char *path, uint32_t rank, int events, pas2p_signature_t *s,
+                       char *err, size_t errlen)
 {
     memset(s, 0, sizeof *s);
     FILE *fp = fopen(path, "r");
@@ -555,7 +564,7 @@ int pas2p_signature_read_rank(const char *path, uint32_t rank, pas2p_signature_t
                       s->version, PAS2P_SIGNATURE_VERSION);
         goto out;
     }
-    uint32_t ccap = 0, pcap = 0;
+    uint32_t ccap = 0, pcap = 0, rcap = 0;
     pas2p_sig_rank_t *R = NULL;
     ret = xmlTextReaderRead(r);
     while (ret == 1) {
@@ -566,18 +575,25 @@ int pas2p_signature_read_rank(const char *path, uint32_t rank, pas2p_signature_t
         }
         const char *name = (const char *)xmlTextReaderConstName(r);
         int is_rank = depth == 1 && name && !strcmp(name, "rank");
-        if (is_rank && (R || reader_attr_u(r, "id", UINT64_MAX) != rank)) {
+        if (is_rank && rank != RANKS_ALL && (R || reader_attr_u(r, "id", UINT64_MAX) != rank)) {
             ret = xmlTextReaderNext(r); /* another rank's table: read past, not kept */
             continue;
         }
-        if (is_rank) { /* this rank's: its attributes, then its phases one at a time */
-            if (!(s->ranks = calloc(1, sizeof *s->ranks))) {
-                f = -1;
-                break;
+        if (is_rank) { /* a table kept: its attributes, then its phases one at a time */
+            if (s->nranks == rcap) {
+                uint32_t c = rcap ? 2 * rcap : (rank == RANKS_ALL ? 16 : 1);
+                pas2p_sig_rank_t *v = realloc(s->ranks, c * sizeof *v);
+                if (!v) {
+                    f = -1;
+                    break;
+                }
+                s->ranks = v;
+                rcap = c;
             }
-            s->nranks = 1;
-            R = &s->ranks[0];
-            R->rank = rank;
+            R = &s->ranks[s->nranks++];
+            memset(R, 0, sizeof *R);
+            pcap = 0;
+            R->rank = (uint32_t)reader_attr_u(r, "id", 0);
             R->elapsed_s = reader_attr_d(r, "elapsed_s", 0);
             R->events = reader_attr_u(r, "events", 0);
             R->kernel_rate = reader_attr_d(r, "kernel_rate", 0);
@@ -603,7 +619,7 @@ int pas2p_signature_read_rank(const char *path, uint32_t rank, pas2p_signature_t
                 pcap = c;
             }
             memset(&R->phases[R->nphases], 0, sizeof *R->phases);
-            f = fill_phase(n, s->anchored, &R->phases[R->nphases++]);
+            f = fill_phase(n, s->anchored, events, &R->phases[R->nphases++]);
         }
         if (f)
             break;
@@ -615,8 +631,10 @@ int pas2p_signature_read_rank(const char *path, uint32_t rank, pas2p_signature_t
         pas2p_xml_err(err, errlen, "%s: not XML (%s)", path, xe.parse);
     else if (ret != 0 || xmlTextReaderIsValid(r) != 1)
         pas2p_xml_err(err, errlen, "%s: not a valid signature (%s)", path, xe.msg[0] ? xe.msg : "schema");
-    else if (!R)
+    else if (!R && rank != RANKS_ALL)
         pas2p_xml_err(err, errlen, "%s: has no phase table for rank %u", path, rank);
+    else if (rank == RANKS_ALL && (s->nranks == 0 || s->representative >= s->nranks))
+        pas2p_xml_err(err, errlen, "%s: representative rank %u has no phase table", path, s->representative);
     else
         rc = 0;
 out:
@@ -629,6 +647,22 @@ out:
     if (rc)
         pas2p_signature_free(s);
     return rc;
+}
+
+int pas2p_signature_read_rank(const char *path, uint32_t rank, pas2p_signature_t *s, char *err,
+                              size_t errlen)
+{
+    if (rank == RANKS_ALL) {
+        memset(s, 0, sizeof *s);
+        pas2p_xml_err(err, errlen, "%s: has no phase table for rank %u", path, rank);
+        return -1;
+    }
+    return read_stream(path, rank, 1, s, err, errlen);
+}
+
+int pas2p_signature_read_tables(const char *path, pas2p_signature_t *s, char *err, size_t errlen)
+{
+    return read_stream(path, RANKS_ALL, 0, s, err, errlen);
 }
 
 /* a call's part in the run's communication: 1 when it sends, receives or takes part in a

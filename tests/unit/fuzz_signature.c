@@ -84,9 +84,10 @@ int main(int argc, char **argv)
         fclose(f);
         pas2p_signature_t s;
         char err[1024] = "";
-        int has_rank = 0; /* the whole reader read a table for rank it & 1 */
+        int has_rank = 0, ok_whole = 0; /* the whole reader read a table for rank it & 1 */
         if (pas2p_signature_read(path, &s, err, sizeof err) == 0) {
             ok++;
+            ok_whole = 1;
             for (uint32_t r = 0; r < s.nranks; r++)
                 has_rank |= s.ranks[r].rank == (uint32_t)(it & 1);
             pas2p_signature_free(&s);
@@ -96,6 +97,15 @@ int main(int argc, char **argv)
                 fprintf(stderr, "iteration %ld: refused without a one-line message: [%s]\n", it, err);
                 return 1;
             }
+        }
+        /* predict's own reader (every rank's table, no events): a one-line message, never a
+         * crash, and it accepts what the whole reader accepts */
+        char err3[1024] = "";
+        if (pas2p_signature_read_tables(path, &s, err3, sizeof err3) == 0)
+            pas2p_signature_free(&s);
+        else if (!err3[0] || strchr(err3, '\n') || ok_whole) {
+            fprintf(stderr, "iteration %ld: read_tables refused [%s]\n", it, err3);
+            return 1;
         }
         /* predict's per-rank streaming reader: a one-line message too, never a crash, and
          * it accepts what the whole reader accepts (for a rank the file has) */

@@ -207,13 +207,17 @@ static void expect_refused(const char *name, const char *text, const char *needl
         fail_msg("error '%s' does not contain '%s'", err, needle);
     assert_non_null(strstr(err, path)); /* names the file */
     assert_null(strchr(err, '\n'));     /* one line */
-    /* the streaming reader of one rank's table refuses it the same way */
-    err[0] = 0;
-    assert_int_equal(pas2p_signature_read_rank(path, 0, &s, err, sizeof err), -1);
-    if (!strstr(err, needle))
-        fail_msg("read_rank: error '%s' does not contain '%s'", err, needle);
-    assert_non_null(strstr(err, path));
-    assert_null(strchr(err, '\n'));
+    /* the streaming readers (one rank's table; every rank's without events) refuse it the
+     * same way */
+    for (int k = 0; k < 2; k++) {
+        err[0] = 0;
+        assert_int_equal(k ? pas2p_signature_read_tables(path, &s, err, sizeof err)
+                           : pas2p_signature_read_rank(path, 0, &s, err, sizeof err), -1);
+        if (!strstr(err, needle))
+            fail_msg("%s: error '%s' does not contain '%s'", k ? "read_tables" : "read_rank", err, needle);
+        assert_non_null(strstr(err, path));
+        assert_null(strchr(err, '\n'));
+    }
 }
 
 /* pas2p_signature_read_rank gives what pas2p_signature_read gives, for that rank alone; a
@@ -257,6 +261,25 @@ static void test_read_rank(void **state)
     }
     assert_int_equal(pas2p_signature_read_rank(path, 2, &one, err, sizeof err), -1);
     assert_non_null(strstr(err, "has no phase table for rank 2"));
+    /* every rank's table without the events (predict's own read) */
+    if (pas2p_signature_read_tables(path, &one, err, sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(one.nranks, all.nranks);
+    assert_int_equal(one.representative, all.representative);
+    for (uint32_t r = 0; r < one.nranks; r++) {
+        assert_int_equal(one.ranks[r].rank, all.ranks[r].rank);
+        assert_int_equal(one.ranks[r].nphases, all.ranks[r].nphases);
+        for (uint32_t k = 0; k < one.ranks[r].nphases; k++) {
+            const pas2p_sig_phase_t *p = &one.ranks[r].phases[k], *q = &all.ranks[r].phases[k];
+            assert_int_equal(p->nevents, 0);
+            assert_int_equal(p->weight, q->weight);
+            assert_true(p->time_mean_s == q->time_mean_s && p->relevant == q->relevant);
+            assert_int_equal(p->nocc, q->nocc);
+            assert_memory_equal(p->occ_start, q->occ_start, sizeof p->occ_start);
+            assert_memory_equal(p->occ_time_s, q->occ_time_s, sizeof p->occ_time_s);
+        }
+    }
+    pas2p_signature_free(&one);
     /* rank 0's phase damaged: rank 1's reader still refuses the file */
     char cmd[512];
     snprintf(cmd, sizeof cmd, "awk '/<rank id=\"0\"/ { r0 = 1 } /<rank id=\"1\"/ { r0 = 0 } "
