@@ -725,29 +725,21 @@ static void check_event(sigrun_t *s, const interval_t *v, const pas2p_event_t *e
     if (same && size)
         return;
     char why[600];
-    if (e->call == PAS2P_CALL_Finalize && s->sig.anchored) {
+    if (e->call == PAS2P_CALL_Finalize) { /* the run ended: say that, not a call mismatch */
         /* located by anchors, the calls between two all-rank collectives may vary in
          * number: mplrs (a farm with no collective at all) made 2725 where its base made
          * 8992, with the same input */
         snprintf(why, sizeof why, "diverged from the signature: the application called "
                  "MPI_Finalize at event %llu of the %llu the traced run made on this rank "
-                 "(phase %u expected %s): fewer calls than the traced run made since its "
-                 "last all-rank collective (other arguments or input, an error of its own, or "
-                 "calls whose number follows timing with no collective to follow them by: "
-                 "replay and simulate need no application)",
-                 (unsigned long long)i, (unsigned long long)s->me->events, p->id,
-                 pas2p_call_name(x->call));
-        if (departs_when_done(s, why))
-            return;
-        diverge(s, why);
-    }
-    if (e->call == PAS2P_CALL_Finalize) { /* the run ended: say that, not a call mismatch */
-        snprintf(why, sizeof why, "diverged from the signature: the application called "
-                 "MPI_Finalize at event %llu of the %llu the traced run made on this rank "
-                 "(phase %u expected %s): a shorter run than the traced one (other arguments "
-                 "or input, or it stopped on an error of its own: see its output)",
-                 (unsigned long long)i, (unsigned long long)s->me->events, p->id,
-                 pas2p_call_name(x->call));
+                 "(phase %u expected %s): %s", (unsigned long long)i,
+                 (unsigned long long)s->me->events, p->id, pas2p_call_name(x->call),
+                 s->sig.anchored
+                     ? "fewer calls than the traced run made since its last all-rank "
+                       "collective (other arguments or input, an error of its own, or calls "
+                       "whose number follows timing with no collective to follow them by: "
+                       "replay and simulate need no application)"
+                     : "a shorter run than the traced one (other arguments or input, or it "
+                       "stopped on an error of its own: see its output)");
         if (departs_when_done(s, why))
             return;
         diverge(s, why);
