@@ -39,9 +39,11 @@ grep -q "diverged from the signature at event [0-9]* (phase [0-9]*, whose calls 
 # (whether it adds any is the traced run's noise: on a loaded machine the final
 # MPI_Allreduce held 3 % of the run and was relevant by its time; seen in a CI)
 rel=$(sed -n 's/^relevant phases = \([0-9]*\)$/\1/p' "$w/analyze.out")
-n=$(sed -n 's/^rank 0: \([0-9]*\) relevant phases.*/\1/p' "$w/simulate.out" | head -1)
+# (the table printed is the rank the PET comes from: rank 0 or rank 1, as the run went)
+n=$(sed -n 's/^rank [0-9]*: \([0-9]*\) relevant phases.*/\1/p' "$w/simulate.out" | head -1)
+[[ -n $n ]] || fail "simulate printed no rank's table"
 if ((n > rel)); then
-  grep -Eq "^rank 0: $n relevant phases \($rel as in the signature, $((n - rel)) more for their share of the messages or bytes sent\)" "$w/simulate.out" ||
+  grep -Eq "^rank [0-9]+: $n relevant phases \($rel as in the signature, $((n - rel)) more for their share of the messages or bytes sent\)" "$w/simulate.out" ||
     fail "simulate does not say which of its $n phases are relevant in the signature ($rel)"
 else
   ((n == rel)) || fail "simulate times $n relevant phases, the signature has $rel"
