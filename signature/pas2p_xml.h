@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <libxml/relaxng.h>
 #include <libxml/tree.h>
 #include <libxml/xmlwriter.h>
 
@@ -24,6 +25,10 @@ int pas2p_xml_parse(const char *path, xmlDocPtr *doc, char *err, size_t errlen);
  * element is another one, -1 otherwise; err holds a one-line reason naming PATH. */
 int pas2p_xml_load(const char *path, const char *kind, const char *root, unsigned version,
                    const char *rng, xmlDocPtr *doc, char *err, size_t errlen);
+
+/* Compiles the embedded RelaxNG schema RNG (xmlRelaxNGFree it); NULL if it does not load
+ * (out of memory: the schemas are tested). */
+xmlRelaxNGPtr pas2p_xml_schema(const char *rng);
 
 /* Opens PATH's temporary sibling for writing, document started, root element ROOT open with
  * its version attribute.  NULL with err set on failure.  tmp (>= 4200 bytes) receives the

@@ -534,9 +534,7 @@ static int read_stream(const char *path, uint32_t rank, int events, pas2p_signat
     }
     fclose(fp);
     rank_errors_t xe = {{0}, {0}};
-    xmlRelaxNGParserCtxtPtr pc = xmlRelaxNGNewMemParserCtxt(pas2p_signature_rng,
-                                                            (int)strlen(pas2p_signature_rng));
-    xmlRelaxNGPtr schema = pc ? xmlRelaxNGParse(pc) : NULL;
+    xmlRelaxNGPtr schema = pas2p_xml_schema(pas2p_signature_rng);
     xmlTextReaderPtr r = schema ? xmlReaderForFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOBLANKS)
                                 : NULL;
     int rc = -1, f = 0, ret = -1;
@@ -642,8 +640,6 @@ out:
         xmlFreeTextReader(r);
     if (schema)
         xmlRelaxNGFree(schema);
-    if (pc)
-        xmlRelaxNGFreeParserCtxt(pc);
     if (rc)
         pas2p_signature_free(s);
     return rc;

@@ -70,6 +70,15 @@ int pas2p_xml_parse(const char *path, xmlDocPtr *out, char *err, size_t errlen)
     return -1;
 }
 
+xmlRelaxNGPtr pas2p_xml_schema(const char *rng)
+{
+    xmlRelaxNGParserCtxtPtr pc = xmlRelaxNGNewMemParserCtxt(rng, (int)strlen(rng));
+    xmlRelaxNGPtr schema = pc ? xmlRelaxNGParse(pc) : NULL;
+    if (pc)
+        xmlRelaxNGFreeParserCtxt(pc);
+    return schema;
+}
+
 int pas2p_xml_load(const char *path, const char *kind, const char *root_name, unsigned version,
                    const char *rng, xmlDocPtr *out, char *err, size_t errlen)
 {
@@ -81,7 +90,6 @@ int pas2p_xml_load(const char *path, const char *kind, const char *root_name, un
     xmlSetStructuredErrorFunc(&xe, on_xml_error_v);
     xmlSetGenericErrorFunc(NULL, xml_quiet);
     int rc = -1;
-    xmlRelaxNGParserCtxtPtr pc = NULL;
     xmlRelaxNGPtr schema = NULL;
     xmlRelaxNGValidCtxtPtr vc = NULL;
     xmlNodePtr root = xmlDocGetRootElement(doc);
@@ -97,8 +105,7 @@ int pas2p_xml_load(const char *path, const char *kind, const char *root_name, un
                       ver ? ver : "(none)", version);
         goto out;
     }
-    pc = xmlRelaxNGNewMemParserCtxt(rng, (int)strlen(rng));
-    schema = pc ? xmlRelaxNGParse(pc) : NULL;
+    schema = pas2p_xml_schema(rng);
     vc = schema ? xmlRelaxNGNewValidCtxt(schema) : NULL;
     if (!vc) {
         pas2p_xml_err(err, errlen, "internal error: the %s schema does not load", kind);
@@ -118,8 +125,6 @@ out:
         xmlRelaxNGFreeValidCtxt(vc);
     if (schema)
         xmlRelaxNGFree(schema);
-    if (pc)
-        xmlRelaxNGFreeParserCtxt(pc);
     if (doc)
         xmlFreeDoc(doc);
     xmlSetStructuredErrorFunc(NULL, NULL);
