@@ -344,16 +344,20 @@ static int sources_open(sources_t *S, const char *dir, int np, int strict, char 
     return 0;
 }
 
-/* the first rank traced under MPI_THREAD_MULTIPLE whose calls came from more than one
- * thread (or that the manifest does not say of: an older trace), or -1.  An application
- * may ask for MPI_THREAD_MULTIPLE and call MPI from its main thread only (a hybrid code
- * whose OpenMP threads compute): its events are in one order, like any other's. */
+/* the first rank whose calls came from more than one thread, or -1: traced under
+ * MPI_THREAD_MULTIPLE (unless the manifest says one thread: an application may ask for it
+ * and call MPI from its main thread only, a hybrid code whose OpenMP threads compute; an
+ * older trace does not say), or under any level with calls from several threads (MolDS
+ * initialises MPI_THREAD_SINGLE, then sends and receives from Boost threads while its main
+ * thread computes: their events interleave, each thread's computation overlaps the
+ * others', and a global analysis summed them -- 181 % coverage) */
 static int sources_multithreaded(const sources_t *S, const pas2p_manifest_t *m)
 {
-    for (int r = 0; r < S->np; r++)
-        if (pas2p_rank_reader_header(S->rd[r])->thread_level == 3 &&
-            !(m && m->threads && m->threads[r] == 1))
+    for (int r = 0; r < S->np; r++) {
+        int level = pas2p_rank_reader_header(S->rd[r])->thread_level;
+        if (m && m->threads ? m->threads[r] > 1 : level == 3)
             return r;
+    }
     return -1;
 }
 
@@ -366,7 +370,7 @@ static int logical_time(const char *dir, const pas2p_manifest_t *m, int np, int 
     if (sources_open(&S, dir, np, strict, err, errlen))
         goto out;
     if (global && (mt = sources_multithreaded(&S, m)) >= 0) {
-        snprintf(err, errlen, "rank-%05d.p2t: traced under MPI_THREAD_MULTIPLE; the global "
+        snprintf(err, errlen, "rank-%05d.p2t: MPI called from several threads; the global "
                  "logical trace needs each thread's own order, which this version does not "
                  "build (use --logical local)", mt);
         goto out;
@@ -398,7 +402,7 @@ static int global_pass(const char *dir, const pas2p_manifest_t *m, int np, int s
         if (sources_open(&S, dir, np, strict, err, errlen))
             goto out;
         if ((mt = sources_multithreaded(&S, m)) >= 0) { /* not an error: per-rank phases instead */
-            snprintf(err, errlen, "rank-%05d.p2t: traced under MPI_THREAD_MULTIPLE, whose threads' "
+            snprintf(err, errlen, "rank-%05d.p2t: MPI called from several threads, whose "
                      "events interleave: phases per rank (local), not global", mt);
             rc = 1;
             goto out;

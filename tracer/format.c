@@ -36,6 +36,8 @@ struct pas2p_rank_reader {
     uint64_t count;
     int eof;
     pas2p_codec_t codec;
+    uint64_t hi;            /* the latest t_end so far, any thread (serial_times) */
+    int raw;                /* pas2p_rank_reader_raw_times */
     unsigned char known_call[256]; /* call ids of the table: checked per record, inline */
     uint64_t counters[PAS2P_MAX_COUNTERS];
     uint64_t bcounters[PAS2P_READ_BATCH][PAS2P_MAX_COUNTERS]; /* per view of a batch */
@@ -266,6 +268,38 @@ static int corrupt(pas2p_rank_reader_t *r)
  * fields go straight to *out (few live registers), one- and two-byte varints take no
  * call.  full = 0: times only (pas2p_rank_reader_next_times); fast: see GET.  Both are
  * constants, so each caller gets its own specialisation. */
+/* A rank's events as one timeline, whatever thread made them.  Each thread's compute_ns is
+ * the time since that thread's own previous call, so when several threads call MPI (under
+ * MPI_THREAD_MULTIPLE; or, erroneously but in practice, under a lower level: MolDS sends
+ * and receives from Boost threads while its main thread computes) their intervals overlap,
+ * and the analysis, which adds computation and call times, counted the overlap twice (181 %
+ * of MolDS's run).  Read in file order (the order the calls ended in), each event's
+ * computation is what elapsed since the latest end of any earlier event, and its call time
+ * what it adds beyond that: the sum over a rank's events is its elapsed time, as with one
+ * thread.  With one thread (every event starts its compute_ns after the previous end) this
+ * changes nothing: the first event keeps its own. */
+static inline void serial_times(pas2p_rank_reader_t *r, pas2p_event_t *e)
+{
+    uint64_t hi = r->hi;
+    if (r->raw)
+        return;
+    if (hi) { /* (a thread's first call has compute_ns 0: its gap is the same) */
+        e->compute_ns = e->t_start > hi ? e->t_start - hi : 0;
+        if (e->t_start < hi) {
+            e->t_start = hi;
+            if (e->t_end < hi)
+                e->t_end = hi;
+        }
+    }
+    if (e->t_end > hi)
+        r->hi = e->t_end;
+}
+
+void pas2p_rank_reader_raw_times(pas2p_rank_reader_t *r, int raw)
+{
+    r->raw = raw;
+}
+
 static inline __attribute__((always_inline)) int decode(pas2p_rank_reader_t *r,
                                                         const unsigned char *p, uint32_t len,
                                                         pas2p_event_view_t *out, uint64_t *ctr,
@@ -388,6 +422,7 @@ static inline __attribute__((always_inline)) int decode(pas2p_rank_reader_t *r,
     e->t_start = t_start;
     e->t_end = t_start + dur;
     e->compute_ns = compute;
+    serial_times(r, e);
     e->payload = full ? (uint32_t)paylen : 0; /* times only: no payload copied, say so */
     r->codec.prev_end = t_start + dur;
     r->codec.prev_comm = comm;

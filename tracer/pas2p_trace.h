@@ -280,6 +280,14 @@ const pas2p_completion_t *pas2p_event_completions(const pas2p_event_view_t *v, u
  * file into err (the caller prints it). */
 pas2p_rank_reader_t *pas2p_rank_reader_open(const char *path, char *err, size_t errlen);
 const pas2p_file_header_t *pas2p_rank_reader_header(const pas2p_rank_reader_t *r);
+/* Times as read: one timeline per rank, whatever thread made a call (FORMAT.md, "Reading
+ * times"): each event's compute_ns is the time since the latest end of any earlier event of
+ * the file, its t_start no earlier than that (t_end too), so the rank's computation and call
+ * times add up to its elapsed time as with one thread -- where threads overlapped, the
+ * record's own values (a thread's computation since its own previous call) counted the
+ * overlap twice.  The same values as the records' for a rank whose calls came from one
+ * thread.  raw = 1 (before the first read): the records' own values. */
+void pas2p_rank_reader_raw_times(pas2p_rank_reader_t *r, int raw);
 /* Next event: 1 = one read into *out, 0 = clean end of file, -1 = the file ends in the
  * middle of a record or a record is malformed (see pas2p_rank_reader_error). */
 int pas2p_rank_reader_next(pas2p_rank_reader_t *r, pas2p_event_view_t *out);

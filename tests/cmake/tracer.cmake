@@ -7,11 +7,12 @@ target_link_libraries(test_format PRIVATE pas2p_format PkgConfig::CMOCKA)
 add_test(NAME unit_format COMMAND test_format)
 
 # ---- MPI test subjects and the trace checker
-foreach(p probe abort spin threads share)
+foreach(p probe abort spin threads share helperthread)
   add_executable(${p} mpi/${p}.c)
   target_link_libraries(${p} PRIVATE MPI::MPI_C)
 endforeach()
 target_link_libraries(threads PRIVATE pthread)
+target_link_libraries(helperthread PRIVATE pthread)
 foreach(f ftn_probe ftn_probe_f08)
   add_executable(${f} mpi/${f}.f90)
   target_link_libraries(${f} PRIVATE MPI::MPI_Fortran)

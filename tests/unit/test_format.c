@@ -106,6 +106,7 @@ static void test_round_trip(void **state)
         char err[512];
         pas2p_rank_reader_t *r = pas2p_rank_reader_open(f->path, err, sizeof err);
         assert_non_null(r);
+        pas2p_rank_reader_raw_times(r, 1); /* the records' own times (test_serial_times) */
         const pas2p_file_header_t *h = pas2p_rank_reader_header(r);
         assert_int_equal(h->np, 2);
         assert_int_equal(h->ncounters, nc);
@@ -160,6 +161,60 @@ static void test_round_trip(void **state)
 
 /* Cutting the file anywhere leaves every complete record readable and says so. */
 /* the times-only decoder (analyzer pass B) agrees with the full one on what it decodes */
+/* Two threads' calls as read: one timeline.  Thread 0 calls at 100-110, thread 1 (its
+ * first call) blocks 150-400 while thread 0 computes, thread 0 calls at 300-310 and
+ * 500-520 (190 ns of its own computation before each).  Its call at 300 lies inside thread
+ * 1's: nothing added; its computation before 500 is what elapsed since 400. */
+static void test_serial_times(void **state)
+{
+    fixture_t *f = *state;
+    FILE *fp = fopen(f->path, "wb");
+    assert_non_null(fp);
+    pas2p_file_header_t h;
+    pas2p_header_init(&h, 0, 2, 0);
+    fwrite(&h, sizeof h, 1, fp);
+    const uint64_t in[4][4] = {/* thread, t_start, t_end, compute_ns */
+                               {0, 100, 110, 0}, {1, 150, 400, 0}, {0, 300, 310, 190},
+                               {0, 500, 520, 190}};
+    const uint64_t want[4][3] = {{100, 110, 0}, {150, 400, 40}, {400, 400, 0}, {500, 520, 100}};
+    pas2p_codec_t codec = {0};
+    codec.prev_comm = PAS2P_COMM_WORLD;
+    unsigned char rec[4096];
+    for (int i = 0; i < 4; i++) {
+        pas2p_event_t e = {0};
+        e.call = PAS2P_CALL_Send;
+        e.peer = 1;
+        e.tag = e.peer2 = e.tag2 = -1;
+        e.comm = PAS2P_COMM_WORLD;
+        e.thread = (uint32_t)in[i][0];
+        e.t_start = in[i][1];
+        e.t_end = in[i][2];
+        e.compute_ns = in[i][3];
+        size_t sz = pas2p_record_encode(rec, &e, NULL, 0, NULL, 0, &codec);
+        fwrite(rec, sz, 1, fp);
+    }
+    fclose(fp);
+    char err[512];
+    for (int raw = 0; raw <= 1; raw++) {
+        pas2p_rank_reader_t *r = pas2p_rank_reader_open(f->path, err, sizeof err);
+        assert_non_null(r);
+        pas2p_rank_reader_raw_times(r, raw);
+        pas2p_event_view_t v;
+        uint64_t sum = 0;
+        for (int i = 0; i < 4; i++) {
+            assert_int_equal(pas2p_rank_reader_next(r, &v), 1);
+            assert_int_equal(v.ev.thread, in[i][0]);
+            assert_int_equal(v.ev.t_start, raw ? in[i][1] : want[i][0]);
+            assert_int_equal(v.ev.t_end, raw ? in[i][2] : want[i][1]);
+            assert_int_equal(v.ev.compute_ns, raw ? in[i][3] : want[i][2]);
+            sum += v.ev.compute_ns + v.ev.t_end - v.ev.t_start;
+        }
+        assert_int_equal(pas2p_rank_reader_next(r, &v), 0);
+        assert_int_equal(sum, raw ? 10 + 250 + 200 + 210 : 520 - 100); /* raw: twice over */
+        pas2p_rank_reader_close(r);
+    }
+}
+
 static void test_times_only(void **state)
 {
     fixture_t *f = *state;
@@ -569,6 +624,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_serial_times, setup, teardown),
         cmocka_unit_test_setup_teardown(test_times_only, setup, teardown),
         cmocka_unit_test_setup_teardown(test_truncated_recovery, setup, teardown),
         cmocka_unit_test_setup_teardown(test_truncated_header, setup, teardown),
