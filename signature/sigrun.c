@@ -271,6 +271,37 @@ static int args_match(const char *sig_cmd, const char *mine)
     return n1 == n2 && !memcmp(b1, b2, n1);
 }
 
+/* 1 when path names a script: a file that starts with "#!" */
+static int is_script(const char *path, size_t n)
+{
+    char p[1024], head[2];
+    if (n >= sizeof p)
+        return 0;
+    memcpy(p, path, n);
+    p[n] = 0;
+    int fd = open(p, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    ssize_t got = read(fd, head, 2);
+    close(fd);
+    return got == 2 && head[0] == '#' && head[1] == '!';
+}
+
+/* this process's program and arguments as launched: from the script its command line names
+ * after the interpreter, if there is one (a launch of `gpaw python h2o.py` runs
+ * `/usr/bin/python3 /usr/bin/gpaw python h2o.py`: the kernel puts the "#!" line's
+ * interpreter, and its argument if any, before the script's path), else all of it */
+static const char *own_program(const char *mine)
+{
+    for (const char *w = strchr(mine, ' '); w; w = strchr(w + 1, ' ')) {
+        const char *word = w + 1;
+        size_t lw = strcspn(word, " ");
+        if (lw && is_script(word, lw))
+            return word;
+    }
+    return mine;
+}
+
 /* the signature's program and arguments: its launch command from the last word that names
  * this process's program (by file name) on, or all of it when none does -- what a refusal
  * quotes, so that it compares like with like */
@@ -305,11 +336,12 @@ static void check_launch(sigrun_t *s, int run_np, const char *command, uint32_t 
     if (!check || strcmp(check, "0")) {
         char mine[2048];
         own_args(mine, sizeof mine);
-        if (mine[0] && !args_match(command, mine)) {
-            const char *theirs = sig_program(command, mine);
+        const char *prog = own_program(mine);
+        if (mine[0] && !args_match(command, prog)) {
+            const char *theirs = sig_program(command, prog);
             snprintf(why, sizeof why, "this run's program and arguments '%.300s' are not the "
                      "signature's ('%.300s'%s): another input or binary (predict --ignore-args "
-                     "to accept)", mine, theirs,
+                     "to accept)", prog, theirs,
                      theirs == command ? ", its whole launch command: no such program" : "");
             diverge(s, why);
         }

@@ -215,6 +215,10 @@ add_executable(fptraps mpi/fptraps.c)
 target_link_libraries(fptraps PRIVATE MPI::MPI_C m)
 add_test(NAME fptraps_predict COMMAND bash ${T}/fptraps.sh ${PAS2P} ${W}/fptraps
   -- ${MPIRUN} -np 2 $<TARGET_FILE:fptraps> 200)
+# an MPI program launched as a "#!" script whose interpreter is the MPI binary (gpaw's
+# /usr/bin/python3): predict refused every run of the signature's own command
+add_test(NAME script_predict COMMAND bash ${T}/script_predict.sh ${PAS2P} ${W}/script
+  $<TARGET_FILE:share> -- ${MPIRUN} -np 2)
 
 # a SIGTERM handler that calls MPI_Abort (HyPhy): at the guaranteed stop the other ranks'
 # MPI_Abort comes after their measurements, a departure, not a divergence
