@@ -12,6 +12,7 @@
 #include "action_table.h"
 #include "pas2p_launch.h"
 #include "pas2p_sim.h"
+#include "pas2p_trace.h"
 
 #define ANY_SOURCE_TI -555 /* SimGrid's MPI_ANY_SOURCE / MPI_ANY_TAG in a trace */
 #define ANY_TAG_TI -444
@@ -284,6 +285,8 @@ static int world_coll(conv_t *C, const pas2p_action_t *a, FILE *out)
 {
     if (world_like(C, a->comm))
         return 0;
+    if (a->comm == PAS2P_COMM_SELF)
+        return 1; /* this rank alone: nothing between ranks (PETSc's Bcasts on MPI_COMM_SELF) */
     const struct sub *S = sub_of(C, a->comm);
     if (S)
         return sub_coll(C, a, S, out);

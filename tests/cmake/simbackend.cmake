@@ -75,6 +75,9 @@ add_test(NAME replay_export_subcomm COMMAND bash ${T}/replay_export.sh ${PAS2P}
   ${D}/subcomm.sig.xml ${D}/one-link.xml ${D}/hosts-ab.txt ${W}/exp-sc)
 add_test(NAME replay_export_subcomm_messages COMMAND grep -qx "0 irecv 1 32767 64"
   ${W}/exp-sc/export/phase-1/rank-00000.txt)
+# a collective on MPI_COMM_SELF (PETSc's, dolfinx's): nothing between ranks, left out
+add_test(NAME replay_export_self COMMAND bash ${T}/replay_export.sh ${PAS2P}
+  ${D}/selfcoll.sig.xml ${D}/one-link.xml ${D}/hosts-ab.txt ${W}/exp-self 0.01)
 set_tests_properties(replay_export_subcomm PROPERTIES FIXTURES_SETUP exp_sc)
 set_tests_properties(replay_export_subcomm_messages PROPERTIES FIXTURES_REQUIRED exp_sc)
 set_tests_properties(replay_app bad_replay_np bad_replay_np_at_run replay_export_cg
