@@ -2,14 +2,16 @@
 # The tracer's compute share (tracer/FORMAT.md, manifest `compute_share`): a run whose
 # computation spins has a share near 1 and a kernel_rate of the core's speed; one whose
 # "computation" sleeps has a share near 0, and its kernel_rate says so, and so does trace
-# (a note: the machine looked shared), and so does analyze.
+# (a note: the machine looked shared), and so does analyze.  One whose computation a worker
+# thread does while the thread that calls MPI waits off the CPU (StarPU) has the process's
+# share, near 1 (it had the waiting thread's, 0.03: the replay's kernel ran at 3 %).
 # usage: compute_share.sh PAS2P SHARE_PROGRAM WORKDIR MPIRUN...
 set -euo pipefail
 pas2p=$1 prog=$2 work=$3
 shift 3
 fail() { echo "FAIL: $*" >&2; exit 1; }
 field() { awk -F' = ' -v k="$1" '$1 == k { print $2 }' "$2/manifest"; }
-for mode in spin sleep; do
+for mode in spin sleep thread; do
   rm -rf "$work/share-$mode"
   "$pas2p" trace -o "$work/share-$mode" -- "$@" -np 2 "$prog" "$mode" >/dev/null 2>"$work/share-$mode.err"
 done
@@ -36,4 +38,9 @@ awk -v s="$spin" -v z="$sleep" -v ks="$krs" -v kz="$krz" 'BEGIN {
     # the rate is the core speed times the share: a sleeper is credited far less
     if (!(d[i] * 3 < c[i])) { print "FAIL: kernel_rate sleep " d[i] " vs spin " c[i]; exit 1 }
   } }' >&2 || exit 1
+thr=$(field compute_share "$work/share-thread")
+echo "compute_share: worker thread $thr"
+awk -v t="$thr" -v s="$spin" 'BEGIN { n = split(t, a, ","); split(s, b, ",")
+  for (i = 1; i <= n; i++)
+    if (!(a[i] > 0.5 * b[i])) { print "FAIL: worker-thread share " a[i] " vs spin " b[i]; exit 1 } }' >&2 || exit 1
 echo "compute share OK"

@@ -69,7 +69,9 @@ typedef struct pas2p_thr {
     uint64_t share_next;                /* ticks: the exit that opens a sample; UINT64_MAX never */
     uint64_t share_spent;               /* ticks: the sampling budget spent up to here */
     uint64_t share_cpu0, share_wall0;   /* ns when the open sample began; wall0 0 = none open */
+    uint64_t share_pcpu0;               /* the process's CPU ns then (all its threads) */
     uint64_t share_cpu, share_wall;     /* ns summed over closed samples */
+    uint64_t share_pcpu;                /* the process's CPU ns over the same samples */
 } pas2p_thr_t;
 
 /* one intercepted call in flight (on the wrapper's stack) */
