@@ -291,6 +291,20 @@ static void req_each(const reqset_t *s, void (*fn)(void *, uint64_t, uint64_t), 
  * no source; MPI_Cancel is not traced) */
 #define PDONE_CANCELLED 0x80000000u
 
+/* gpr_t.range's values per call (RW): see gpr_t */
+#define RW 4
+
+/* gpr_t.range's fourth value per call: an MPI_Wait/Waitany's distance back to the call that
+ * posted the request it completed (gev_t.wdist), the same in every occurrence; WD_UNSET
+ * before the first, WD_MIXED when occurrences differ */
+#define WD_UNSET UINT64_MAX
+#define WD_MIXED (UINT64_MAX - 1)
+
+static uint64_t wd_merge(uint64_t a, uint64_t b)
+{
+    return a == WD_UNSET ? b : b == WD_UNSET || a == b ? a : WD_MIXED;
+}
+
 /* gpr_t.range's third value per call: the least pdone over the occurrences in its low 32
  * bits (PD_NONE: none summed yet), and bit 32 set once an occurrence did not cancel it */
 #define PD_NONE 0xffffffffull
@@ -320,6 +334,8 @@ typedef struct {
     uint32_t pdone;           /* receives the tests (polls) before it completed, each
                                  test's the oldest active ones (polled_oldest); its top
                                  bit: PDONE_CANCELLED */
+    uint32_t wdist;           /* an MPI_Wait/Waitany completing one request posted in this
+                                 slice: how many calls before it that was (0: none) */
     uint64_t compute_ns, time_ns, instr, bytes, rbytes;
 } gev_t;
 
@@ -403,7 +419,8 @@ typedef struct {
     uint32_t nsym;
     uint32_t *syms;
     double *pos;              /* 4 x nsym sums: compute, instructions, bytes, rbytes */
-    uint64_t *range;          /* 3 x nsym: min and max of bytes + rbytes, pdone's (PD_*) */
+    uint64_t *range;          /* RW x nsym: min and max of bytes + rbytes, pdone's (PD_*),
+                                 the wait's distance (WD_*) */
     double tsum, tsumsq, tmin, tmax, csum, isum;
     uint64_t bmin, bmax;
     double samples[RESERVOIR];
@@ -978,7 +995,7 @@ static int advance(gstate_t *g, int rank)
     unsigned call = e->call;
     int klass = call < PAS2P_CALL_LIMIT ? g->cls[call] : -1;
     unsigned cf = call < PAS2P_CALL_LIMIT ? g->cf[call] : 0;
-    uint32_t ndp0 = R->ndp;
+    uint32_t ndp0 = R->ndp, wdist = 0;
     int32_t tag, tag2; /* as the identity has them (counting tags; phases.c the same) */
     pas2p_tag_count(&R->tagc, e, &tag, &tag2);
     switch (klass) {
@@ -1074,6 +1091,12 @@ static int advance(gstate_t *g, int rank)
             if (d[i].call == PAS2P_CALL_Irecv && (d[i].flags & PAS2P_EV_ANY_SOURCE) &&
                 d[i].source == PAS2P_PEER_ANY && d[i].post >= R->slice_start && si < R->nsl)
                 R->sl[si].pdone |= PDONE_CANCELLED; /* posted in this slice, then cancelled */
+            /* which request a Wait completes: StarPU waits for later requests while an
+             * older wildcard receive stays posted (a replay that completes the oldest
+             * waited for that one) */
+            if (n == 1 && (call == PAS2P_CALL_Wait || call == PAS2P_CALL_Waitany) &&
+                d[i].post >= R->slice_start && si < R->nsl)
+                wdist = R->nsl - si;
             if (d[i].source >= 0 && msg_recvd(g, comm, d[i].source, rank, d[i].tag, v->ordinal))
                 goto oom;
         }
@@ -1153,7 +1176,8 @@ static int advance(gstate_t *g, int rank)
     if (sym == UINT32_MAX || (klass == PAS2P_CLASS_START && start_keep(R, sym)))
         goto oom;
     gev_t x = {.sym = sym,
-               .pdone = (R->absorbed_done & ~PDONE_CANCELLED) | (R->never_done ? PDONE_CANCELLED : 0), .compute_ns = e->compute_ns + R->absorbed_ns,
+               .pdone = (R->absorbed_done & ~PDONE_CANCELLED) | (R->never_done ? PDONE_CANCELLED : 0),
+               .wdist = wdist, .compute_ns = e->compute_ns + R->absorbed_ns,
                .time_ns = e->compute_ns + R->absorbed_ns + dur, .instr = instr + R->absorbed_instr,
                .bytes = e->bytes, .rbytes = e->rbytes};
     R->absorbed_ns = R->absorbed_instr = 0;
@@ -1290,7 +1314,7 @@ static int phase_new(gstate_t *g, uint64_t key, uint32_t *id)
         q->bmin = UINT64_MAX;
         q->syms = malloc(sizeof *q->syms * (R->nsl ? R->nsl : 1));
         q->pos = calloc(4 * (size_t)(R->nsl ? R->nsl : 1), sizeof *q->pos);
-        q->range = malloc(3 * sizeof *q->range * (R->nsl ? R->nsl : 1));
+        q->range = malloc(RW * sizeof *q->range * (R->nsl ? R->nsl : 1));
         q->set = g->anchored ? malloc(sizeof *q->set * (R->nset ? R->nset : 1)) : NULL;
         q->dp = malloc(sizeof *q->dp * (R->ndp ? R->ndp : 1));
         if (q->dp && R->ndp) {
@@ -1303,9 +1327,10 @@ static int phase_new(gstate_t *g, uint64_t key, uint32_t *id)
         }
         for (uint32_t i = 0; i < R->nsl; i++) {
             q->syms[i] = R->sl[i].sym;
-            q->range[3 * i] = UINT64_MAX;
-            q->range[3 * i + 1] = 0;
-            q->range[3 * i + 2] = PD_NONE;
+            q->range[RW * i] = UINT64_MAX;
+            q->range[RW * i + 1] = 0;
+            q->range[RW * i + 2] = PD_NONE;
+            q->range[RW * i + 3] = WD_UNSET;
         }
         if (g->anchored) {
             memcpy(q->set, R->set, sizeof *q->set * R->nset);
@@ -1600,11 +1625,12 @@ static int occurrence_end(gstate_t *g)
             q->pos[4 * i + 2] += (double)x->bytes;
             q->pos[4 * i + 3] += (double)x->rbytes;
             uint64_t sz = x->bytes + x->rbytes;
-            if (sz < q->range[3 * i])
-                q->range[3 * i] = sz;
-            if (sz > q->range[3 * i + 1])
-                q->range[3 * i + 1] = sz;
-            q->range[3 * i + 2] = pd_merge(q->range[3 * i + 2], pd_of(x->pdone));
+            if (sz < q->range[RW * i])
+                q->range[RW * i] = sz;
+            if (sz > q->range[RW * i + 1])
+                q->range[RW * i + 1] = sz;
+            q->range[RW * i + 2] = pd_merge(q->range[RW * i + 2], pd_of(x->pdone));
+            q->range[RW * i + 3] = wd_merge(q->range[RW * i + 3], x->wdist);
             uint64_t b = x->bytes > x->rbytes ? x->bytes : x->rbytes;
             if (b) {
                 if (b < q->bmin)
@@ -2213,11 +2239,12 @@ static void phase_absorb(gstate_t *g, gphase_t *b, gphase_t *a)
         for (uint32_t k = 0; k < 4 * x->nsym; k++)
             y->pos[k] += x->pos[k];
         for (uint32_t k = 0; k < x->nsym; k++) {
-            if (x->range[3 * k] < y->range[3 * k])
-                y->range[3 * k] = x->range[3 * k];
-            if (x->range[3 * k + 1] > y->range[3 * k + 1])
-                y->range[3 * k + 1] = x->range[3 * k + 1];
-            y->range[3 * k + 2] = pd_merge(y->range[3 * k + 2], x->range[3 * k + 2]);
+            if (x->range[RW * k] < y->range[RW * k])
+                y->range[RW * k] = x->range[RW * k];
+            if (x->range[RW * k + 1] > y->range[RW * k + 1])
+                y->range[RW * k + 1] = x->range[RW * k + 1];
+            y->range[RW * k + 2] = pd_merge(y->range[RW * k + 2], x->range[RW * k + 2]);
+            y->range[RW * k + 3] = wd_merge(y->range[RW * k + 3], x->range[RW * k + 3]);
         }
         y->pw += x->pw;
         y->tsum += x->tsum;
@@ -2399,7 +2426,7 @@ static int phase_append(gstate_t *g, gphase_t *a, gphase_t *b)
         events += n;
         uint32_t *syms = malloc(sizeof *syms * (n ? n : 1));
         double *pos = malloc(4 * sizeof *pos * (n ? n : 1));
-        uint64_t *range = malloc(3 * sizeof *range * (n ? n : 1));
+        uint64_t *range = malloc(RW * sizeof *range * (n ? n : 1));
         gdep_t *dp = malloc(sizeof *dp * (x->ndp + y->ndp ? x->ndp + y->ndp : 1));
         if (!syms || !pos || !range || !dp) {
             free(syms);
@@ -2412,8 +2439,8 @@ static int phase_append(gstate_t *g, gphase_t *a, gphase_t *b)
         memcpy(syms + x->nsym, y->syms, sizeof *syms * y->nsym);
         memcpy(pos, x->pos, 4 * sizeof *pos * x->nsym);
         memcpy(pos + 4 * (size_t)x->nsym, y->pos, 4 * sizeof *pos * y->nsym);
-        memcpy(range, x->range, 3 * sizeof *range * x->nsym);
-        memcpy(range + 3 * (size_t)x->nsym, y->range, 3 * sizeof *range * y->nsym);
+        memcpy(range, x->range, RW * sizeof *range * x->nsym);
+        memcpy(range + RW * (size_t)x->nsym, y->range, RW * sizeof *range * y->nsym);
         memcpy(dp, x->dp, sizeof *dp * x->ndp);
         for (uint32_t k = 0; k < y->ndp; k++) {
             dp[x->ndp + k] = y->dp[k];
@@ -2630,8 +2657,10 @@ static int results(gstate_t *g, int r, pas2p_rank_phases_t *out)
         p->pos_size_max = malloc(sizeof(uint64_t) * q->nsym);
         p->pos_wait_s = calloc(q->nsym, sizeof(double));
         p->pos_pdone = calloc(q->nsym, sizeof(uint32_t));
+        p->pos_wdist = calloc(q->nsym, sizeof(uint32_t));
         if (!p->pos_compute_s || !p->pos_instructions || !p->pos_bytes || !p->pos_rbytes ||
-            !p->pos_size_min || !p->pos_size_max || !p->pos_wait_s || !p->pos_pdone) {
+            !p->pos_size_min || !p->pos_size_max || !p->pos_wait_s || !p->pos_pdone ||
+            !p->pos_wdist) {
             pas2p_rank_phases_t tmp = {.phases = ph, .nphases = k};
             pas2p_rank_phases_free(&tmp);
             return -1;
@@ -2643,9 +2672,11 @@ static int results(gstate_t *g, int r, pas2p_rank_phases_t *out)
             p->pos_instructions[x] = q->pos[4 * x + 1] / pw;
             p->pos_bytes[x] = q->pos[4 * x + 2] / pw;
             p->pos_rbytes[x] = q->pos[4 * x + 3] / pw;
-            p->pos_size_min[x] = q->range[3 * x];
-            p->pos_size_max[x] = q->range[3 * x + 1];
-            p->pos_pdone[x] = pd_out(q->range[3 * x + 2]);
+            p->pos_size_min[x] = q->range[RW * x];
+            p->pos_size_max[x] = q->range[RW * x + 1];
+            p->pos_pdone[x] = pd_out(q->range[RW * x + 2]);
+            uint64_t wd = q->range[RW * x + 3];
+            p->pos_wdist[x] = wd >= WD_MIXED ? 0 : (uint32_t)wd;
         }
         p->min_bytes = q->bmin == UINT64_MAX ? 0 : q->bmin;
         p->max_bytes = q->bmax;

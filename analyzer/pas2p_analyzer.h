@@ -104,6 +104,9 @@ typedef struct {
                                     occurrence (the least over them); the top bit
                                     (0x80000000): a receive the application cancelled (or
                                     never completed) in every occurrence */
+    uint32_t *pos_wdist;         /* nsym (global phases, else NULL): an MPI_Wait/Waitany's
+                                    request was posted this many calls before it in every
+                                    occurrence (0: not so, or another call) */
     double *pos_wait_s;          /* nsym (global phases, else NULL): what a replay of the
                                     mean occurrence misses of the phase's share of the run's
                                     critical path, as a share of each call's computation

@@ -58,6 +58,12 @@ typedef struct {
                                            (simulate and replay do not post it) */
     uint32_t nstarts;                   /* Start/Startall (global phases): the requests it */
     pas2p_sig_start_t *starts;          /* starts (NULL: not known; simulate, replay refuse) */
+    uint32_t completes;                 /* global phases, an MPI_Wait/Waitany: the request it
+                                           completes was posted this many calls of the phase
+                                           before it, in every occurrence (0: not said) */
+    uint32_t wpos;                      /* the action writers' (not in the file): 1 + where
+                                           that request is among the replay's pending ones,
+                                           0 oldest first (`wait N P`, ACTIONS.md) */
 } pas2p_sig_event_t;
 
 typedef struct {

@@ -164,6 +164,8 @@ int pas2p_signature_write(const pas2p_signature_t *s, const char *path, char *er
                     ATTR("polled", "%u", e->polled);
                 if (e->cancelled)
                     ATTR("cancelled", "%d", 1);
+                if (e->completes)
+                    ATTR("completes", "%u", e->completes);
                 if (e->peer2 != -1 || e->tag2 != -1) {
                     ATTR("peer2", "%d", e->peer2);
                     ATTR("tag2", "%d", e->tag2);
@@ -398,6 +400,8 @@ static int fill_phase(xmlNodePtr ph, int anchored, int events, pas2p_sig_phase_t
             uint64_t pd = pas2p_xml_attr_u(e, "polled");
             x->polled = pd > UINT32_MAX ? UINT32_MAX : (uint32_t)pd;
             x->cancelled = pas2p_xml_attr_u(e, "cancelled") != 0;
+            uint64_t cw = pas2p_xml_attr_u(e, "completes");
+            x->completes = cw > UINT32_MAX ? 0 : (uint32_t)cw;
             if (!x->call)
                 return -2; /* an MPI call this pas2p does not know */
             int st = read_starts(pas2p_xml_attr(e, "starts"), x);

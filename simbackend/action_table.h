@@ -31,7 +31,7 @@ enum pas2p_fields {
     PAS2P_AF_P2P,      /* PEER TAG BYTES COMM                      */
     PAS2P_AF_PROBE,    /* PEER TAG COMM                            */
     PAS2P_AF_SENDRECV, /* DST STAG SBYTES SRC RTAG RBYTES COMM     */
-    PAS2P_AF_COUNT,    /* N                                        */
+    PAS2P_AF_COUNT,    /* N [P]                                    */
     PAS2P_AF_COMM,     /* COMM                                     */
     PAS2P_AF_ROOTED,   /* BYTES ROOT COMM                          */
     PAS2P_AF_BYTES,    /* BYTES COMM                               */
@@ -196,6 +196,7 @@ typedef struct {
     int peer, tag, peer2, tag2;
     unsigned comm;
     long long bytes, rbytes; /* wait: N */
+    long long pos;           /* wait: P, where the N requests start among the pending ones */
     double seconds;
     long long *counts[2];    /* COUNTS (VROOTED, VBYTES, VCOUNTS: [0]; VV: send, receive) */
     int ncounts[2];          /* 0 for `-` */
@@ -263,7 +264,17 @@ static inline int pas2p_action_parse(int act, const char *p, pas2p_action_t *a)
         n = sscanf(p, "%d %d %lld %d %d %lld %u%n", &a->peer, &a->tag, &a->bytes, &a->peer2,
                    &a->tag2, &a->rbytes, &a->comm, &off);
         break;
-    case PAS2P_AF_COUNT: want = 1; n = sscanf(p, "%lld%n", &a->bytes, &off); break;
+    case PAS2P_AF_COUNT:
+        want = 1;
+        n = sscanf(p, "%lld%n", &a->bytes, &off);
+        if (n == 1) { /* [P] */
+            int o2 = 0;
+            if (sscanf(p + off, "%lld%n", &a->pos, &o2) == 1 && a->pos >= 0)
+                off += o2;
+            else
+                a->pos = 0;
+        }
+        break;
     case PAS2P_AF_COMM: want = 1; n = sscanf(p, "%u%n", &a->comm, &off); break;
     case PAS2P_AF_ROOTED: case PAS2P_AF_VROOTED:
         want = 3;

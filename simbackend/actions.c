@@ -139,7 +139,11 @@ static int write_event(FILE *f, const callmap_t *m, const pas2p_sig_event_t *e, 
         fprintf(f, "%s %d %d %llu %d %d %llu %u", n, e->peer, e->tag, (unsigned long long)e->bytes,
                 e->peer2, e->tag2, (unsigned long long)e->rbytes, e->comm);
         break;
-    case PAS2P_AF_COUNT: fprintf(f, "%s %u", n, e->aux ? e->aux : 1); break;
+    case PAS2P_AF_COUNT:
+        fprintf(f, "%s %u", n, e->aux ? e->aux : 1);
+        if (e->wpos > 1) /* not the oldest pending request: which one */
+            fprintf(f, " %u", e->wpos - 1);
+        break;
     case PAS2P_AF_COMM: fprintf(f, "%s %u", n, e->comm); break;
     case PAS2P_AF_ROOTED: case PAS2P_AF_VROOTED: fprintf(f, "%s %llu %d %u", n, b, e->peer, e->comm); break;
     case PAS2P_AF_BYTES: case PAS2P_AF_VBYTES: fprintf(f, "%s %llu %u", n, b, e->comm); break;
@@ -741,6 +745,69 @@ typedef struct {
 
 /* al: NULL, or per rank (index into s->ranks) per phase (index into its table) the ids the
  * phase's block reports its times under (`as`) */
+/* The requests a phase block leaves pending as the replayer runs it (it starts empty:
+ * each occurrence is communication-closed, and the replayer completes what is left at its
+ * end), each named by the call of the phase that posted it: which position an MPI_Wait's
+ * request has there (`wait 1 P`), from the call its `completes` names. */
+typedef struct {
+    uint32_t *v;             /* posting calls' indices in the phase, oldest first */
+    size_t n, cap;
+} pending_t;
+
+static int pending_push(pending_t *q, uint32_t j)
+{
+    if (q->n == q->cap) {
+        size_t c = q->cap ? 2 * q->cap : 16;
+        uint32_t *v = realloc(q->v, c * sizeof *v);
+        if (!v)
+            return -1;
+        q->v = v;
+        q->cap = c;
+    }
+    q->v[q->n++] = j;
+    return 0;
+}
+
+static void pending_drop(pending_t *q, size_t at, size_t k)
+{
+    if (at + k > q->n)
+        k = q->n - at;
+    memmove(q->v + at, q->v + at + k, (q->n - at - k) * sizeof *q->v);
+    q->n -= k;
+}
+
+/* call j of the phase (e, written as action row `row`; e->wpos set here) into the model:
+ * its polled completions (the oldest), its own request(s), or what its wait completes.
+ * 0, or -1 out of memory. */
+static int pending_note(pending_t *q, pas2p_sig_event_t *e, uint32_t j, int row)
+{
+    pending_drop(q, 0, e->polled);
+    if (e->nstarts) {
+        for (uint32_t k = 0; k < e->nstarts; k++)
+            if (pending_push(q, j))
+                return -1;
+        return 0;
+    }
+    if (row == SILENT)
+        return 0;
+    const pas2p_action_row_t *A = &pas2p_action_rows[row];
+    if (A->nb)
+        return pending_push(q, j);
+    if (!strcmp(A->name, "waitall")) {
+        q->n = 0;
+    } else if (!strcmp(A->name, "wait")) {
+        size_t at = 0;
+        if (e->completes && e->completes <= j && (e->aux ? e->aux : 1) == 1)
+            while (at < q->n && q->v[at] != j - e->completes)
+                at++;
+        if (at == q->n) /* not there: the oldest */
+            at = 0;
+        e->wpos = at ? (uint32_t)at + 1 : 0;
+        pending_drop(q, at, e->aux ? e->aux : 1);
+    }
+    return 0;
+}
+
 static int write_actions(const pas2p_signature_t *s, const callmap_t *m, const char *dir,
                          alias_t *const *al, char *err, size_t errlen)
 {
@@ -820,6 +887,7 @@ static int write_actions(const pas2p_signature_t *s, const callmap_t *m, const c
                 snprintf(err, errlen, "out of memory");
                 rc = -1;
             }
+            pending_t pq = {0};
             for (uint32_t j = 0; p && j < p->nevents && !rc; j++) {
                 const pas2p_sig_event_t *e = &p->events[j];
                 if (skip && skip[j]) { /* cancelled by the application, or never received */
@@ -828,12 +896,17 @@ static int write_actions(const pas2p_signature_t *s, const callmap_t *m, const c
                 }
                 vcounts_t vc = {0};
                 int row = e->nstarts ? 0 : row_of(m, e, err, errlen);
-                if (e->nstarts) /* a Start: the isend or irecv of each request it starts */
-                    rc = write_started(f, m, e, err, errlen);
-                else if (row < 0 || !has_counts(row) || !sig_counts(s, row, R->rank, p, j, &vc, err, errlen))
-                    rc = write_event(f, m, e, &vc, err, errlen);
-                else
+                pas2p_sig_event_t ew = *e;
+                if ((row >= 0 || row == SILENT) && pending_note(&pq, &ew, j, row)) {
+                    snprintf(err, errlen, "out of memory");
                     rc = -1;
+                } else if (e->nstarts) { /* a Start: the isend or irecv of each request it starts */
+                    rc = write_started(f, m, e, err, errlen);
+                } else if (row < 0 || !has_counts(row) || !sig_counts(s, row, R->rank, p, j, &vc, err, errlen)) {
+                    rc = write_event(f, m, &ew, &vc, err, errlen);
+                } else {
+                    rc = -1;
+                }
                 vcounts_free(&vc);
                 if (rc) {
                     char why[512];
@@ -842,6 +915,7 @@ static int write_actions(const pas2p_signature_t *s, const callmap_t *m, const c
                 }
             }
             free(skip);
+            free(pq.v);
             fputs("end\n", f);
         }
         if (close_rank(f, path, err, errlen) && !rc)
@@ -1292,6 +1366,11 @@ static int mirror_note(mirror_t *M, int row, const pas2p_sig_event_t *x, uint64_
     if (A->nb) {
         if (post_add(q, ordinal))
             return -1;
+    } else if (A->fields == PAS2P_AF_COUNT && !strcmp(A->name, "wait") && x->wpos > 1 &&
+               q->at + x->wpos <= q->n) { /* `wait 1 P`: the one at P */
+        size_t j = q->at + x->wpos - 1;
+        memmove(q->post + j, q->post + j + 1, (q->n - j - 1) * sizeof *q->post);
+        q->n--;
     } else if (A->fields == PAS2P_AF_COUNT && !strcmp(A->name, "wait")) {
         size_t k = x->aux ? x->aux : 1;
         q->at = q->n - q->at < k ? q->n : q->at + k;
@@ -1301,6 +1380,25 @@ static int mirror_note(mirror_t *M, int row, const pas2p_sig_event_t *x, uint64_
     if (q->at == q->n) /* empty: start again at the front */
         q->at = q->n = 0;
     return 0;
+}
+
+/* An MPI_Wait or MPI_Waitany: where the request it completed is among the pending ones
+ * (x->wpos, 1 + its position; 0 when it is the oldest or not followed).  StarPU keeps a
+ * wildcard MPI_Irecv posted while it waits for later requests one at a time: replayed as
+ * "the oldest", the wait waited for that receive, whose message the peer sends only after
+ * one this rank sends after the wait -- SimGrid's deadlock, replay's watchdog. */
+static void wait_position(const mirror_t *M, const pas2p_event_view_t *v, pas2p_sig_event_t *x)
+{
+    uint32_t n = 0;
+    const pas2p_completion_t *d = pas2p_event_completions(v, &n);
+    const cancels_t *q = &M->q;
+    if (!d || n != 1 || d[0].post == UINT64_MAX)
+        return;
+    for (size_t j = q->at; j < q->n; j++)
+        if (q->post[j] == d[0].post) {
+            x->wpos = j > q->at ? (uint32_t)(j - q->at + 1) : 0;
+            return;
+        }
 }
 
 /* a test that completed the k oldest pending requests (in any order) becomes `wait k` */
@@ -1476,6 +1574,8 @@ int pas2p_actions_from_trace(const char *trace_dir, const char *dir, uint64_t *e
             }
             if (mirror.exact && is_test(x.call))
                 test_as_wait(&mirror, &v, &x);
+            if (mirror.exact && (x.call == PAS2P_CALL_Wait || x.call == PAS2P_CALL_Waitany))
+                wait_position(&mirror, &v, &x);
             int wrc = persistent(&pr, f, &map, &v, &x, err, errlen);
             if (wrc == 1) {
                 int row = row_of(&map, &x, err, errlen);

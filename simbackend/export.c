@@ -75,16 +75,20 @@ static int push(conv_t *C, int src, int dst, int tag)
 }
 
 /* waits for the n oldest pending requests, one stock `wait` each */
-static void wait_oldest(conv_t *C, FILE *out, size_t n)
+static void wait_at(conv_t *C, FILE *out, size_t pos, size_t n)
 {
+    if (pos + n > C->npend)
+        pos = 0;
     if (n > C->npend)
         n = C->npend;
+    pend_t *q = C->pend + pos;
     for (size_t k = 0; k < n; k++)
-        if (C->pend[k].src != -3 && C->pend[k].dst != -3) /* MPI_PROC_NULL: nothing to wait */
-            fprintf(out, "%d wait %d %d %d\n", C->rank, C->pend[k].src, C->pend[k].dst, C->pend[k].tag);
-    memmove(C->pend, C->pend + n, (C->npend - n) * sizeof *C->pend);
+        if (q[k].src != -3 && q[k].dst != -3) /* MPI_PROC_NULL: nothing to wait */
+            fprintf(out, "%d wait %d %d %d\n", C->rank, q[k].src, q[k].dst, q[k].tag);
+    memmove(q, q + n, (C->npend - pos - n) * sizeof *C->pend);
     C->npend -= n;
 }
+
 
 static int world_like(const conv_t *C, unsigned comm)
 {
@@ -142,7 +146,7 @@ static int ti_sendrecv(TI_ARGS)
 
 static int ti_wait(TI_ARGS)
 {
-    wait_oldest(C, out, (size_t)a->bytes);
+    wait_at(C, out, (size_t)a->pos, (size_t)a->bytes);
     return 0;
 }
 

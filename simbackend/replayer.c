@@ -60,6 +60,7 @@ typedef struct {
     int peer, tag, peer2, tag2;
     unsigned comm;           /* communicator id; for a phase: its id */
     long long bytes, rbytes; /* wait: how many requests */
+    long long pos;           /* wait: where they start among the pending ones (0: oldest) */
     double seconds;
     int n;                   /* v-collectives: entries per list, 0 for `-` */
     int dbl;                 /* reduce_scatterv: counts are doubles (every one a multiple of 8) */
@@ -270,6 +271,7 @@ static void parse(replay_t *R, const char *dir)
             a->nb = pas2p_action_rows[k].nb;
             a->peer = x.peer, a->tag = x.tag, a->peer2 = x.peer2, a->tag2 = x.tag2;
             a->comm = x.comm, a->bytes = x.bytes, a->rbytes = x.rbytes, a->seconds = x.seconds;
+            a->pos = x.pos;
             ok = counts_of(R, a, &x);
             pas2p_action_clear(&x);
         }
@@ -400,26 +402,39 @@ static MPI_Request *new_req(replay_t *R)
     return &R->req[R->nreq++];
 }
 
-static void complete(replay_t *R, size_t n) /* the n oldest pending requests */
+/* the n pending requests from position pos (0: the oldest); where they are not all there,
+ * the n oldest */
+static void complete_at(replay_t *R, size_t pos, size_t n)
 {
+    if (pos + n > R->nreq)
+        pos = 0;
     if (n > R->nreq)
         n = R->nreq;
     if (!n)
         return;
+    MPI_Request *q = R->req + pos;
 #ifdef PAS2P_SIMGRID
     /* one at a time, in order: SMPI's MPI_Waitall is a MPI_Waitany per request, each over
      * all of them, and a phase that posts 116 000 wildcard receives before it completes
      * them (ABySS's: its MPI_Test calls are polls in a signature) did not end in 20
      * minutes.  The last to complete decides the time either way. */
     for (size_t i = 0; i < n; i++)
-        if (R->req[i] != MPI_REQUEST_NULL)
-            MPI_Wait(&R->req[i], MPI_STATUS_IGNORE);
+        if (q[i] != MPI_REQUEST_NULL)
+            MPI_Wait(&q[i], MPI_STATUS_IGNORE);
 #else
-    MPI_Waitall((int)n, R->req, MPI_STATUSES_IGNORE);
+    MPI_Waitall((int)n, q, MPI_STATUSES_IGNORE);
 #endif
-    memmove(R->req, R->req + n, (R->nreq - n) * sizeof *R->req);
+    memmove(q, q + n, (R->nreq - pos - n) * sizeof *R->req);
     R->nreq -= n;
-    R->live_from = R->live_from > n ? R->live_from - n : 0;
+    if (R->live_from > pos) /* (the ones before pos are as they were) */
+        R->live_from = R->live_from > pos + n ? R->live_from - n : pos;
+    while (R->live_from < R->nreq && R->req[R->live_from] == MPI_REQUEST_NULL)
+        R->live_from++;
+}
+
+static void complete(replay_t *R, size_t n) /* the n oldest pending requests */
+{
+    complete_at(R, 0, n);
 }
 
 static void compute(replay_t *R, double s)
@@ -492,7 +507,7 @@ static void run_sendrecv(RUN_ARGS)
                  rb, MPI_BYTE, src, tag, comm, MPI_STATUS_IGNORE);
 }
 
-static void run_wait(RUN_ARGS) { UNUSED_RUN_ARGS; complete(R, (size_t)a->bytes); }
+static void run_wait(RUN_ARGS) { UNUSED_RUN_ARGS; complete_at(R, (size_t)a->pos, (size_t)a->bytes); }
 static void run_waitall(RUN_ARGS) { UNUSED_RUN_ARGS; complete(R, R->nreq); }
 
 /* the pending requests that are done are completed (MPI_Testsome, not MPI_Testall's all or

@@ -272,7 +272,8 @@ pas2p_check(graphcomm simulate ${EXPECT} --out "^PET = [0-9.]+ s$"
 #              identified by a counting tag, the steps repeat
 #   commloop   communicators made and freed in the main loop (MUMPS): a freed copy of
 #              the whole parent gives its id back, the loop repeats
-foreach(prog intercomm persist wcoll nbrhalo counttag commloop)
+#   waitlater  a Wait for a request that is not the oldest pending one (StarPU-MPI)
+foreach(prog intercomm persist wcoll nbrhalo counttag commloop waitlater)
   add_executable(${prog} mpi/${prog}.c)
   target_link_libraries(${prog} PRIVATE MPI::MPI_C)
 endforeach()
@@ -295,6 +296,7 @@ pas2p_every_path(counttag_every_path counttag counttag 2 120)
 pas2p_every_path(commloop_every_path commloop commloop 2 60)
 pas2p_every_path(commloop_nested_every_path commloop commloop 2 60n)
 pas2p_every_path(commloop_split_every_path commloop commloop 2 20s)
+pas2p_every_path(waitlater_every_path waitlater waitlater 2 60)
 # a reused communicator id defined again with other members: one line naming the rank, the
 # event and the communicator (the readers take an id's first definition)
 add_test(NAME bad_analyze_comm_redefined COMMAND bash ${T}/comm_redefined.sh ${PAS2P}

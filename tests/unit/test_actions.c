@@ -493,6 +493,15 @@ static void test_new_actions(void **state)
     assert_false(pas2p_action_parse(PAS2P_ACT_ALLGATHERV, " 8 0 8,x\n", &w));
     assert_false(pas2p_action_parse(PAS2P_ACT_ALLTOALLV, " 0 1,2\n", &w));
     assert_false(pas2p_action_parse(PAS2P_ACT_ALLGATHERV, " 8 0 -\n", &w));
+    /* `wait N [P]`: N requests from position P among the pending ones (0: the oldest) */
+    assert_true(pas2p_action_parse(PAS2P_ACT_WAIT, " 1\n", &w));
+    assert_int_equal(w.bytes, 1);
+    assert_int_equal(w.pos, 0);
+    assert_true(pas2p_action_parse(PAS2P_ACT_WAIT, " 1 3\n", &w));
+    assert_int_equal(w.bytes, 1);
+    assert_int_equal(w.pos, 3);
+    assert_false(pas2p_action_parse(PAS2P_ACT_WAIT, " 1 -3\n", &w));
+    assert_false(pas2p_action_parse(PAS2P_ACT_WAIT, " 1 3 4\n", &w));
     cleanup(&f);
 }
 
