@@ -745,46 +745,50 @@ typedef struct {
 
 /* al: NULL, or per rank (index into s->ranks) per phase (index into its table) the ids the
  * phase's block reports its times under (`as`) */
-/* The requests a phase block leaves pending as the replayer runs it (it starts empty:
- * each occurrence is communication-closed, and the replayer completes what is left at its
- * end), each named by the call of the phase that posted it: which position an MPI_Wait's
- * request has there (`wait 1 P`), from the call its `completes` names. */
+/* A list of a rank's requests by the ordinal of their post (post_add): its wildcard
+ * receives that no message matched (cancelled: their completion has no source, or never
+ * completed), sorted, `at` walking them; the receives completed; the mirror's pending ones */
 typedef struct {
-    uint32_t *v;             /* posting calls' indices in the phase, oldest first */
-    size_t n, cap;
-} pending_t;
+    uint64_t *post;
+    size_t n, cap, at;
+} cancels_t;
 
-static int pending_push(pending_t *q, uint32_t j)
+static int post_add(cancels_t *c, uint64_t post)
 {
-    if (q->n == q->cap) {
-        size_t c = q->cap ? 2 * q->cap : 16;
-        uint32_t *v = realloc(q->v, c * sizeof *v);
-        if (!v)
+    if (c->n == c->cap) {
+        size_t nc = c->cap ? 2 * c->cap : 16;
+        uint64_t *p = realloc(c->post, nc * sizeof *p);
+        if (!p)
             return -1;
-        q->v = v;
-        q->cap = c;
+        c->post = p;
+        c->cap = nc;
     }
-    q->v[q->n++] = j;
+    c->post[c->n++] = post;
     return 0;
 }
 
-static void pending_drop(pending_t *q, size_t at, size_t k)
+/* The requests a phase block leaves pending as the replayer runs it (it starts empty:
+ * each occurrence is communication-closed, and the replayer completes what is left at its
+ * end), each named by the call of the phase that posted it (a cancels_t of call indices,
+ * oldest first): which position an MPI_Wait's request has there (`wait 1 P`), from the
+ * call its `completes` names. */
+static void pending_drop(cancels_t *q, size_t at, size_t k)
 {
     if (at + k > q->n)
         k = q->n - at;
-    memmove(q->v + at, q->v + at + k, (q->n - at - k) * sizeof *q->v);
+    memmove(q->post + at, q->post + at + k, (q->n - at - k) * sizeof *q->post);
     q->n -= k;
 }
 
 /* call j of the phase (e, written as action row `row`; e->wpos set here) into the model:
  * its polled completions (the oldest), its own request(s), or what its wait completes.
  * 0, or -1 out of memory. */
-static int pending_note(pending_t *q, pas2p_sig_event_t *e, uint32_t j, int row)
+static int pending_note(cancels_t *q, pas2p_sig_event_t *e, uint32_t j, int row)
 {
     pending_drop(q, 0, e->polled);
     if (e->nstarts) {
         for (uint32_t k = 0; k < e->nstarts; k++)
-            if (pending_push(q, j))
+            if (post_add(q, j))
                 return -1;
         return 0;
     }
@@ -792,13 +796,13 @@ static int pending_note(pending_t *q, pas2p_sig_event_t *e, uint32_t j, int row)
         return 0;
     const pas2p_action_row_t *A = &pas2p_action_rows[row];
     if (A->nb)
-        return pending_push(q, j);
+        return post_add(q, j);
     if (!strcmp(A->name, "waitall")) {
         q->n = 0;
     } else if (!strcmp(A->name, "wait")) {
         size_t at = 0;
         if (e->completes && e->completes <= j && (e->aux ? e->aux : 1) == 1)
-            while (at < q->n && q->v[at] != j - e->completes)
+            while (at < q->n && q->post[at] != j - e->completes)
                 at++;
         if (at == q->n) /* not there: the oldest */
             at = 0;
@@ -887,7 +891,7 @@ static int write_actions(const pas2p_signature_t *s, const callmap_t *m, const c
                 snprintf(err, errlen, "out of memory");
                 rc = -1;
             }
-            pending_t pq = {0};
+            cancels_t pq = {0};
             for (uint32_t j = 0; p && j < p->nevents && !rc; j++) {
                 const pas2p_sig_event_t *e = &p->events[j];
                 if (skip && skip[j]) { /* cancelled by the application, or never received */
@@ -915,7 +919,7 @@ static int write_actions(const pas2p_signature_t *s, const callmap_t *m, const c
                 }
             }
             free(skip);
-            free(pq.v);
+            free(pq.post);
             fputs("end\n", f);
         }
         if (close_rank(f, path, err, errlen) && !rc)
@@ -1290,28 +1294,6 @@ typedef struct {
     uint32_t id, size;
     int32_t *members;
 } tcomm_t;
-
-/* A list of a rank's requests by the ordinal of their post (post_add): its wildcard
- * receives that no message matched (cancelled: their completion has no source, or never
- * completed), sorted, `at` walking them; the receives completed; the mirror's pending ones */
-typedef struct {
-    uint64_t *post;
-    size_t n, cap, at;
-} cancels_t;
-
-static int post_add(cancels_t *c, uint64_t post)
-{
-    if (c->n == c->cap) {
-        size_t nc = c->cap ? 2 * c->cap : 16;
-        uint64_t *p = realloc(c->post, nc * sizeof *p);
-        if (!p)
-            return -1;
-        c->post = p;
-        c->cap = nc;
-    }
-    c->post[c->n++] = post;
-    return 0;
-}
 
 static int cancels_note(cancels_t *c, const pas2p_event_view_t *v)
 {
