@@ -24,12 +24,13 @@
  *    from the rank's ratio rather than delay the stop (a late phase's occurrences that
  *    complete before the stop are timed and used);
  *  - at every blocking collective on MPI_COMM_WORLD, or on a communicator of all the ranks
- *    (a Cartesian one, a duplicate: the signature lists them), the ranks agree (one extra allreduce on
- *    a private duplicate of MPI_COMM_WORLD, its time excluded from the measurements)
- *    whether every rank is done and nothing is in flight: messages sent == received over
- *    all ranks and no request active anywhere.  Then each rank writes its times, finalises
- *    MPI and exits 0 there: the early stop.  An application without such a point runs to
- *    MPI_Finalize and says so.
+ *    (a Cartesian one, a duplicate: the signature lists them), that no rank leaves before
+ *    all entered it (stop_point: a barrier, an allreduce...; not a rooted one), the ranks
+ *    agree (one extra allreduce on a private duplicate of MPI_COMM_WORLD, its time excluded
+ *    from the measurements) whether every rank is done and nothing is in flight: messages
+ *    sent == received over all ranks and no request active anywhere.  Then each rank
+ *    writes its times, finalises MPI and exits 0 there: the early stop.  Without such a
+ *    point, the guaranteed stop below ends the run once every rank's times are safe.
  *
  * Results: PAS2P_PREDICT_DIR/rank-NNNNN.times (tracer/FORMAT.md, "signature-mode times"),
  * read by `pas2p predict`.
@@ -835,6 +836,26 @@ static int anchor(const sigrun_t *s, const pas2p_event_t *e)
            pas2p_call_name(e->call)[4] != 'I' && world_wide(s, e->comm);
 }
 
+/* A stop point: an anchor that no rank leaves before every rank has entered it (a barrier,
+ * a reduction or exchange every rank receives from every other).  Every rank makes these
+ * in one order (made in two orders, they would deadlock the application), so each rank's
+ * k-th agreement follows the same collective.  Not a rooted one: murasaki-mpi's root makes
+ * small broadcasts on MPI_COMM_WORLD and on a world-sized split of it in one order, the
+ * other rank in the other, which eager broadcasts allow; an agreement after each held the
+ * root there while the other rank waited in the broadcast the root makes next -- predict
+ * hung.  Nor a v-form (a rank whose counts are all 0 may leave at once). */
+static int stop_point(const sigrun_t *s, const pas2p_event_t *e)
+{
+    switch (e->call) {
+    case PAS2P_CALL_Barrier: case PAS2P_CALL_Allreduce: case PAS2P_CALL_Allgather:
+    case PAS2P_CALL_Alltoall: case PAS2P_CALL_Reduce_scatter:
+    case PAS2P_CALL_Reduce_scatter_block:
+        return anchor(s, e);
+    default:
+        return 0;
+    }
+}
+
 /* ------------------------------------------------------------------ the guaranteed stop
  * Once a rank has measured what it must, it sends its times to rank 0 without blocking
  * (MPI_Igather of the lengths, MPI_Igatherv of the text, on its own duplicate of
@@ -1104,7 +1125,7 @@ stop_points:
             _exit(PAS2P_STOP_CODE);
         }
     }
-    if (anchor(s, e))
+    if (stop_point(s, e))
         maybe_stop(s);
 }
 

@@ -273,7 +273,9 @@ pas2p_check(graphcomm simulate ${EXPECT} --out "^PET = [0-9.]+ s$"
 #   commloop   communicators made and freed in the main loop (MUMPS): a freed copy of
 #              the whole parent gives its id back, the loop repeats
 #   waitlater  a Wait for a request that is not the oldest pending one (StarPU-MPI)
-foreach(prog intercomm persist wcoll nbrhalo counttag commloop waitlater)
+#   bcastorder rooted broadcasts on two all-rank communicators, in another order on each
+#              rank (murasaki-mpi): predict's stop agreement must not deadlock it
+foreach(prog intercomm persist wcoll nbrhalo counttag commloop waitlater bcastorder)
   add_executable(${prog} mpi/${prog}.c)
   target_link_libraries(${prog} PRIVATE MPI::MPI_C)
 endforeach()
@@ -297,6 +299,7 @@ pas2p_every_path(commloop_every_path commloop commloop 2 60)
 pas2p_every_path(commloop_nested_every_path commloop commloop 2 60n)
 pas2p_every_path(commloop_split_every_path commloop commloop 2 20s)
 pas2p_every_path(waitlater_every_path waitlater waitlater 2 60)
+pas2p_every_path(bcastorder_every_path bcastorder bcastorder 2 60)
 # a reused communicator id defined again with other members: one line naming the rank, the
 # event and the communicator (the readers take an id's first definition)
 add_test(NAME bad_analyze_comm_redefined COMMAND bash ${T}/comm_redefined.sh ${PAS2P}
