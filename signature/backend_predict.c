@@ -14,6 +14,8 @@ typedef struct {
     char lib[PATH_MAX];
     int forced;                    /* the runtime ended the job (PAS2P_STOP_CODE) once every
                                       rank's times were safe on rank 0 */
+    double timeout_s;              /* the watchdog's (0: none) */
+    int timed_out;                 /* it stopped the run */
 } predict_state_t;
 
 static int check(pas2p_run_t *run, char *err, size_t errlen)
@@ -77,8 +79,13 @@ static int run_app(pas2p_run_t *run, char *err, size_t errlen)
     pas2p_run_who(run, who, sizeof who);
     /* the runtime's own aborts are predict's to report: their banners are not shown */
     static const int codes[] = {PAS2P_STOP_CODE, PAS2P_DIVERGED_CODE};
+    /* the watchdog: a run that hangs (an application waiting for a message that never
+     * comes) is stopped, never waited for: a minute plus ten times the traced run, as
+     * replay's, by default */
+    s->timeout_s = o->timeout_s >= 0 ? o->timeout_s : 60 + 10 * run->sig->aet_s;
     run->code = pas2p_launch_hiding_abort(who, s->lib, o->launch, o->nlaunch, xs,
-                                          sizeof xs / sizeof *xs, codes, 2);
+                                          sizeof xs / sizeof *xs, codes, 2, s->timeout_s,
+                                          &s->timed_out);
     s->forced = run->code == PAS2P_STOP_CODE;
     run->exit_status = s->forced ? 0 : run->code; /* the application's own status */
     (void)err;
@@ -94,6 +101,13 @@ static int verify(pas2p_run_t *run, int missing, char *err, size_t errlen)
         stopped &= run->st[r].status == PAS2P_TIMES_STOPPED;
     char e[2048];
     snprintf(e, sizeof e, "%s", err);
+    if (s->timed_out) {
+        snprintf(err, errlen, "the run did not end within %.0f s (--timeout; by default a "
+                 "minute plus ten times the traced run): stopped, no prediction (a rank waiting "
+                 "for a message that never comes, or a target this much slower: --timeout 0 "
+                 "waits for ever)", s->timeout_s);
+        return 1;
+    }
     if (s->forced && (missing >= 0 || !stopped)) {
         snprintf(err, errlen, "the job was ended by its signature runtime, but %s",
                  missing >= 0 ? e : "not every rank's times say it stopped");

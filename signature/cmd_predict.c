@@ -9,7 +9,7 @@
 
 static const char usage[] =
     "usage: pas2p predict SIGNATURE.xml [-o DIR] [--occurrences N] [--rare-after F] [--aet T]\n"
-    "                     [--ignore-args] [--measure-end] -- LAUNCH...\n"
+    "                     [--ignore-args] [--measure-end] [--timeout S] -- LAUNCH...\n"
     "\n"
     "Runs the application on this (target) machine under its signature: every rank counts\n"
     "its MPI calls, checks them against the signature's phases, times the relevant phases'\n"
@@ -49,6 +49,9 @@ static const char usage[] =
     "                   (MPI_Finalize's): the run cannot stop early then.  By default such a\n"
     "                   phase is estimated as its base time x the rank's measured ratio\n"
     "                   (marked `estimated`)\n"
+    "  --timeout S      stop the run after S seconds and fail (default: a minute plus ten\n"
+    "                   times the traced run's AET; 0: never): a hang is reported, not waited\n"
+    "                   for\n"
     "  LAUNCH           the same launch as traced, e.g. mpirun -np 4 ./app args\n"
     "\n"
     "Prints `PET = T s`, `SET = T s` (MPI_Init to the stop, slowest rank), `wall = T s`\n"
@@ -60,7 +63,7 @@ int pas2p_cmd_predict(int argc, char **argv)
 {
     /* 3: odd, the median is a measured occurrence and one outlier cannot move it; rare
      * phases after 3 % of the run (--help, validation/bench/results/predict.md) */
-    pas2p_predict_opts_t po = {.occurrences = 3, .rare_after = 0.03};
+    pas2p_predict_opts_t po = {.occurrences = 3, .rare_after = 0.03, .timeout_s = -1};
     pas2p_pipeline_opts_t o = {.cmd = "predict", .backend = &pas2p_backend_predict,
                                .backend_opts = &po};
     char occ_what[160];
@@ -76,6 +79,8 @@ int pas2p_cmd_predict(int argc, char **argv)
          .max = 1, .what = "a share of the run from 0 to 1"},
         {.name = "--ignore-args", .kind = PAS2P_OPT_FLAG, .dst = &po.ignore_args},
         {.name = "--measure-end", .kind = PAS2P_OPT_FLAG, .dst = &po.measure_end},
+        {.name = "--timeout", .kind = PAS2P_OPT_DOUBLE, .dst = &po.timeout_s, .min = 0,
+         .max = 1e9, .what = "seconds (0: never)"},
     };
     const pas2p_cli_t cli = {.cmd = "predict", .usage = usage, .opts = opts,
                              .nopts = sizeof opts / sizeof *opts, .npos_max = 1,

@@ -136,6 +136,8 @@ typedef struct {
     int measure_end;               /* also time a relevant phase at MPI_Finalize */
     double rare_after;             /* share of the run after which a phase's occurrences are
                                       not waited for (rare phases; sigrun.c) */
+    double timeout_s;              /* the run is stopped after this long (0: never; < 0: the
+                                      default, 60 s + 10 x the signature's AET) */
 } pas2p_predict_opts_t;
 
 extern const pas2p_backend_t pas2p_backend_predict;

@@ -264,11 +264,24 @@ static void relay_bytes(relay_t *r, const char *b, size_t n)
 /* relays fd to stderr until it closes (or, once the launcher `pid` has ended, until it has
  * been quiet for a second: a straggler holding the pipe cannot hang pas2p); the launcher's
  * wait status in *status */
-static void relay_run(relay_t *r, int fd, pid_t pid, int *status)
+static void relay_run(relay_t *r, int fd, pid_t pid, int *status, double timeout_s,
+                      int *timed_out)
 {
     int ended = 0, quiet_ms = 0;
     char buf[4096];
+    double t0 = pas2p_mono_s(), killed_at = 0;
     for (;;) {
+        if (timeout_s > 0 && !ended) { /* the watchdog: TERM, then KILL */
+            double t = pas2p_mono_s();
+            if (!killed_at && t - t0 > timeout_s) {
+                *timed_out = 1;
+                killed_at = t;
+                kill(pid, SIGTERM);
+            } else if (killed_at && t - killed_at > 10) {
+                kill(pid, SIGKILL);
+                killed_at = t;
+            }
+        }
         struct pollfd p = {.fd = fd, .events = POLLIN};
         int k = poll(&p, 1, 100);
         if (k < 0 && errno != EINTR)
@@ -305,7 +318,7 @@ static void relay_run(relay_t *r, int fd, pid_t pid, int *status)
 /* log: the launch's stdout and stderr go to that file (then no relay) */
 static int launch_impl(const char *who, const char *lib, char **launch, int nlaunch,
                        const char *const *vars, size_t nvars, const int *codes, int ncodes,
-                       const char *log)
+                       const char *log, double timeout_s, int *timed_out)
 {
     int logfd = -1;
     if (log && (logfd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) < 0) {
@@ -396,7 +409,7 @@ static int launch_impl(const char *who, const char *lib, char **launch, int nlau
     if (pfd[0] >= 0) {
         close(pfd[1]);
         relay_t r = {.codes = codes, .ncodes = ncodes};
-        relay_run(&r, pfd[0], pid, &status);
+        relay_run(&r, pfd[0], pid, &status, timeout_s, timed_out);
         close(pfd[0]);
     } else {
         while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
@@ -412,20 +425,22 @@ static int launch_impl(const char *who, const char *lib, char **launch, int nlau
 int pas2p_launch(const char *who, const char *lib, char **launch, int nlaunch,
                  const char *const *vars, size_t nvars)
 {
-    return launch_impl(who, lib, launch, nlaunch, vars, nvars, NULL, 0, NULL);
+    return launch_impl(who, lib, launch, nlaunch, vars, nvars, NULL, 0, NULL, 0, NULL);
 }
 
 int pas2p_launch_logged(const char *who, const char *lib, char **launch, int nlaunch,
                         const char *const *vars, size_t nvars, const char *log)
 {
-    return launch_impl(who, lib, launch, nlaunch, vars, nvars, NULL, 0, log);
+    return launch_impl(who, lib, launch, nlaunch, vars, nvars, NULL, 0, log, 0, NULL);
 }
 
 int pas2p_launch_hiding_abort(const char *who, const char *lib, char **launch, int nlaunch,
                               const char *const *vars, size_t nvars, const int *codes,
-                              int ncodes)
+                              int ncodes, double timeout_s, int *timed_out)
 {
-    return launch_impl(who, lib, launch, nlaunch, vars, nvars, codes, ncodes, NULL);
+    int dummy = 0; /* (the watchdog lives in the relay: ncodes > 0) */
+    return launch_impl(who, lib, launch, nlaunch, vars, nvars, codes, ncodes, NULL, timeout_s,
+                       timed_out ? timed_out : &dummy);
 }
 
 char **pas2p_mpi_argv(char *const *launcher, int nl, long np, char *const *prog, int nprog,

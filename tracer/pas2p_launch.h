@@ -55,9 +55,10 @@ int pas2p_launch_logged(const char *who, const char *lib, char **launch, int nla
 /* pas2p_launch, with the launcher's stderr relayed through pas2p: Open MPI's banner about
  * an MPI_Abort with one of the errorcodes codes[0..ncodes) (the signature runtime's own:
  * its guaranteed stop, a divergence it reports itself) is dropped, every other line passed
- * through as it comes. */
+ * through as it comes.  timeout_s > 0: a launch still running after that long is stopped
+ * (SIGTERM to the launcher, which ends its ranks; SIGKILL 10 s later) and *timed_out set. */
 int pas2p_launch_hiding_abort(const char *who, const char *lib, char **launch, int nlaunch,
                               const char *const *vars, size_t nvars, const int *codes,
-                              int ncodes);
+                              int ncodes, double timeout_s, int *timed_out);
 
 #endif

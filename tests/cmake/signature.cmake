@@ -90,6 +90,14 @@ add_test(NAME bad_predict_not_a_signature COMMAND ${EXPECT} --fail --one-line --
 add_test(NAME bad_predict_launch_fails COMMAND ${EXPECT} --fail --one-line --clean ${W}/pred-launchfail
   --out "no rank of the run reported \\(the launch or the application failed before: exit status 1"
   -- ${PAS2P} predict ${W}/cg-sig.xml -o ${W}/pred-launchfail -- false)
+# a run that hangs is stopped by predict's watchdog, reported in one line, nothing left
+# running (murasaki-mpi hung predict for good; here the ranks never call MPI at all)
+add_test(NAME bad_predict_hang COMMAND bash -c [=[
+  e=$1; shift; "$@" > /dev/null 2> "$e"; rc=$?; cat "$e"
+  [[ $rc == 1 && $(wc -l < "$e") == 1 ]] && grep -q "the run did not end within 2 s" "$e" &&
+    ! pgrep -f "^sleep 37" > /dev/null]=] hang ${W}/pred-hang.err
+  ${PAS2P} predict ${D}/closed-form.sig.xml -o ${W}/pred-hang --timeout 2 -- ${MPIRUN} -np 2 sleep 37)
+set_tests_properties(bad_predict_hang PROPERTIES TIMEOUT 60)
 add_test(NAME bad_predict_no_command COMMAND ${EXPECT} --fail --one-line --out "no command"
   -- ${PAS2P} predict ${W}/cg-sig.xml --)
 # every phase relevant, the last one ends at MPI_Finalize: no early stop, and the note names it
