@@ -108,6 +108,8 @@ typedef struct {
     char command[4096], counters[256], tracer[64], hosts[4096];
     uint32_t np;
     double aet_s;
+    uint32_t mpi_threads;        /* the most threads of a rank that called MPI at once (traced
+                                    under MPI_THREAD_MULTIPLE; 0 or 1: one at a time) */
     double relevance, compute_similarity, compute_similarity_time, size_tolerance;
     uint64_t size_floor;         /* message sizes at most this many bytes apart were one event
                                     (0: not recorded, an older signature) */

@@ -55,6 +55,8 @@ int pas2p_signature_write(const pas2p_signature_t *s, const char *path, char *er
     W(xmlTextWriterWriteAttribute(w, BAD_CAST "counters", BAD_CAST s->counters));
     W(xmlTextWriterWriteAttribute(w, BAD_CAST "tracer", BAD_CAST s->tracer));
     W(xmlTextWriterWriteAttribute(w, BAD_CAST "hosts", BAD_CAST s->hosts));
+    if (s->mpi_threads > 1)
+        ATTR("mpi_threads", "%u", s->mpi_threads);
     W(xmlTextWriterEndElement(w));
 
     W(xmlTextWriterStartElement(w, BAD_CAST "thresholds"));
@@ -278,6 +280,8 @@ static int fill_top(xmlNodePtr n, pas2p_signature_t *s, uint32_t *cap)
         pas2p_xml_attr_s(n, "hosts", s->hosts, sizeof s->hosts);
         s->np = (uint32_t)pas2p_xml_attr_u(n, "np");
         s->aet_s = pas2p_xml_attr_d(n, "aet_s");
+        uint64_t mt = pas2p_xml_attr_u(n, "mpi_threads");
+        s->mpi_threads = mt > UINT32_MAX ? UINT32_MAX : (uint32_t)mt;
     } else if (pas2p_xml_is(n, "thresholds")) {
         s->relevance = pas2p_xml_attr_d(n, "relevance");
         s->compute_similarity = pas2p_xml_attr_d(n, "compute_similarity");

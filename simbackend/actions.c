@@ -1152,11 +1152,29 @@ static int merge_variants(const pas2p_signature_t *s, pas2p_signature_t *m, alia
     return 0;
 }
 
+/* Ranks that called MPI from several threads at once (MPI_THREAD_MULTIPLE): their calls
+ * are one sequence per rank here, in the order they ended, and a replay of one sequence
+ * waits where the threads did not (PT-Scotch's dgord: two threads' collectives on two
+ * communicators, interleaved in another order on each rank -- SimGrid's deadlock, replay's
+ * watchdog).  Refused, saying why, before anything runs. */
+static int threads_refused(uint32_t threads, char *err, size_t errlen)
+{
+    if (threads <= 1)
+        return 0;
+    snprintf(err, errlen, "the traced ranks called MPI from %u threads under "
+             "MPI_THREAD_MULTIPLE (several at a time): replay and simulate run each rank's calls "
+             "as one sequence, which would wait where the threads did not (a deadlock); pas2p "
+             "predict runs the application itself", threads);
+    return 1;
+}
+
 int pas2p_actions_from_signature(const pas2p_signature_t *s, enum pas2p_actions_for use,
                                  const char *dir, char *err, size_t errlen)
 {
     if (errlen)
         err[0] = 0;
+    if (threads_refused(s->mpi_threads, err, errlen))
+        return -1;
     callmap_t map;
     callmap_init(&map);
     map.simulated = use == PAS2P_ACTIONS_FOR_SIMULATION;
@@ -1412,6 +1430,14 @@ int pas2p_actions_from_trace(const char *trace_dir, const char *dir, uint64_t *e
     *events = 0;
     if (pas2p_manifest_read(trace_dir, &m, err, errlen))
         return -1;
+    uint32_t threads = 0;
+    for (int r = 0; m.threads && !strcmp(m.thread_level, "MPI_THREAD_MULTIPLE") && r < m.np; r++)
+        if (m.threads[r] > threads)
+            threads = (uint32_t)m.threads[r];
+    if (threads_refused(threads, err, errlen)) {
+        pas2p_manifest_free(&m);
+        return -1;
+    }
     tcomm_t *comms = NULL;
     uint32_t ncomms = 0;
     int rc = 0;

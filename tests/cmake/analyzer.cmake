@@ -61,6 +61,15 @@ pas2p_check(probe logical ${EXPECT} --out "^logical time = [0-9]+ ticks \\(globa
   -- ${PAS2P} analyze ${W}/probe --logical global -o ${W}/probe-sig.xml)
 pas2p_check(threads logical ${EXPECT} --fail --one-line --out "several threads.*--logical local"
   -- ${PAS2P} analyze ${W}/threads --logical global -o ${W}/threads-sig.xml)
+# ranks that called MPI from several threads at a time: replay and simulate, which run each
+# rank's calls as one sequence, refuse it before they run (PT-Scotch deadlocked SimGrid and
+# hung replay to its watchdog); the signature says so (mpi_threads)
+pas2p_check(threads sim_refused ${EXPECT} --fail --one-line
+  --out "called MPI from 3 threads under MPI_THREAD_MULTIPLE.*pas2p predict runs"
+  -- bash -c "${PAS2P} analyze ${W}/threads -o ${W}/threads-sig2.xml > /dev/null && rm -rf ${W}/threads-sim && ${PAS2P} simulate ${W}/threads-sig2.xml --platform ${CMAKE_SOURCE_DIR}/platforms/gbe-cluster.xml -o ${W}/threads-sim")
+pas2p_check(threads full_refused ${EXPECT} --fail --one-line
+  --out "called MPI from 3 threads under MPI_THREAD_MULTIPLE"
+  -- bash -c "rm -rf ${W}/threads-full && ${PAS2P} simulate --full-trace ${W}/threads --platform ${CMAKE_SOURCE_DIR}/platforms/gbe-cluster.xml -o ${W}/threads-full")
 pas2p_check(threads1 global ${EXPECT} --out "^phase table = global"
   -- ${PAS2P} analyze ${W}/threads1 -o ${W}/threads1-sig.xml)
 # MPI from a helper thread under MPI_THREAD_SERIALIZED (MolDS: under MPI_THREAD_SINGLE) while
