@@ -199,7 +199,40 @@ typedef struct {
     size_t n;                 /* active requests (in v, or in t when big) */
     table_t t;
     int big;
+    /* when big: every request put since, in order, (post, index) pairs from fh; those no
+     * longer in t are dropped from the front as they are met (req_oldest) */
+    uint64_t *fifo;
+    size_t fh, fn, fcap;      /* front, end (pairs), capacity (pairs) */
 } reqset_t;
+
+static int fifo_push(reqset_t *s, uint64_t post, uint64_t index)
+{
+    if (s->fn == s->fcap) {
+        if (s->fh > s->fn / 2) { /* mostly dropped: move the live part down */
+            memmove(s->fifo, s->fifo + 2 * s->fh, 2 * (s->fn - s->fh) * sizeof *s->fifo);
+            s->fn -= s->fh;
+            s->fh = 0;
+        } else {
+            size_t c = s->fcap ? 2 * s->fcap : 64;
+            uint64_t *f = realloc(s->fifo, 2 * c * sizeof *f);
+            if (!f)
+                return -1;
+            s->fifo = f;
+            s->fcap = c;
+        }
+    }
+    s->fifo[2 * s->fn] = post;
+    s->fifo[2 * s->fn + 1] = index;
+    s->fn++;
+    return 0;
+}
+
+static int cmp_req_post(const void *a, const void *b)
+{
+    const req_t *x = a, *y = b;
+    return x->post != y->post ? (x->post > y->post) - (x->post < y->post)
+                              : (x->index > y->index) - (x->index < y->index);
+}
 
 /* 0, -1 out of memory.  si: the index the posting call has (or will have) in the rank's
  * current slice */
@@ -210,20 +243,37 @@ static int req_put(reqset_t *s, uint64_t post, uint64_t index, uint32_t comm, ui
             s->v[s->n++] = (req_t){post, index, comm, si};
             return 0;
         }
+        qsort(s->v, s->n, sizeof *s->v, cmp_req_post); /* (the fifo is in post order) */
         for (size_t i = 0; i < s->n; i++) { /* into the table, for good */
             slot_t *p = tput(&s->t, s->v[i].post, s->v[i].index);
-            if (!p)
+            if (!p || fifo_push(s, s->v[i].post, s->v[i].index))
                 return -1;
             p->v = (uint64_t)s->v[i].si << 32 | ((uint64_t)s->v[i].comm + 1);
         }
         s->big = 1;
     }
     slot_t *p = tput(&s->t, post, index);
-    if (!p)
+    if (!p || fifo_push(s, post, index))
         return -1;
     p->v = (uint64_t)si << 32 | ((uint64_t)comm + 1);
     s->n = s->t.n;
     return 0;
+}
+
+/* the oldest active request's post, UINT64_MAX when none (big sets: the fifo's first that
+ * is still in the table, those before it dropped for good) */
+static uint64_t req_oldest(reqset_t *s)
+{
+    uint64_t m = UINT64_MAX;
+    if (!s->big) {
+        for (size_t i = 0; i < s->n; i++)
+            if (s->v[i].post < m)
+                m = s->v[i].post;
+        return m;
+    }
+    while (s->fh < s->fn && !tfind(&s->t, s->fifo[2 * s->fh], s->fifo[2 * s->fh + 1]))
+        s->fh++;
+    return s->fh < s->fn ? s->fifo[2 * s->fh] : UINT64_MAX;
 }
 
 /* removes (post, index): 0 when it is not active, else its communicator + 1 in the low 32
@@ -248,29 +298,31 @@ static uint64_t req_take(reqset_t *s, uint64_t post, uint64_t index)
     return c;
 }
 
-/* How many receives a poll (a test, not numbered in a global signature) completed, when
- * they were the oldest active requests of the rank and none was cancelled: a replay that
- * waits for its k oldest pending requests there (`wait k`) waits for exactly those.  0
- * otherwise (and with the table of thousands, not searched).  Called after the
- * completions were taken from s. */
-static uint32_t polled_oldest(const reqset_t *s, const pas2p_event_view_t *v)
+/* How many requests a poll (a test, not numbered in a global signature) completed, when
+ * they were the oldest active requests of the rank -- receives, none of them cancelled, or
+ * sends: a replay that waits for its k oldest pending requests there (`wait k`) waits for
+ * exactly those.  0 otherwise.  Called after the completions were taken from s.  (Sends:
+ * murasaki-mpi streams MPI_Issend and completes them with MPI_Test on the oldest, at most
+ * a thousand unfinished, a set searched by req_oldest; without their waits its replay
+ * posted 918 000 sends before the first wait.) */
+static uint32_t polled_oldest(reqset_t *s, const pas2p_event_view_t *v)
 {
     uint32_t n = 0;
     const pas2p_completion_t *d = pas2p_event_completions(v, &n);
-    if (!d || !n || s->big)
+    if (!d || !n)
         return 0;
     uint64_t newest = 0;
     for (uint32_t i = 0; i < n; i++) {
-        if (d[i].call != PAS2P_CALL_Irecv || d[i].post == UINT64_MAX ||
-            ((d[i].flags & PAS2P_EV_ANY_SOURCE) && d[i].source == PAS2P_PEER_ANY))
+        int send = d[i].call == PAS2P_CALL_Isend || d[i].call == PAS2P_CALL_Issend ||
+                   d[i].call == PAS2P_CALL_Ibsend || d[i].call == PAS2P_CALL_Irsend;
+        if ((d[i].call != PAS2P_CALL_Irecv && !send) || d[i].post == UINT64_MAX ||
+            (!send && (d[i].flags & PAS2P_EV_ANY_SOURCE) && d[i].source == PAS2P_PEER_ANY))
             return 0;
         if (d[i].post > newest)
             newest = d[i].post;
     }
-    for (size_t i = 0; i < s->n; i++)
-        if (s->v[i].post < newest)
-            return 0;
-    return n;
+    uint64_t oldest = req_oldest(s);
+    return oldest != UINT64_MAX && oldest < newest ? 0 : n;
 }
 
 /* fn(ctx, post, index) for every active request, in no particular order (orphans_out) */
@@ -2859,6 +2911,7 @@ out:
         free(g.r[r].syms.v);
         free(g.r[r].syms.index.s);
         free(g.r[r].pending.t.s);
+        free(g.r[r].pending.fifo);
         free(g.r[r].orphans.s);
         free(g.r[r].inits.s);
         free(g.r[r].sbuf);

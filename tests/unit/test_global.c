@@ -1187,6 +1187,113 @@ static void test_cancelled_receive_marked(void **state)
     free_all(s, res, 2);
 }
 
+/* finish() without check_closed, whose event ranges are raw event indices: for streams
+ * with successful tests, which a global signature's ordinals do not count */
+static void finish_polled(stream_t *s, int np, pas2p_rank_phases_t *res)
+{
+    for (int r = 0; r < np; r++)
+        add(&s[r], PAS2P_CALL_Finalize, -1, -1, 0, 0);
+    char err[512];
+    assert_int_equal(analyze(s, np, res, err, sizeof err), 0);
+}
+
+/* a successful MPI_Test (a poll in a global signature) completing the request posted at
+ * `post` by `call` (from `source`; PAS2P_PEER_NONE for a send) */
+static void add_test_done(stream_t *s, uint64_t post, unsigned call, int source, int tag,
+                          uint64_t compute_ns)
+{
+    pas2p_event_t *e = add(s, PAS2P_CALL_Test, -1, -1, 0, compute_ns);
+    e->aux = 1;
+    e->payload = sizeof(pas2p_completion_t);
+    e->flags = PAS2P_EV_FLAG_TRUE;
+    s->done[(s->n - 1) * DONE] = (pas2p_completion_t){.post = post, .call = call,
+                                             .source = source, .tag = tag, .bytes = 8};
+}
+
+/* StarPU-MPI's pattern: a wildcard receive stays posted (the oldest request) while the rank
+ * waits for later sends, one at a time.  Each Wait says which call posted its request (one
+ * call back: pos_wdist), so a replay waits for that one, not the oldest */
+static void test_wait_completes_later_request(void **state)
+{
+    (void)state;
+    stream_t s[2] = {{0}};
+    for (int r = 0; r < 2; r++)
+        add(&s[r], PAS2P_CALL_Init, -1, -1, 0, 0);
+    for (int round = 0; round < 12; round++) {
+        uint64_t a = s[0].n;
+        add(&s[0], PAS2P_CALL_Irecv, PAS2P_PEER_ANY, 42, 8, 1000)->flags |= PAS2P_EV_ANY_SOURCE;
+        uint64_t b = s[0].n;
+        add(&s[0], PAS2P_CALL_Isend, 1, 42, 4, 1000);
+        add_wait(&s[0], b, -1, 42, 500);
+        s[0].done[(s[0].n - 1) * DONE].call = PAS2P_CALL_Isend;
+        uint64_t c = s[0].n;
+        add(&s[0], PAS2P_CALL_Isend, 1, 43, 512, 1000);
+        add_wait(&s[0], c, -1, 43, 500);
+        s[0].done[(s[0].n - 1) * DONE].call = PAS2P_CALL_Isend;
+        add_test_done(&s[0], a, PAS2P_CALL_Irecv, 1, 42, 800);
+        s[0].done[(s[0].n - 1) * DONE].flags = PAS2P_EV_ANY_SOURCE;
+        add(&s[1], PAS2P_CALL_Recv, 0, 42, 4, 1000);
+        add(&s[1], PAS2P_CALL_Recv, 0, 43, 512, 1000);
+        add(&s[1], PAS2P_CALL_Send, 0, 42, 8, 1000);
+        for (int r = 0; r < 2; r++)
+            add(&s[r], PAS2P_CALL_Barrier, -1, -1, 0, 1000);
+    }
+    pas2p_rank_phases_t res[2];
+    finish_polled(s, 2, res);
+    uint32_t waits = 0;
+    for (uint32_t i = 0; i < res[0].nphases; i++) {
+        const pas2p_phase_t *p = &res[0].phases[i];
+        assert_non_null(p->pos_wdist);
+        for (uint32_t k = 0; k < p->nsym; k++) {
+            if (res[0].symbols[p->syms[k]].call != PAS2P_CALL_Wait) {
+                assert_int_equal(p->pos_wdist[k], 0);
+                continue;
+            }
+            assert_int_equal(p->pos_wdist[k], 1); /* its Isend, the call before */
+            waits += (uint32_t)p->weight;
+        }
+    }
+    assert_int_equal(waits, 12 * 2);
+    free_all(s, res, 2);
+}
+
+/* murasaki-mpi's pattern: sends completed by polls, oldest first, more than the request
+ * vector holds (40: the hash table's range).  The call after the polls says how many they
+ * completed (pos_pdone), as for receives, so a replay waits for them there (polls at the
+ * very end of an occurrence are its end's: a replay completes what is left there) */
+static void test_polled_sends(void **state)
+{
+    (void)state;
+    stream_t s[2] = {{0}};
+    for (int r = 0; r < 2; r++)
+        add(&s[r], PAS2P_CALL_Init, -1, -1, 0, 0);
+    for (int round = 0; round < 10; round++) {
+        uint64_t first = s[1].n;
+        for (int k = 0; k < 40; k++)
+            add(&s[1], PAS2P_CALL_Isend, 0, 5, 16, 200);
+        for (int k = 0; k < 39; k++)
+            add_test_done(&s[1], first + (uint64_t)k, PAS2P_CALL_Isend, PAS2P_PEER_NONE, 5, 100);
+        add(&s[1], PAS2P_CALL_Send, 0, 6, 16, 200); /* (the call the polls' count goes with) */
+        add_test_done(&s[1], first + 39, PAS2P_CALL_Isend, PAS2P_PEER_NONE, 5, 100);
+        for (int k = 0; k < 40; k++)
+            add(&s[0], PAS2P_CALL_Recv, 1, 5, 16, 300);
+        add(&s[0], PAS2P_CALL_Recv, 1, 6, 16, 300);
+        for (int r = 0; r < 2; r++)
+            add(&s[r], PAS2P_CALL_Barrier, -1, -1, 0, 1000);
+    }
+    pas2p_rank_phases_t res[2];
+    finish_polled(s, 2, res);
+    uint64_t polled = 0;
+    for (uint32_t i = 0; i < res[1].nphases; i++) {
+        const pas2p_phase_t *p = &res[1].phases[i];
+        assert_non_null(p->pos_pdone);
+        for (uint32_t k = 0; k < p->nsym; k++)
+            polled += (uint64_t)(p->pos_pdone[k] & 0x7fffffffu) * p->weight;
+    }
+    assert_int_equal(polled, 10 * 39); /* (the 40th is the occurrence's end's) */
+    free_all(s, res, 2);
+}
+
 /* A receive the rank never completes (mplrs posts one per worker for a message none
  * sends): the analysis takes it as done where it starts (told of it by a first pass, as
  * pas2p analyze does), and the event says it was never completed (pos_pdone's top bit) */
@@ -1348,6 +1455,8 @@ int main(void)
         cmocka_unit_test(test_rare_anchors_keep_steps),
         cmocka_unit_test(test_snapped_blocks_split),
         cmocka_unit_test(test_polled_wildcards_anchor),
+        cmocka_unit_test(test_wait_completes_later_request),
+        cmocka_unit_test(test_polled_sends),
         cmocka_unit_test(test_cancelled_receive_marked),
         cmocka_unit_test(test_never_completed_receive_marked), cmocka_unit_test(test_heavy_oneoff_apart),
         cmocka_unit_test(test_heavy_first_then_cheap),
