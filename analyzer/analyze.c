@@ -511,6 +511,7 @@ int pas2p_build_signature(const pas2p_rank_phases_t *res, const pas2p_manifest_t
     memset(s, 0, sizeof *s);
     s->version = PAS2P_SIGNATURE_VERSION;
     snprintf(s->command, sizeof s->command, "%s", m->command);
+    snprintf(s->program, sizeof s->program, "%s", m->program);
     snprintf(s->counters, sizeof s->counters, "%s", m->counters[0] ? m->counters : "none");
     snprintf(s->tracer, sizeof s->tracer, "%s", m->tracer);
     size_t len = 0;

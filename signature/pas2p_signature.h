@@ -106,6 +106,7 @@ typedef struct {
 typedef struct {
     uint32_t version;
     char command[4096], counters[256], tracer[64], hosts[4096];
+    char program[4096];          /* rank 0's own command line when traced ("": not recorded) */
     uint32_t np;
     double aet_s;
     uint32_t mpi_threads;        /* the most threads of a rank that called MPI at once (traced
@@ -159,11 +160,12 @@ int pas2p_signature_read_rank(const char *path, uint32_t rank, pas2p_signature_t
  * checks as pas2p_signature_read but an event's `starts`, which the ranks check. */
 int pas2p_signature_read_tables(const char *path, pas2p_signature_t *s, char *err, size_t errlen);
 
-/* The application element's command and np, read by streaming to it (the first elements),
- * not by loading the file: what `pas2p predict`'s runtime checks before it pays for the
- * whole signature (82 MB: 15 s).  0, or -1 (not found, not XML: pas2p_signature_read
+/* The application element's command, np and program ("" when absent), read by streaming to
+ * it (the first elements), not by loading the file: what `pas2p predict`'s runtime checks
+ * before it pays for the whole signature (82 MB: 15 s).  0, or -1 (not found, not XML: pas2p_signature_read
  * says why). */
-int pas2p_signature_peek(const char *path, char *command, size_t len, uint32_t *np);
+int pas2p_signature_peek(const char *path, char *command, size_t len, uint32_t *np,
+                         char *program, size_t plen);
 
 /* The first rank table without a kernel calibration (rank/kernel_rate), or NULL when every
  * rank has one: what `replay --compute kernel` and `simulate --base-speed kernel` need. */

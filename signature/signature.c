@@ -57,6 +57,8 @@ int pas2p_signature_write(const pas2p_signature_t *s, const char *path, char *er
     W(xmlTextWriterWriteAttribute(w, BAD_CAST "hosts", BAD_CAST s->hosts));
     if (s->mpi_threads > 1)
         ATTR("mpi_threads", "%u", s->mpi_threads);
+    if (s->program[0])
+        W(xmlTextWriterWriteAttribute(w, BAD_CAST "program", BAD_CAST s->program));
     W(xmlTextWriterEndElement(w));
 
     W(xmlTextWriterStartElement(w, BAD_CAST "thresholds"));
@@ -278,6 +280,7 @@ static int fill_top(xmlNodePtr n, pas2p_signature_t *s, uint32_t *cap)
         pas2p_xml_attr_s(n, "counters", s->counters, sizeof s->counters);
         pas2p_xml_attr_s(n, "tracer", s->tracer, sizeof s->tracer);
         pas2p_xml_attr_s(n, "hosts", s->hosts, sizeof s->hosts);
+        pas2p_xml_attr_s(n, "program", s->program, sizeof s->program);
         s->np = (uint32_t)pas2p_xml_attr_u(n, "np");
         s->aet_s = pas2p_xml_attr_d(n, "aet_s");
         uint64_t mt = pas2p_xml_attr_u(n, "mpi_threads");
@@ -845,7 +848,8 @@ void pas2p_signature_print_global(const pas2p_signature_t *s, FILE *out)
     }
 }
 
-int pas2p_signature_peek(const char *path, char *command, size_t len, uint32_t *np)
+int pas2p_signature_peek(const char *path, char *command, size_t len, uint32_t *np,
+                         char *program, size_t plen)
 {
     xmlTextReaderPtr r = xmlReaderForFile(path, NULL, XML_PARSE_NONET);
     int rc = -1;
@@ -857,13 +861,16 @@ int pas2p_signature_peek(const char *path, char *command, size_t len, uint32_t *
             continue;
         xmlChar *c = xmlTextReaderGetAttribute(r, BAD_CAST "command");
         xmlChar *n = xmlTextReaderGetAttribute(r, BAD_CAST "np");
+        xmlChar *p = xmlTextReaderGetAttribute(r, BAD_CAST "program");
         if (c && n) {
             snprintf(command, len, "%s", (const char *)c);
             *np = (uint32_t)strtoul((const char *)n, NULL, 10);
+            snprintf(program, plen, "%s", p ? (const char *)p : "");
             rc = 0;
         }
         xmlFree(c);
         xmlFree(n);
+        xmlFree(p);
         break;
     }
     if (r)

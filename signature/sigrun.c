@@ -325,7 +325,17 @@ static const char *sig_program(const char *sig_cmd, const char *mine)
 
 /* this run's np and program and arguments against the signature's (its application
  * element): a divergence when they differ (predict --ignore-args: the arguments not) */
-static void check_launch(sigrun_t *s, int run_np, const char *command, uint32_t np)
+/* 1 if this process's command line `mine` is the traced rank 0's (`theirs`, the
+ * signature's program): the same program file name, the same arguments */
+static int program_matches(const char *theirs, const char *mine)
+{
+    size_t lt = strcspn(theirs, " "), lm = strcspn(mine, " "), nt, nm;
+    const char *bt = base(theirs, lt, &nt), *bm = base(mine, lm, &nm);
+    return nt == nm && !memcmp(bt, bm, nt) && !strcmp(theirs + lt, mine + lm);
+}
+
+static void check_launch(sigrun_t *s, int run_np, const char *command, const char *traced,
+                         uint32_t np)
 {
     char why[1200];
     if ((int)np != run_np) {
@@ -338,8 +348,11 @@ static void check_launch(sigrun_t *s, int run_np, const char *command, uint32_t 
         char mine[2048];
         own_args(mine, sizeof mine);
         const char *prog = own_program(mine);
-        if (mine[0] && !args_match(command, prog)) {
-            const char *theirs = sig_program(command, prog);
+        /* the traced rank 0's own command line (a wrapper script's exec: tree-puzzle's
+         * `exec tree-ppuzzle ef16.phy < y.txt`), else the launch command's tail */
+        if (mine[0] && !(traced[0] && program_matches(traced, mine)) && !args_match(command, prog)) {
+            /* (from the script, when there is one: like with like) */
+            const char *theirs = traced[0] ? own_program(traced) : sig_program(command, prog);
             snprintf(why, sizeof why, "this run's program and arguments '%.300s' are not the "
                      "signature's ('%.300s'%s): another input or binary (predict --ignore-args "
                      "to accept)", prog, theirs,
@@ -401,11 +414,12 @@ static void *sig_start(const pas2p_sink_host_t *host)
     /* np and the program are checked first, from the file's first element: a run that
      * cannot be the signature's is refused before the whole file is read (ABySS's 82 MB:
      * 15 s); a file the peek cannot read is checked after the full read, which says why */
-    char peek_cmd[sizeof s->sig.command];
+    char peek_cmd[sizeof s->sig.command], peek_prog[sizeof s->sig.program];
     uint32_t peek_np = 0;
-    int peeked = !pas2p_signature_peek(sig_path, peek_cmd, sizeof peek_cmd, &peek_np);
+    int peeked = !pas2p_signature_peek(sig_path, peek_cmd, sizeof peek_cmd, &peek_np, peek_prog,
+                                       sizeof peek_prog);
     if (peeked)
-        check_launch(s, host->np, peek_cmd, peek_np);
+        check_launch(s, host->np, peek_cmd, peek_prog, peek_np);
     /* this rank's table only, streamed: the other ranks' are read past, and the phases
      * are built one at a time (ABySS's 82 MB signature: 1.35 GB per rank read whole) */
     if (host->rank < 0 || pas2p_signature_read_rank(sig_path, (uint32_t)host->rank, &s->sig, err, sizeof err)) {
@@ -418,7 +432,7 @@ static void *sig_start(const pas2p_sink_host_t *host)
     malloc_trim(0);
 #endif
     if (!peeked)
-        check_launch(s, host->np, s->sig.command, s->sig.np);
+        check_launch(s, host->np, s->sig.command, s->sig.program, s->sig.np);
     for (uint32_t r = 0; r < s->sig.nranks; r++)
         if ((int)s->sig.ranks[r].rank == host->rank)
             s->me = &s->sig.ranks[r];

@@ -683,6 +683,8 @@ int pas2p_manifest_read(const char *dir, pas2p_manifest_t *m, char *err, size_t 
             m->np = atoi(v);
         } else if (!strcmp(k, "command")) {
             snprintf(m->command, sizeof m->command, "%s", v);
+        } else if (!strcmp(k, "program")) {
+            snprintf(m->program, sizeof m->program, "%s", v);
         } else if (!strcmp(k, "tracer")) {
             snprintf(m->tracer, sizeof m->tracer, "%s", v);
         } else if (!strcmp(k, "counters")) {

@@ -324,6 +324,7 @@ typedef struct {
     uint32_t version;
     int np;
     char command[4096];
+    char program[4096];     /* rank 0's own command line ("" in older traces) */
     char tracer[64];
     char counters[256];     /* comma separated, "none" when time only */
     char thread_level[32];

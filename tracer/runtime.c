@@ -791,13 +791,9 @@ static const char *level_name(int l)
     return names[l & 3];
 }
 
-static void command_line(char *out, size_t len)
+/* this process's own command line, its arguments joined by spaces */
+static void own_cmdline(char *out, size_t len)
 {
-    const char *c = getenv("PAS2P_COMMAND");
-    if (c && *c) {
-        snprintf(out, len, "%s", c);
-        return;
-    }
     out[0] = 0;
     FILE *f = fopen("/proc/self/cmdline", "r");
     if (!f)
@@ -810,13 +806,23 @@ static void command_line(char *out, size_t len)
             out[i] = ' ';
 }
 
+/* the launch command: `pas2p trace` says it (PAS2P_COMMAND), else this process's */
+static void command_line(char *out, size_t len)
+{
+    const char *c = getenv("PAS2P_COMMAND");
+    if (c && *c)
+        snprintf(out, len, "%s", c);
+    else
+        own_cmdline(out, len);
+}
+
 /* rank 0 writes DIR/manifest (atomically: temp file + rename) */
 /* untraced: per rank, the counts and seconds of each kind (PAS2P_UNTRACED_KINDS x 2 values) */
 static void write_manifest(const char *hosts, const uint64_t *events, const double *krate,
                            const double *share, const double *untraced, const uint64_t *threads,
                            double aet, int ok_ranks)
 {
-    char final[4200], tmp[4300], cmd[4096];
+    char final[4200], tmp[4300], cmd[4096], prog[4096];
     snprintf(final, sizeof final, "%s/" PAS2P_MANIFEST, pas2p_rt.dir);
     snprintf(tmp, sizeof tmp, "%s.tmp", final);
     FILE *f = fopen(tmp, "w");
@@ -825,6 +831,7 @@ static void write_manifest(const char *hosts, const uint64_t *events, const doub
         return;
     }
     command_line(cmd, sizeof cmd);
+    own_cmdline(prog, sizeof prog);
     uint64_t total = 0;
     for (int r = 0; r < pas2p_rt.np; r++)
         total += events[r];
@@ -832,6 +839,8 @@ static void write_manifest(const char *hosts, const uint64_t *events, const doub
     fprintf(f, "format = pas2p-trace\nversion = %u\ntracer = %s\n", PAS2P_TRACE_VERSION,
             PAS2P_VERSION_STRING);
     fprintf(f, "np = %d\ncommand = %s\n", pas2p_rt.np, cmd);
+    if (prog[0] && !strchr(prog, '\n'))
+        fprintf(f, "program = %s\n", prog);
     fprintf(f, "hosts = ");
     for (int r = 0; r < pas2p_rt.np; r++)
         fprintf(f, "%s%s", r ? "," : "", hosts + (size_t)r * PAS2P_HOST_LEN);
