@@ -43,6 +43,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <mpi.h>
@@ -272,7 +273,8 @@ static int args_match(const char *sig_cmd, const char *mine)
     return n1 == n2 && !memcmp(b1, b2, n1);
 }
 
-/* 1 when path names a script: a file that starts with "#!" */
+/* 1 when path names a script: a regular file that starts with "#!" (an argument that names
+ * a FIFO or a device is not opened for reading: never blocks) */
 static int is_script(const char *path, size_t n)
 {
     char p[1024], head[2];
@@ -280,7 +282,10 @@ static int is_script(const char *path, size_t n)
         return 0;
     memcpy(p, path, n);
     p[n] = 0;
-    int fd = open(p, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (stat(p, &st) || !S_ISREG(st.st_mode))
+        return 0;
+    int fd = open(p, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
         return 0;
     ssize_t got = read(fd, head, 2);
@@ -323,8 +328,6 @@ static const char *sig_program(const char *sig_cmd, const char *mine)
     return found ? found : sig_cmd;
 }
 
-/* this run's np and program and arguments against the signature's (its application
- * element): a divergence when they differ (predict --ignore-args: the arguments not) */
 /* 1 if this process's command line `mine` is the traced rank 0's (`theirs`, the
  * signature's program): the same program file name, the same arguments */
 static int program_matches(const char *theirs, const char *mine)
@@ -334,6 +337,8 @@ static int program_matches(const char *theirs, const char *mine)
     return nt == nm && !memcmp(bt, bm, nt) && !strcmp(theirs + lt, mine + lm);
 }
 
+/* this run's np and program and arguments against the signature's (its application
+ * element): a divergence when they differ (predict --ignore-args: the arguments not) */
 static void check_launch(sigrun_t *s, int run_np, const char *command, const char *traced,
                          uint32_t np)
 {
@@ -857,13 +862,13 @@ static int anchor(const sigrun_t *s, const pas2p_event_t *e)
  * small broadcasts on MPI_COMM_WORLD and on a world-sized split of it in one order, the
  * other rank in the other, which eager broadcasts allow; an agreement after each held the
  * root there while the other rank waited in the broadcast the root makes next -- predict
- * hung.  Nor a v-form (a rank whose counts are all 0 may leave at once). */
+ * hung.  Nor a v-form (a rank whose counts are all 0 may leave at once; Reduce_scatter's
+ * is a reduction to one rank, then a scatter). */
 static int stop_point(const sigrun_t *s, const pas2p_event_t *e)
 {
     switch (e->call) {
     case PAS2P_CALL_Barrier: case PAS2P_CALL_Allreduce: case PAS2P_CALL_Allgather:
-    case PAS2P_CALL_Alltoall: case PAS2P_CALL_Reduce_scatter:
-    case PAS2P_CALL_Reduce_scatter_block:
+    case PAS2P_CALL_Alltoall: case PAS2P_CALL_Reduce_scatter_block:
         return anchor(s, e);
     default:
         return 0;
