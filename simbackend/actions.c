@@ -774,6 +774,8 @@ static int post_add(cancels_t *c, uint64_t post)
  * call its `completes` names. */
 static void pending_drop(cancels_t *q, size_t at, size_t k)
 {
+    if (at >= q->n || !k)
+        return;
     if (at + k > q->n)
         k = q->n - at;
     memmove(q->post + at, q->post + at + k, (q->n - at - k) * sizeof *q->post);

@@ -81,6 +81,8 @@ static void wait_at(conv_t *C, FILE *out, size_t pos, size_t n)
         pos = 0;
     if (n > C->npend)
         n = C->npend;
+    if (!n)
+        return;
     pend_t *q = C->pend + pos;
     for (size_t k = 0; k < n; k++)
         if (q[k].src != -3 && q[k].dst != -3) /* MPI_PROC_NULL: nothing to wait */
