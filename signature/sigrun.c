@@ -718,12 +718,38 @@ static void depart(sigrun_t *s, const interval_t *v, const char *why)
  * shorter one departs at the next phase's calls, exact there when that phase is relevant
  * (or timed, weight 1: a relevant phase never departs this way, so that another input is
  * caught where it starts), and MPI_Finalize at another ordinal than the traced run's
- * diverges.  Returns 1 when tolerated. */
-static int shuffled(sigrun_t *s, const interval_t *v, const pas2p_event_t *e, const char *why)
+ * diverges.  A relevant phase may make its skeleton's calls in another order after its
+ * first call (k > 0), each one a call the skeleton makes somewhere (the same call --
+ * MPI_Waitall is not MPI_Waitsome here --, peers, communicator and tag, a size in the
+ * range seen there; a probe or completion any size): dolfinx's sparse exchange
+ * (MPI_Issend to its neighbours, then MPI_Iprobe and MPI_Recv for whatever comes, and
+ * MPI_Ibarrier once its own sends are done) posts its Ibarrier before or after the last
+ * receives as timing has it -- every predict run diverged there, at call 60 of a phase
+ * with 46 % of the run.  Its time is still its calls'.  Returns 1 when tolerated. */
+static int shuffled(sigrun_t *s, const interval_t *v, const pas2p_event_t *e, uint64_t k0,
+                    const char *why)
 {
     const pas2p_sig_phase_t *p = &s->me->phases[v->phase];
-    if (s->sig.anchored || p->relevant)
+    if (s->sig.anchored)
         return 0;
+    if (p->relevant) {
+        if (k0 == 0)
+            return 0;
+        uint64_t got = e->bytes + e->rbytes;
+        int any_size = pas2p_call_class(e->call) == PAS2P_CLASS_COMPLETION ||
+                       e->call == PAS2P_CALL_Probe || e->call == PAS2P_CALL_Iprobe;
+        for (uint32_t k = 0; k < p->nevents; k++) {
+            const pas2p_sig_event_t *x = &p->events[k];
+            if (x->call == e->call && x->comm == e->comm && tag_ok(x->tag, e->tag) &&
+                (x->peer == e->peer || x->peer == PAS2P_PEER_ANY) &&
+                (x->peer2 == e->peer2 || x->peer2 == PAS2P_PEER_ANY) &&
+                (any_size || !x->size_max || size_in_range(x, got, s->sig.size_floor))) {
+                depart(s, v, why);
+                return 1;
+            }
+        }
+        return 0;
+    }
     for (uint32_t k = 0; k < p->nevents; k++) {
         const pas2p_sig_event_t *x = &p->events[k];
         if (x->call == e->call && x->comm == e->comm) {
@@ -811,7 +837,7 @@ static void check_event(sigrun_t *s, const interval_t *v, const pas2p_event_t *e
         depart(s, v, why);
         return;
     }
-    if (tolerate(s, v, e, why) || shuffled(s, v, e, why) || departs_when_done(s, why))
+    if (tolerate(s, v, e, why) || shuffled(s, v, e, k, why) || departs_when_done(s, why))
         return;
     diverge(s, why);
 }

@@ -223,6 +223,11 @@ add_executable(fptraps mpi/fptraps.c)
 target_link_libraries(fptraps PRIVATE MPI::MPI_C m)
 add_test(NAME fptraps_predict COMMAND bash ${T}/fptraps.sh ${PAS2P} ${W}/fptraps
   -- ${MPIRUN} -np 2 $<TARGET_FILE:fptraps> 200)
+# a relevant phase's calls in another order than the base run's (dolfinx): a departure
+add_executable(swaporder mpi/swaporder.c)
+target_link_libraries(swaporder PRIVATE MPI::MPI_C)
+add_test(NAME swaporder_predict COMMAND bash ${T}/swaporder.sh ${PAS2P} ${W}/swaporder
+  -- ${MPIRUN} -np 2 $<TARGET_FILE:swaporder> 60)
 # an MPI program launched as a "#!" script whose interpreter is the MPI binary (gpaw's
 # /usr/bin/python3): predict refused every run of the signature's own command
 add_test(NAME script_predict COMMAND bash ${T}/script_predict.sh ${PAS2P} ${W}/script
