@@ -519,9 +519,7 @@ int pas2p_build_signature(const pas2p_rank_phases_t *res, const pas2p_manifest_t
         len += (size_t)snprintf(s->hosts + len, sizeof s->hosts - len, "%s%s", r ? "," : "", m->hosts[r]);
     s->np = (uint32_t)m->np;
     s->aet_s = m->aet_s;
-    for (int r = 0; m->threads && !strcmp(m->thread_level, "MPI_THREAD_MULTIPLE") && r < m->np; r++)
-        if (m->threads[r] > s->mpi_threads)
-            s->mpi_threads = (uint32_t)m->threads[r];
+    s->mpi_threads = pas2p_manifest_mpi_threads(m);
     s->relevance = o->relevance;
     s->compute_similarity = o->compute_similarity;
     s->compute_similarity_time = o->compute_similarity_time;

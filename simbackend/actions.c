@@ -1432,11 +1432,7 @@ int pas2p_actions_from_trace(const char *trace_dir, const char *dir, uint64_t *e
     *events = 0;
     if (pas2p_manifest_read(trace_dir, &m, err, errlen))
         return -1;
-    uint32_t threads = 0;
-    for (int r = 0; m.threads && !strcmp(m.thread_level, "MPI_THREAD_MULTIPLE") && r < m.np; r++)
-        if (m.threads[r] > threads)
-            threads = (uint32_t)m.threads[r];
-    if (threads_refused(threads, err, errlen)) {
+    if (threads_refused(pas2p_manifest_mpi_threads(&m), err, errlen)) {
         pas2p_manifest_free(&m);
         return -1;
     }

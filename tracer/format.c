@@ -606,6 +606,15 @@ static void **list_slot(pas2p_manifest_t *m, size_t i)
     return (void **)((char *)m + list_keys[i].off);
 }
 
+uint32_t pas2p_manifest_mpi_threads(const pas2p_manifest_t *m)
+{
+    uint64_t most = 0;
+    for (int r = 0; m->threads && !strcmp(m->thread_level, "MPI_THREAD_MULTIPLE") && r < m->np; r++)
+        if (m->threads[r] > most)
+            most = m->threads[r];
+    return most > UINT32_MAX ? UINT32_MAX : (uint32_t)most;
+}
+
 void pas2p_manifest_free(pas2p_manifest_t *m)
 {
     if (m->hosts) {

@@ -363,6 +363,9 @@ int pas2p_manifest_shared_note(const pas2p_manifest_t *m, char *out, size_t len)
  * the rank wrote, else -1 with "rank-0000R.p2t: truncated: ..." in err. */
 int pas2p_manifest_check_count(const pas2p_manifest_t *m, int rank, uint64_t n, char *err,
                                size_t errlen);
+/* The most threads of a rank that called MPI, traced under MPI_THREAD_MULTIPLE (their
+ * calls may overlap); 0 under a lower level or when the manifest does not say. */
+uint32_t pas2p_manifest_mpi_threads(const pas2p_manifest_t *m);
 void pas2p_manifest_free(pas2p_manifest_t *m);
 
 /* Path of rank R's file in DIR (buffer of at least PATH_MAX). */
