@@ -195,6 +195,9 @@ add_executable(sizes mpi/sizes.c)
 target_link_libraries(sizes PRIVATE MPI::MPI_C)
 add_test(NAME predict_size_departure COMMAND bash ${T}/predict_stop.sh size ${PAS2P} ${W}/stop-size
   -- ${MPIRUN} -np 2 $<TARGET_FILE:sizes> 300)
+# a relevant loop's sizes at twice the base's: a departure; at ten times: a divergence
+add_test(NAME predict_size_drift COMMAND bash ${T}/predict_stop.sh drift ${PAS2P} ${W}/stop-drift
+  -- ${MPIRUN} -np 2 $<TARGET_FILE:sizes> 300)
 # a set-up whose calls vary from run to run: followed from a signature located by anchors
 # (analyze --locate anchors), a divergence that says so from one located by ordinals
 add_test(NAME predict_dealt_setup COMMAND bash ${T}/predict_stop.sh dealt ${PAS2P} ${W}/stop-dealt
