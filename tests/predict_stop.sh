@@ -37,10 +37,12 @@
 #            relevant (analysed with --relevance 0.2, so that it never is): not a divergence, a departure said (exit 0, stopped early); with
 #            LOOP_BYTES=800 the relevant loop's messages change size: still a divergence;
 #            a 2-iteration run ends early, said as MPI_Finalize before the traced run's end
-#   drift    LAUNCH is tests/mpi/sizes, traced with LOOP_BYTES=4000: predicted with
-#            LOOP_BYTES=8000 the relevant loop's messages are twice the base's (data that
-#            moved between runs, dolfinx's partitioning): a departure said, exit 0, stopped
-#            early; with LOOP_BYTES=40000 (10x: another input) a divergence
+#   drift    LAUNCH is tests/mpi/sizes, traced with LOOP_BYTES=4000 LOOP_VARY=1 (4000-4400
+#            bytes): predicted with LOOP_BYTES=8000 the relevant loop's messages are twice
+#            the base's (data that moved between runs, dolfinx's partitioning): a departure
+#            said, exit 0, stopped early; with LOOP_BYTES=40000 (10x: another input) a
+#            divergence, and so without LOOP_VARY (a size that was the same in every
+#            occurrence keeps it)
 #   steady   LAUNCH is tests/mpi/sizes: predicted with JITTER_US=20000 (every other
 #            iteration 21 ms instead of 1 ms, more than a preemption adds; the trace had
 #            none): the loop's first 3 timed values disagree, and the stop awaits more
@@ -57,7 +59,7 @@ mode=$1 pas2p=$2 w=$3; shift 4
 fail() { echo "FAIL ($mode): $*"; echo "--- stdout"; cat "$w/out" 2>/dev/null; echo "--- stderr"; cat "$w/err" 2>/dev/null; exit 1; }
 rm -rf "$w"; mkdir -p "$w"
 tlaunch=("$@")
-[[ $mode == drift ]] && tlaunch=("$1" -x LOOP_BYTES=4000 "${@:2}")
+[[ $mode == drift ]] && tlaunch=("$1" -x LOOP_BYTES=4000 -x LOOP_VARY=1 "${@:2}")
 "$pas2p" trace -o "$w/t" -- "${tlaunch[@]}" >/dev/null 2>"$w/err" || fail "trace failed"
 # size: the set-up phase must not be relevant whatever the start-up costs on a loaded
 # machine (the ranks leave MPI_Init tens of ms apart under ctest -j2: 3 % of the run), and
@@ -71,7 +73,7 @@ launch=("$@")
 case $mode in
   blocked) launch=("$1" -x STALL=10 "${@:2}") ;;
   size) launch=("$1" -x SETUP_BYTES=5000 "${@:2}") ;;
-  drift) launch=("$1" -x LOOP_BYTES=8000 "${@:2}") ;;
+  drift) launch=("$1" -x LOOP_BYTES=8000 -x LOOP_VARY=1 "${@:2}") ;;
   steady) launch=("$1" -x JITTER_US=20000 "${@:2}") ;;
   dealt)
     launch=("$1" -x SETUP_MSGS=3 "${@:2}")
@@ -128,7 +130,7 @@ case $mode in
     grep -q "diverged" "$w/out" "$w/err" && fail "a relevant loop's sizes at twice the base's were taken as a divergence"
     grep -q "^stop = early" "$w/out" || fail "not stopped early"
     grep -q "^departures = [1-9]" "$w/out" || fail "the departure was not said"
-    grep -q "^note: .*sizes within 4x of the base's.*got MPI_Sendrecv .*bytes 16000" "$w/out" ||
+    grep -q "^note: .*varying sizes within 4x of the base's.*got MPI_Sendrecv .*bytes 1[678][0-9][0-9][0-9]$" "$w/out" ||
       fail "the departure's note does not name the size" ;;
   late)
     # (a one-off at the end, the last ping-pong before MPI_Finalize, may be estimated)
@@ -169,10 +171,19 @@ fi
 echo "ok: predict $mode (exit $rc, $(grep '^stop' "$w/out"))"
 if [[ $mode == drift ]]; then # 10x the base's sizes in the timed loop: another input
   rm -rf "$w/pred"
-  timeout 60 "$pas2p" predict "$w/sig.xml" -o "$w/pred" -- "$1" -x LOOP_BYTES=40000 "${@:2}" >"$w/out" 2>"$w/err"
+  timeout 60 "$pas2p" predict "$w/sig.xml" -o "$w/pred" -- "$1" -x LOOP_BYTES=40000 -x LOOP_VARY=1 "${@:2}" >"$w/out" 2>"$w/err"
   rc=$?
   ((rc != 0)) || fail "LOOP_BYTES=40000: predict exited 0 (the loop's sizes are 10x the signature's)"
   grep -q "diverged from the signature.*MPI_Sendrecv.*bytes 80000" "$w/out" "$w/err" || fail "LOOP_BYTES=40000: no divergence reported"
+  # a size that was the same in every occurrence of the base keeps it: traced without
+  # LOOP_VARY, twice the size diverges
+  rm -rf "$w/t" "$w/pred"
+  "$pas2p" trace -o "$w/t" -- "$1" -x LOOP_BYTES=4000 "${@:2}" >/dev/null 2>"$w/err" || fail "trace (fixed sizes) failed"
+  "$pas2p" analyze "$w/t" -o "$w/sig.xml" >"$w/analyze" 2>"$w/err" || fail "analyze (fixed sizes) failed"
+  timeout 60 "$pas2p" predict "$w/sig.xml" -o "$w/pred" -- "$1" -x LOOP_BYTES=8000 "${@:2}" >"$w/out" 2>"$w/err"
+  rc=$?
+  ((rc != 0)) || fail "fixed sizes, LOOP_BYTES=8000: predict exited 0 (a size the base never varied doubled)"
+  grep -q "diverged from the signature.*MPI_Sendrecv.*bytes 16000" "$w/out" "$w/err" || fail "fixed sizes, LOOP_BYTES=8000: no divergence reported"
 fi
 if [[ $mode == size ]]; then # a size the base never saw in the timed loop: a divergence
   rm -rf "$w/pred"

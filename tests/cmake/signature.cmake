@@ -188,6 +188,19 @@ add_test(NAME predict_somewait_collective COMMAND bash ${T}/predict_stop.sh some
   -- ${MPIRUN} -np 2 $<TARGET_FILE:somewait> 200 10)
 add_test(NAME predict_ep_to_end COMMAND bash ${T}/predict_stop.sh ep ${PAS2P} ${W}/stop-ep
   -- ${MPIRUN} -np 2 $<TARGET_FILE:ep> 200)
+# a relevant phase of weight 1 (timed whole) whose reduction goes to another root in the
+# next run (dolfinx's partitioning differs from run to run): a departure, the run goes to
+# its end; a phase that repeats keeps its peers (predict_diverge_* above)
+add_test(NAME predict_weight1_departure COMMAND bash -c [=[
+  W=$1; shift; rm -rf "$W"; mkdir -p "$W"
+  "$1" trace -o "$W/t" -- "$2" -x EP_ROOT=0 "${@:3}" >/dev/null || exit 1
+  "$1" analyze "$W/t" -o "$W/s.xml" >/dev/null || exit 1
+  grep -q 'weight="1" relevant="yes"' "$W/s.xml" || { echo "no relevant phase of weight 1"; exit 1; }
+  "$1" predict "$W/s.xml" -o "$W/p" -- "$2" -x EP_ROOT=1 "${@:3}" >"$W/out" 2>&1
+  rc=$?; cat "$W/out"
+  ((rc == 0)) && grep -q "^departures = [1-9]" "$W/out" &&
+    grep -q "expected MPI_Reduce peer 0 .*got MPI_Reduce peer 1" "$W/out" && grep -q "^PET = " "$W/out"
+  ]=] predict_weight1_departure ${W}/w1-departure ${PAS2P} ${MPIRUN} -np 2 $<TARGET_FILE:ep> 200)
 # NAS EP's shape: the computation ends at the first of 4 MPI_Allreduce in a row
 add_test(NAME predict_ep_allreduces COMMAND bash ${T}/predict_stop.sh epn ${PAS2P} ${W}/stop-ep4
   -- ${MPIRUN} -np 2 $<TARGET_FILE:ep> 200 4)

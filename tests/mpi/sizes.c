@@ -3,7 +3,8 @@
  * SETUP_BYTES bytes (environment; 1000 by default): a run with another size departs from
  * its signature only in a phase that is never timed (NWChem's DFT deals its grid out at
  * run time).  LOOP_BYTES (8 by default) sizes the ring's messages: another size there is
- * a real divergence.  SETUP_MSGS (1 by default) is how many set-up messages rank 0 sends:
+ * a real divergence.  LOOP_VARY=1 makes the ring's size vary from iteration to iteration,
+ * LOOP_BYTES + 0, 5 or 10 % of it (data-dependent sizes, as a partitioner's).  SETUP_MSGS (1 by default) is how many set-up messages rank 0 sends:
  * another number is a set-up whose calls vary from run to run (work dealt out at run
  * time), which only a signature located by anchors (analyze --locate anchors) follows.
  * JITTER_US (0 by default) adds that many microseconds to every other iteration's
@@ -29,9 +30,10 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     int n = argc > 1 ? atoi(argv[1]) : 200, setup = env_int("SETUP_BYTES", 1000),
         loop = env_int("LOOP_BYTES", 8), msgs = env_int("SETUP_MSGS", 1),
-        jitter = env_int("JITTER_US", 0);
-    char *buf = calloc((size_t)(setup > loop ? setup : loop), 1),
-         *in = calloc((size_t)(setup > loop ? setup : loop), 1);
+        jitter = env_int("JITTER_US", 0), vary = env_int("LOOP_VARY", 0);
+    int most = loop + (vary ? loop / 10 : 0);
+    char *buf = calloc((size_t)(setup > most ? setup : most), 1),
+         *in = calloc((size_t)(setup > most ? setup : most), 1);
     if (!buf || !in || setup < 1 || loop < 1 || msgs < 0)
         MPI_Abort(MPI_COMM_WORLD, 2);
     for (int m = 0; m < msgs; m++) {
@@ -46,10 +48,11 @@ int main(int argc, char **argv)
     }
     double sum = 0;
     for (int it = 0; it < n; it++) {
-        memset(buf, it & 0x7f, (size_t)loop);
-        MPI_Sendrecv(buf, loop, MPI_CHAR, (rank + 1) % np, 2, in, loop, MPI_CHAR,
+        int len = loop + (vary ? it % 3 * (loop / 20) : 0);
+        memset(buf, it & 0x7f, (size_t)len);
+        MPI_Sendrecv(buf, len, MPI_CHAR, (rank + 1) % np, 2, in, len, MPI_CHAR,
                      (rank + np - 1) % np, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        if (in[loop - 1] != (it & 0x7f))
+        if (in[len - 1] != (it & 0x7f))
             MPI_Abort(MPI_COMM_WORLD, 4);
         spin_for(1e-3 + (it % 2 ? 1e-6 * jitter : 0));
         double x = 1, y;
