@@ -40,6 +40,147 @@ static int write_ints(xmlTextWriterPtr w, const char *name, const int32_t *v, ui
     return rc;
 }
 
+/* one <event>: e's shape, with the timings `t` (e's own, or a repeat's means) */
+static int write_event(xmlTextWriterPtr w, const pas2p_sig_event_t *e, const pas2p_sig_event_t *t)
+{
+    W(xmlTextWriterStartElement(w, BAD_CAST "event"));
+    ATTR("call", "%s", pas2p_call_name(e->call) ? pas2p_call_name(e->call) : "?");
+    ATTR("peer", "%d", e->peer);
+    ATTR("tag", "%d", e->tag);
+    ATTR("comm", "%u", e->comm);
+    ATTR("bytes", "%" PRIu64, e->bytes);
+    ATTR("rbytes", "%" PRIu64, e->rbytes);
+    if (e->size_max) {
+        ATTR("size_min", "%" PRIu64, e->size_min);
+        ATTR("size_max", "%" PRIu64, e->size_max);
+    }
+    ATTR("compute_s", "%.9g", t->compute_s);
+    ATTR("instructions", "%.9g", t->instructions);
+    if (t->wait_s != 0)
+        ATTR("wait_s", "%.9g", t->wait_s);
+    if (e->polled)
+        ATTR("polled", "%u", e->polled);
+    if (e->cancelled)
+        ATTR("cancelled", "%d", 1);
+    if (e->completes)
+        ATTR("completes", "%u", e->completes);
+    if (e->peer2 != -1 || e->tag2 != -1) {
+        ATTR("peer2", "%d", e->peer2);
+        ATTR("tag2", "%d", e->tag2);
+    }
+    if (e->aux)
+        ATTR("aux", "%u", e->aux);
+    if (e->nstarts) { /* "Send_init:PEER:TAG:BYTES:COMM ..." */
+        char *v = malloc(96 * (size_t)e->nstarts + 1);
+        if (!v)
+            return -1;
+        size_t n = 0;
+        for (uint32_t j = 0; j < e->nstarts; j++) {
+            const pas2p_sig_start_t *q = &e->starts[j];
+            const char *nm = pas2p_call_name(q->call);
+            n += (size_t)snprintf(v + n, 96, "%s%s:%d:%d:%" PRIu64 ":%u", j ? " " : "",
+                                  nm ? nm + 4 : "?", q->peer, q->tag, q->bytes, q->comm);
+        }
+        int wrc = xmlTextWriterWriteAttribute(w, BAD_CAST "starts", BAD_CAST v);
+        free(v);
+        W(wrc);
+    }
+    W(xmlTextWriterEndElement(w));
+    return 0;
+fail:
+    return -1;
+}
+
+/* Long phases (a phase of weight 1 that is most of an irregular run: murasaki's 400 000
+ * MPI_Issend per rank, kept in flight 1000 deep, so that no cut closes before the end) are
+ * written with their repeats folded: a run of COPIES of the same body of up to REPEAT_BODY
+ * events (the same shape: call, peers, tags, communicator, sizes, polls, completions; each
+ * event's computation close to the first copy's) is one <repeat count="N"> holding the body
+ * once, its computation and wait each the mean over the copies.  A reader unfolds it (signature/FORMAT.md): the same events, the same sums, the
+ * computation spread evenly over at most REPEAT_COUNT copies.  Without it the signature of
+ * such a run was larger than its trace (320 MB for a 257 MB trace) and slow to read. */
+#define REPEAT_MIN_EVENTS 4096 /* shorter phases are written event by event */
+#define REPEAT_BODY 16
+#define REPEAT_COUNT 256
+#define REPEAT_SLACK_S 1e-5 /* computations this close, or */
+#define REPEAT_SLACK 0.25   /* this close relatively, are one mean (similar_time) */
+
+static int same_shape(const pas2p_sig_event_t *a, const pas2p_sig_event_t *b)
+{
+    return a->call == b->call && a->peer == b->peer && a->tag == b->tag &&
+           a->peer2 == b->peer2 && a->tag2 == b->tag2 && a->comm == b->comm &&
+           a->aux == b->aux && a->bytes == b->bytes && a->rbytes == b->rbytes &&
+           a->size_min == b->size_min && a->size_max == b->size_max &&
+           a->polled == b->polled && a->cancelled == b->cancelled &&
+           a->completes == b->completes && !a->nstarts && !b->nstarts;
+}
+
+/* computations close enough to be written as their mean: a copy that computed much longer
+ * (a preemption, a page fault: what decides a critical path) stays an event of its own */
+static int similar_time(double a, double b)
+{
+    double d = a > b ? a - b : b - a, m = a > b ? a : b;
+    return d <= REPEAT_SLACK_S || d <= REPEAT_SLACK * m;
+}
+
+/* the most events that copies of one body starting at ev[0] cover (count copies of *len
+ * events; count 1: none repeats) */
+static uint32_t repeat_at(const pas2p_sig_event_t *ev, uint32_t n, uint32_t *len)
+{
+    uint32_t best = 1;
+    *len = 1;
+    for (uint32_t L = 1; L <= REPEAT_BODY && 2 * L <= n; L++) {
+        uint32_t c = 1;
+        while (c < REPEAT_COUNT && (c + 1) * L <= n) {
+            uint32_t j = 0;
+            while (j < L && same_shape(&ev[c * L + j], &ev[j]) &&
+                   similar_time(ev[c * L + j].compute_s, ev[j].compute_s))
+                j++;
+            if (j < L)
+                break;
+            c++;
+        }
+        if (c > 1 && c * L > best * *len) {
+            best = c;
+            *len = L;
+        }
+    }
+    return best;
+}
+
+static int write_events(xmlTextWriterPtr w, const pas2p_sig_phase_t *p)
+{
+    for (uint32_t k = 0; k < p->nevents;) {
+        uint32_t len = 1, c = p->nevents >= REPEAT_MIN_EVENTS
+                                  ? repeat_at(&p->events[k], p->nevents - k, &len) : 1;
+        if (c < 2) {
+            W(write_event(w, &p->events[k], &p->events[k]));
+            k++;
+            continue;
+        }
+        W(xmlTextWriterStartElement(w, BAD_CAST "repeat"));
+        ATTR("count", "%u", c);
+        for (uint32_t j = 0; j < len; j++) {
+            pas2p_sig_event_t m = {0};
+            for (uint32_t i = 0; i < c; i++) {
+                const pas2p_sig_event_t *x = &p->events[k + i * len + j];
+                m.compute_s += x->compute_s;
+                m.instructions += x->instructions;
+                m.wait_s += x->wait_s;
+            }
+            m.compute_s /= c;
+            m.instructions /= c;
+            m.wait_s /= c;
+            W(write_event(w, &p->events[k + j], &m));
+        }
+        W(xmlTextWriterEndElement(w));
+        k += c * len;
+    }
+    return 0;
+fail:
+    return -1;
+}
+
 int pas2p_signature_write(const pas2p_signature_t *s, const char *path, char *err, size_t errlen)
 {
     char tmp[4200];
@@ -147,52 +288,7 @@ int pas2p_signature_write(const pas2p_signature_t *s, const char *path, char *er
                 }
                 W(xmlTextWriterEndElement(w));
             }
-            for (uint32_t k = 0; k < p->nevents; k++) {
-                const pas2p_sig_event_t *e = &p->events[k];
-                W(xmlTextWriterStartElement(w, BAD_CAST "event"));
-                ATTR("call", "%s", pas2p_call_name(e->call) ? pas2p_call_name(e->call) : "?");
-                ATTR("peer", "%d", e->peer);
-                ATTR("tag", "%d", e->tag);
-                ATTR("comm", "%u", e->comm);
-                ATTR("bytes", "%" PRIu64, e->bytes);
-                ATTR("rbytes", "%" PRIu64, e->rbytes);
-                if (e->size_max) {
-                    ATTR("size_min", "%" PRIu64, e->size_min);
-                    ATTR("size_max", "%" PRIu64, e->size_max);
-                }
-                ATTR("compute_s", "%.9g", e->compute_s);
-                ATTR("instructions", "%.9g", e->instructions);
-                if (e->wait_s != 0)
-                    ATTR("wait_s", "%.9g", e->wait_s);
-                if (e->polled)
-                    ATTR("polled", "%u", e->polled);
-                if (e->cancelled)
-                    ATTR("cancelled", "%d", 1);
-                if (e->completes)
-                    ATTR("completes", "%u", e->completes);
-                if (e->peer2 != -1 || e->tag2 != -1) {
-                    ATTR("peer2", "%d", e->peer2);
-                    ATTR("tag2", "%d", e->tag2);
-                }
-                if (e->aux)
-                    ATTR("aux", "%u", e->aux);
-                if (e->nstarts) { /* "Send_init:PEER:TAG:BYTES:COMM ..." */
-                    char *v = malloc(96 * (size_t)e->nstarts + 1);
-                    if (!v)
-                        goto fail;
-                    size_t n = 0;
-                    for (uint32_t j = 0; j < e->nstarts; j++) {
-                        const pas2p_sig_start_t *q = &e->starts[j];
-                        const char *nm = pas2p_call_name(q->call);
-                        n += (size_t)snprintf(v + n, 96, "%s%s:%d:%d:%" PRIu64 ":%u", j ? " " : "",
-                                              nm ? nm + 4 : "?", q->peer, q->tag, q->bytes, q->comm);
-                    }
-                    int wrc = xmlTextWriterWriteAttribute(w, BAD_CAST "starts", BAD_CAST v);
-                    free(v);
-                    W(wrc);
-                }
-                W(xmlTextWriterEndElement(w));
-            }
+            W(write_events(w, p));
             W(xmlTextWriterEndElement(w));
         }
         W(xmlTextWriterEndElement(w));
@@ -353,7 +449,63 @@ static void fill_rank(xmlNodePtr n, pas2p_sig_rank_t *R)
 /* a <phase> element into p (zeroed); its events only when `events` (else only their calls
  * checked: nevents 0).  0; -1 out of memory, -2 an unknown call, -3 an occurrence without
  * anchors in an anchored signature, -4 a bad `starts` */
-static int fill_phase(xmlNodePtr ph, int anchored, int events, pas2p_sig_phase_t *p)
+/* 1 if the <event> names an MPI call this pas2p knows */
+static int known_call(xmlNodePtr e)
+{
+    const char *c = pas2p_xml_attr(e, "call");
+    return pas2p_call_by_name(c ? c : "") != 0;
+}
+
+/* one <event> into x: 0, or fill_phase's codes */
+static int parse_event(xmlNodePtr e, pas2p_sig_event_t *x)
+{
+    x->call = pas2p_call_by_name(pas2p_xml_attr(e, "call") ? pas2p_xml_attr(e, "call") : "");
+    x->peer = pas2p_xml_attr_i(e, "peer", -1);
+    x->tag = pas2p_xml_attr_i(e, "tag", -1);
+    x->peer2 = pas2p_xml_attr_i(e, "peer2", -1);
+    x->tag2 = pas2p_xml_attr_i(e, "tag2", -1);
+    x->comm = (uint32_t)pas2p_xml_attr_u(e, "comm");
+    x->aux = (uint32_t)pas2p_xml_attr_u(e, "aux");
+    x->bytes = pas2p_xml_attr_u(e, "bytes");
+    x->rbytes = pas2p_xml_attr_u(e, "rbytes");
+    x->size_min = pas2p_xml_attr_u(e, "size_min");
+    x->size_max = pas2p_xml_attr_u(e, "size_max");
+    x->compute_s = pas2p_xml_attr_d(e, "compute_s");
+    x->instructions = pas2p_xml_attr_d(e, "instructions");
+    x->wait_s = pas2p_xml_attr_d(e, "wait_s");
+    uint64_t pd = pas2p_xml_attr_u(e, "polled");
+    x->polled = pd > UINT32_MAX ? UINT32_MAX : (uint32_t)pd;
+    x->cancelled = pas2p_xml_attr_u(e, "cancelled") != 0;
+    uint64_t cw = pas2p_xml_attr_u(e, "completes");
+    x->completes = cw > UINT32_MAX ? 0 : (uint32_t)cw;
+    if (!x->call)
+        return -2; /* an MPI call this pas2p does not know */
+    return read_starts(pas2p_xml_attr(e, "starts"), x);
+}
+
+/* the events a phase's skeleton holds, its <repeat>s unfolded: 0, or -5 when a repeat
+ * counts none or the phase would hold more than `most` (its rank's events: a phase's
+ * skeleton is one occurrence of the rank's calls) */
+static int count_events(xmlNodePtr ph, uint64_t most, uint32_t *n)
+{
+    uint64_t total = 0;
+    for (xmlNodePtr e = ph->children; e; e = e->next) {
+        if (pas2p_xml_is(e, "event")) {
+            total++;
+        } else if (pas2p_xml_is(e, "repeat")) {
+            uint64_t c = pas2p_xml_attr_u(e, "count"), body = pas2p_xml_count(e, "event");
+            if (c == 0 || c > most || body * c > most)
+                return -5;
+            total += body * c;
+        }
+        if (total > most || total > UINT32_MAX)
+            return -5;
+    }
+    *n = (uint32_t)total;
+    return 0;
+}
+
+static int fill_phase(xmlNodePtr ph, int anchored, int events, uint64_t most, pas2p_sig_phase_t *p)
 {
     p->id = (uint32_t)pas2p_xml_attr_u(ph, "id");
     p->weight = pas2p_xml_attr_u(ph, "weight");
@@ -368,7 +520,11 @@ static int fill_phase(xmlNodePtr ph, int anchored, int events, pas2p_sig_phase_t
     p->variable = pas2p_xml_attr(ph, "variable") != NULL;
     p->runs = (uint32_t)pas2p_xml_attr_u(ph, "runs");
     p->runs_time_mean_s = p->runs > 1 ? pas2p_xml_attr_d(ph, "runs_time_mean_s") : 0;
-    p->nevents = events ? pas2p_xml_count(ph, "event") : 0;
+    int rc = count_events(ph, most, &p->nevents); /* (checked by every reader) */
+    if (rc)
+        return rc;
+    if (!events)
+        p->nevents = 0;
     p->events = calloc(p->nevents ? p->nevents : 1, sizeof *p->events);
     if (!p->events)
         return -1;
@@ -384,36 +540,36 @@ static int fill_phase(xmlNodePtr ph, int anchored, int events, pas2p_sig_phase_t
             p->occ_astart[p->nocc] = anchor_pos(pas2p_xml_attr(e, "anchor_start"));
             p->occ_aend[p->nocc] = anchor_pos(pas2p_xml_attr(e, "anchor_end"));
             p->nocc++;
-        } else if (pas2p_xml_is(e, "event") && !events) {
-            const char *c = pas2p_xml_attr(e, "call");
-            if (!pas2p_call_by_name(c ? c : ""))
-                return -2; /* (an MPI call this pas2p does not know: refused all the same) */
+        } else if (!events && pas2p_xml_is(e, "event")) {
+            if (!known_call(e)) /* (refused all the same) */
+                return -2;
+        } else if (!events && pas2p_xml_is(e, "repeat")) {
+            for (xmlNodePtr b = e->children; b; b = b->next)
+                if (pas2p_xml_is(b, "event") && !known_call(b))
+                    return -2;
         } else if (pas2p_xml_is(e, "event")) {
-            pas2p_sig_event_t *x = &p->events[ei++];
-            x->call = pas2p_call_by_name(pas2p_xml_attr(e, "call") ? pas2p_xml_attr(e, "call") : "");
-            x->peer = pas2p_xml_attr_i(e, "peer", -1);
-            x->tag = pas2p_xml_attr_i(e, "tag", -1);
-            x->peer2 = pas2p_xml_attr_i(e, "peer2", -1);
-            x->tag2 = pas2p_xml_attr_i(e, "tag2", -1);
-            x->comm = (uint32_t)pas2p_xml_attr_u(e, "comm");
-            x->aux = (uint32_t)pas2p_xml_attr_u(e, "aux");
-            x->bytes = pas2p_xml_attr_u(e, "bytes");
-            x->rbytes = pas2p_xml_attr_u(e, "rbytes");
-            x->size_min = pas2p_xml_attr_u(e, "size_min");
-            x->size_max = pas2p_xml_attr_u(e, "size_max");
-            x->compute_s = pas2p_xml_attr_d(e, "compute_s");
-            x->instructions = pas2p_xml_attr_d(e, "instructions");
-            x->wait_s = pas2p_xml_attr_d(e, "wait_s");
-            uint64_t pd = pas2p_xml_attr_u(e, "polled");
-            x->polled = pd > UINT32_MAX ? UINT32_MAX : (uint32_t)pd;
-            x->cancelled = pas2p_xml_attr_u(e, "cancelled") != 0;
-            uint64_t cw = pas2p_xml_attr_u(e, "completes");
-            x->completes = cw > UINT32_MAX ? 0 : (uint32_t)cw;
-            if (!x->call)
-                return -2; /* an MPI call this pas2p does not know */
-            int st = read_starts(pas2p_xml_attr(e, "starts"), x);
-            if (st)
-                return st;
+            rc = parse_event(e, &p->events[ei++]);
+            if (rc)
+                return rc;
+        } else if (pas2p_xml_is(e, "repeat")) { /* its body, then copies of it */
+            uint32_t first = ei, c = (uint32_t)pas2p_xml_attr_u(e, "count");
+            for (xmlNodePtr b = e->children; b; b = b->next)
+                if (pas2p_xml_is(b, "event") && (rc = parse_event(b, &p->events[ei++])))
+                    return rc;
+            uint32_t len = ei - first;
+            for (uint32_t k = 1; k < c; k++)
+                for (uint32_t j = 0; j < len; j++) {
+                    pas2p_sig_event_t *x = &p->events[ei++];
+                    *x = p->events[first + j];
+                    if (x->nstarts) { /* each copy owns its list (pas2p_signature_free) */
+                        x->starts = malloc(x->nstarts * sizeof *x->starts);
+                        if (!x->starts) {
+                            x->nstarts = 0;
+                            return -1;
+                        }
+                        memcpy(x->starts, p->events[first + j].starts, x->nstarts * sizeof *x->starts);
+                    }
+                }
         }
     }
     return 0;
@@ -443,7 +599,7 @@ static int fill(xmlNodePtr root, pas2p_signature_t *s)
         uint32_t pi = 0;
         for (xmlNodePtr ph = n->children; ph; ph = ph->next)
             if (pas2p_xml_is(ph, "phase")) {
-                int rc = fill_phase(ph, s->anchored, 1, &R->phases[pi++]);
+                int rc = fill_phase(ph, s->anchored, 1, R->events, &R->phases[pi++]);
                 if (rc)
                     return rc;
             }
@@ -462,6 +618,9 @@ static void fill_error(int f, const char *path, char *err, size_t errlen)
     else if (f == -3)
         pas2p_xml_err(err, errlen, "%s: located by anchors, but an occurrence has no "
                       "anchor_start/anchor_end", path);
+    else if (f == -5)
+        pas2p_xml_err(err, errlen, "%s: a phase holds more events than its rank made (a "
+                      "<repeat> of count 0, or too large)", path);
     else
         pas2p_xml_err(err, errlen, "%s: out of memory", path);
 }
@@ -628,7 +787,7 @@ static int read_stream(const char *path, uint32_t rank, int events, pas2p_signat
                 pcap = c;
             }
             memset(&R->phases[R->nphases], 0, sizeof *R->phases);
-            f = fill_phase(n, s->anchored, events, &R->phases[R->nphases++]);
+            f = fill_phase(n, s->anchored, events, R->events, &R->phases[R->nphases++]);
         }
         if (f)
             break;

@@ -1,4 +1,5 @@
 /* Unit tests of the signature file: round trip, and every way a file can be wrong. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -322,6 +323,100 @@ static void test_refusals(void **state)
     expect_refused("call.xml", NULL, "MPI call this pas2p does not know");
 }
 
+/* a long phase (an irregular run's one occurrence of weight 1) is written with its repeats
+ * folded (<repeat count="N">) and read back unfolded: the same calls in the same order, the
+ * same sums of computation; a copy that computed much longer stays an event of its own;
+ * short phases are written event by event; a repeat that would give a phase more events
+ * than its rank made is refused */
+static void test_repeats(void **state)
+{
+    (void)state;
+    pas2p_signature_t a, b, one;
+    char path[128], err[512];
+    sample(&a);
+    const uint32_t n = 10000;
+    double sum[2] = {0, 0};
+    for (uint32_t r = 0; r < 2; r++) {
+        pas2p_sig_phase_t *p = &a.ranks[r].phases[0];
+        free(p->events);
+        a.ranks[r].events = 2 * n;
+        p->weight = 1;
+        p->nevents = n;
+        p->events = calloc(n, sizeof *p->events);
+        for (uint32_t k = 0; k < n; k++) { /* Isend, Isend, Irecv ... */
+            p->events[k] = (pas2p_sig_event_t){.call = k % 3 == 2 ? PAS2P_CALL_Irecv : PAS2P_CALL_Isend,
+                                               .peer = 1 - (int)r, .tag = (int)(k % 3), .peer2 = -1,
+                                               .tag2 = -1, .bytes = k % 3 == 2 ? 0 : 64,
+                                               .rbytes = k % 3 == 2 ? 64 : 0,
+                                               .compute_s = 1e-6 * (1 + k % 5),
+                                               .polled = k % 3 == 2};
+            if (k == 5000) /* a preemption */
+                p->events[k].compute_s = 0.004;
+            sum[r] += p->events[k].compute_s;
+        }
+    }
+    path_of(path, sizeof path, "repeats.xml");
+    assert_int_equal(pas2p_signature_write(&a, path, err, sizeof err), 0);
+    char cmd[1024], out[64];
+    snprintf(cmd, sizeof cmd, "grep -c '<event ' %s; grep -c '<repeat count=' %s; "
+                              "grep -c 'compute_s=\"0.004\"' %s", path, path, path);
+    FILE *f = popen(cmd, "r");
+    assert_non_null(f);
+    unsigned ev = 0, rep = 0, spike = 0;
+    assert_non_null(fgets(out, sizeof out, f));
+    ev = (unsigned)atoi(out);
+    assert_non_null(fgets(out, sizeof out, f));
+    rep = (unsigned)atoi(out);
+    assert_non_null(fgets(out, sizeof out, f));
+    spike = (unsigned)atoi(out);
+    pclose(f);
+    assert_true(ev < n / 10 && rep > 0); /* folded: 2 x 10000 events in far fewer elements */
+    assert_int_equal(spike, 2);          /* the preemption kept, once per rank */
+    assert_int_equal(pas2p_signature_read(path, &b, err, sizeof err), 0);
+    for (uint32_t r = 0; r < 2; r++) {
+        const pas2p_sig_phase_t *p = &a.ranks[r].phases[0], *q = &b.ranks[r].phases[0];
+        assert_int_equal(q->nevents, n);
+        double t = 0;
+        for (uint32_t k = 0; k < n; k++) {
+            const pas2p_sig_event_t *x = &p->events[k], *y = &q->events[k];
+            assert_int_equal(y->call, x->call);
+            assert_int_equal(y->peer, x->peer);
+            assert_int_equal(y->tag, x->tag);
+            assert_int_equal(y->bytes, x->bytes);
+            assert_int_equal(y->rbytes, x->rbytes);
+            assert_int_equal(y->polled, x->polled);
+            assert_true(fabs(y->compute_s - x->compute_s) <= 1e-5); /* close: a mean */
+            t += y->compute_s;
+        }
+        assert_true(fabs(t - sum[r]) < 1e-9 * n);
+        assert_true(q->events[5000].compute_s == 0.004);
+    }
+    /* the streaming reader unfolds them the same */
+    assert_int_equal(pas2p_signature_read_rank(path, 1, &one, err, sizeof err), 0);
+    assert_int_equal(one.ranks[0].phases[0].nevents, n);
+    assert_memory_equal(one.ranks[0].phases[0].events, b.ranks[1].phases[0].events,
+                        n * sizeof *one.ranks[0].phases[0].events);
+    pas2p_signature_free(&one);
+    /* a short phase is written event by event */
+    pas2p_signature_t c;
+    sample(&c);
+    char small[128];
+    path_of(small, sizeof small, "small.xml");
+    assert_int_equal(pas2p_signature_write(&c, small, err, sizeof err), 0);
+    snprintf(cmd, sizeof cmd, "grep -q '<repeat' %s", small);
+    assert_int_not_equal(system(cmd), 0);
+    pas2p_signature_free(&c);
+    /* a repeat of count 0, or one that gives the phase more events than its rank made */
+    snprintf(cmd, sizeof cmd, "sed '0,/<repeat count=\"[0-9]*\"/s//<repeat count=\"0\"/' %s > %s/rep0.xml; "
+                              "sed '0,/<repeat count=\"[0-9]*\"/s//<repeat count=\"4000000000\"/' %s > %s/repbig.xml",
+             path, dir, path, dir);
+    assert_int_equal(system(cmd), 0);
+    expect_refused("rep0.xml", NULL, "a phase holds more events than its rank made");
+    expect_refused("repbig.xml", NULL, "a phase holds more events than its rank made");
+    pas2p_signature_free(&a);
+    pas2p_signature_free(&b);
+}
+
 /* external entities are never fetched or expanded */
 static void test_no_external_entities(void **state)
 {
@@ -357,6 +452,7 @@ int main(void)
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_read_rank),
         cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_repeats),
         cmocka_unit_test(test_no_external_entities),
         cmocka_unit_test(test_write_errors),
         cmocka_unit_test(test_relevant_comm),

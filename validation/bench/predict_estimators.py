@@ -67,10 +67,14 @@ def signature(path):
                              m.group(2), re.S):
             a = dict(re.findall(r'(\w+)="([^"]*)"', p.group(4)))
             ev = []
-            for e in re.finditer(r'<event ([^>]*)/>', p.group(5)):
-                x = dict(re.findall(r'(\w+)="([^"]*)"', e.group(1)))
-                ev.append((tuple(x.get(k) for k in ('call', 'peer', 'tag', 'peer2', 'tag2', 'comm')),
-                           float(x.get('bytes', 0)) + float(x.get('rbytes', 0))))
+            # (a <repeat count="N"> body is N copies of its events: signature/FORMAT.md)
+            for r in re.finditer(r'<repeat count="(\d+)">(.*?)</repeat>|(<event [^>]*/>)', p.group(5), re.S):
+                body = []
+                for e in re.finditer(r'<event ([^>]*)/>', r.group(2) or r.group(3)):
+                    x = dict(re.findall(r'(\w+)="([^"]*)"', e.group(1)))
+                    body.append((tuple(x.get(k) for k in ('call', 'peer', 'tag', 'peer2', 'tag2', 'comm')),
+                                 float(x.get('bytes', 0)) + float(x.get('rbytes', 0))))
+                ev += body * int(r.group(1) or 1)
             phases[int(p.group(1))] = dict(
                 w=int(p.group(2)), rel=p.group(3) == 'yes', B=float(a['time_mean_s']),
                 Bm=float(a['time_median_s']), sd=float(a['time_sd_s']), ev=ev,
