@@ -132,6 +132,8 @@ typedef struct {
                                     pas2p_number_event) */
     int tests;                   /* global: ordinals count no Test* call, whatever it completed
                                     (analysis/completion_tests="polls"; PAS2P_NUMBER_TESTS) */
+    int probes;                  /* global: ordinals count no MPI_Iprobe, whatever it found
+                                    (analysis/probes="polls"; PAS2P_NUMBER_PROBES) */
     uint32_t ncomms;
     pas2p_sig_comm_t *comms;
     uint32_t nranks;

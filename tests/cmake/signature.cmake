@@ -303,3 +303,21 @@ set_tests_properties(report_renders PROPERTIES TIMEOUT 200)
 # phases differ is said and left out
 add_test(NAME pool_runs COMMAND bash ${T}/pool_runs.sh ${PAS2P} ${W} $<TARGET_FILE:stencil2d>
   -- ${MPIRUN})
+# MUMPS's exchange (getdp): whether a rank's MPI_Iprobe finds its peer's message before its
+# own MPI_Isend is timing.  Traced with one timing, predicted with the other: no divergence,
+# from the default signature (probes are polls: analysis/probes="polls") and from one
+# located by anchors
+add_executable(probeorder mpi/probeorder.c)
+target_link_libraries(probeorder PRIVATE MPI::MPI_C)
+add_test(NAME predict_probe_order COMMAND bash -c [=[
+  W=$1; shift; rm -rf "$W"; mkdir -p "$W"
+  "$1" trace -o "$W/t" -- "$2" -x SLOW=1 "${@:3}" >/dev/null || exit 1
+  "$1" analyze "$W/t" -o "$W/s.xml" >/dev/null || exit 1
+  "$1" analyze "$W/t" --locate anchors -o "$W/a.xml" >/dev/null || exit 1
+  grep -q ' probes="polls"' "$W/s.xml" || { echo "the signature does not say probes are polls"; exit 1; }
+  for s in s a; do
+    "$1" predict "$W/$s.xml" -o "$W/p$s" -- "$2" -x SLOW=0 "${@:3}" >"$W/out$s" 2>&1
+    rc=$?; cat "$W/out$s"
+    ((rc == 0)) && ! grep -q "diverged" "$W/out$s" && grep -q "^PET = " "$W/out$s" || exit 1
+  done
+  ]=] predict_probe_order ${W}/probeorder ${PAS2P} ${MPIRUN} -np 2 $<TARGET_FILE:probeorder> 20)
