@@ -6,8 +6,8 @@ usage: gen_wrappers.py TABLE OUTDIR
 Writes OUTDIR/pas2p_calls.h   call ids, classes and names (no MPI dependency)
        OUTDIR/pas2p_calls.c   the name and class tables
        OUTDIR/wrappers_c.c    MPI_<Name> C wrappers calling PMPI_<Name>
-       OUTDIR/wrappers_f.c    mpi_<name>_ (and __, plain, upper-case) Fortran wrappers
-                              calling Open MPI's pmpi_<name>_
+       OUTDIR/wrappers_f.c    mpi_<name>_ (and __, upper-case, _f08_) Fortran wrappers
+                              calling Open MPI's pmpi_<name>_ (found at the first call)
 
 Every wrapper has the same shape (see tracer/rt.h):
     if not tracing: call PMPI and return
@@ -242,10 +242,24 @@ def gen_c(call):
 # ..._f08ts_ would take descriptors), and they end in the same C implementation the mpif-h
 # ones do.  The one difference, an absent optional ierror (a NULL pointer), the wrappers
 # take (IERR_LOCAL).
+#
+# Not the bare lower-case name (mpi_send): a C library may name its own functions so (R's
+# Rmpi.so defines mpi_comm_size, mpi_send, mpi_allreduce ... as its entry points), and a
+# preloaded libpas2p's definition would take its calls (a crash).  Only a Fortran compiler
+# told not to append an underscore (-fno-underscoring) calls those: not traced.  For the
+# same reason libpas2p does not link Open MPI's Fortran library (whose own bare names,
+# mpi_comm_size ..., would then be in the global scope before the application's): the
+# wrappers find pmpi_<name>_ there at their first call (pas2p_f_sym, rt.h).
 def f_symbols(call):
     lname = call.name.lower()
-    return (f"mpi_{lname}_", f"mpi_{lname}__", f"mpi_{lname}", f"MPI_{call.name.upper()}",
-            f"mpi_{lname}_f08_")
+    return (f"mpi_{lname}_", f"mpi_{lname}__", f"MPI_{call.name.upper()}", f"mpi_{lname}_f08_")
+
+
+def f_pmpi(lname, fdecl):
+    """the PMPI Fortran entry, found at the first call: its pointer's type and slot, and
+    the statement that sets the wrapper's local pmpi_ to it"""
+    return ([f"typedef void (*pas2p_fpt_{lname})({fdecl});", f"static void *pas2p_fp_{lname};"],
+            f"    pas2p_fpt_{lname} pmpi_ = (pas2p_fpt_{lname})pas2p_f_sym(&pas2p_fp_{lname}, \"pmpi_{lname}_\");")
 
 
 IERR_LOCAL = "    MPI_Fint ierr_ = MPI_SUCCESS, *ierr = ierr_in ? ierr_in : &ierr_;"
@@ -262,27 +276,28 @@ def gen_f(call):
         wdecl = fdecl.replace("MPI_Fint *ierr", "MPI_Fint *ierr_in")
         fargs = ", ".join([p.name for p in ps] + ["ierr"] + lens)
         fn = f"pas2p_f_{lname}"
-        o = [f"void pmpi_{lname}_({fdecl});", f"static void {fn}({wdecl})\n{{", IERR_LOCAL,
-             "    uint64_t t0_ = pas2p_rt_untraced_begin();", f"    pmpi_{lname}_({fargs});",
-             f"    pas2p_rt_untraced_end({call.kind}, t0_);", "}"]
+        decls, get = f_pmpi(lname, fdecl)
+        o = decls + [f"static void {fn}({wdecl})\n{{", IERR_LOCAL, get,
+                     "    uint64_t t0_ = pas2p_rt_untraced_begin();", f"    pmpi_({fargs});",
+                     f"    pas2p_rt_untraced_end({call.kind}, t0_);", "}"]
         for sym in f_symbols(call):
             o.append(f"void {sym}({fdecl}) __attribute__((alias(\"{fn}\")));")
         return "\n".join(o) + "\n"
     fdecl = ", ".join([p.f_decl() for p in ps] + ["MPI_Fint *ierr"])
     wdecl = ", ".join([p.f_decl() for p in ps] + ["MPI_Fint *ierr_in"])
     fargs = ", ".join([p.name for p in ps] + ["ierr"])
-    proto = f"void pmpi_{lname}_({fdecl});"
     fn = f"pas2p_f_{lname}"
-    o = [proto, f"static void {fn}({wdecl})\n{{", IERR_LOCAL]
+    decls, get = f_pmpi(lname, fdecl)
+    o = decls + [f"static void {fn}({wdecl})\n{{", IERR_LOCAL, get]
     if call.flow == "init":
         o.append("    pas2p_clock_start();")
-        o.append(f"    pmpi_{lname}_({fargs});")
+        o.append(f"    pmpi_({fargs});")
         o.append(f"    pas2p_rt_start((int)*ierr, {call.enum}, PAS2P_LANG_F);")
     elif call.flow == "finalize":
         o.append("    pas2p_rt_finish(PAS2P_LANG_F);")
-        o.append(f"    pmpi_{lname}_({fargs});")
+        o.append(f"    pmpi_({fargs});")
     else:
-        o.append(f"    if (!pas2p_rt_active()) {{ pmpi_{lname}_({fargs}); return; }}")
+        o.append(f"    if (!pas2p_rt_active()) {{ pmpi_({fargs}); return; }}")
         o.append("    pas2p_cx_t cx_, *cx = &cx_;")
         o.append(f"    pas2p_pre(cx, {call.enum}, PAS2P_LANG_F);")
         o += status_prologue(ps, "f", count_param(call))
@@ -292,9 +307,9 @@ def gen_f(call):
             o.append(f"    if (pas2p_post(cx, MPI_SUCCESS)) {{ {recorder_stmts(call, ps, 'f')} pas2p_commit(cx); }}")
             o.append("    pas2p_release(cx);")
             o.append("    pas2p_rt_abort();")
-            o.append(f"    pmpi_{lname}_({fargs});")
+            o.append(f"    pmpi_({fargs});")
         else:
-            o.append(f"    pmpi_{lname}_({fargs});")
+            o.append(f"    pmpi_({fargs});")
             post = []
             for p in ps:
                 if p.base == "MPI_Status *" and not p.array and re.search(rf"\b{p.name}\b(?<!&{p.name})", call.rec):

@@ -181,6 +181,18 @@ static inline uint64_t pas2p_tick_ns(uint64_t t)
     return pas2p_rt.anchor_ns + (uint64_t)(int64_t)(d >> 32);
 }
 
+/* The Fortran wrappers' PMPI entry `name` (pmpi_send_ ...) in Open MPI's Fortran library,
+ * found at its first call and kept in *slot (any thread: the same value stored twice at
+ * worst).  libpas2p does not link that library (gen_wrappers.py, f_symbols): a C program
+ * never loads it, and a Fortran one has.  A missing library or entry ends the process
+ * with one line naming it. */
+void *pas2p_f_sym_slow(void **slot, const char *name);
+static inline void *pas2p_f_sym(void **slot, const char *name)
+{
+    void *p = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+    return p ? p : pas2p_f_sym_slow(slot, name);
+}
+
 static inline int pas2p_rt_active(void)
 {
     return __atomic_load_n(&pas2p_rt.active, __ATOMIC_RELAXED);

@@ -562,6 +562,37 @@ static void sink_library(char *out, size_t len)
     }
 }
 
+/* Open MPI's Fortran library, for the Fortran wrappers (rt.h, pas2p_f_sym): the one a
+ * Fortran program loaded (RTLD_NOLOAD), else loaded now, its names kept out of the global
+ * scope (RTLD_LOCAL).  Its soname and path come from the build (tracer/CMakeLists.txt). */
+static void *fortran_lib;
+
+void *pas2p_f_sym_slow(void **slot, const char *name)
+{
+    void *h = __atomic_load_n(&fortran_lib, __ATOMIC_ACQUIRE);
+    if (!h) {
+        h = dlopen(PAS2P_MPIFH_SONAME, RTLD_LAZY | RTLD_NOLOAD);
+        if (!h)
+            h = dlopen(PAS2P_MPIFH_SONAME, RTLD_LAZY | RTLD_LOCAL);
+        if (!h)
+            h = dlopen(PAS2P_MPIFH_PATH, RTLD_LAZY | RTLD_LOCAL);
+        if (!h) {
+            fprintf(stderr, "pas2p: cannot load Open MPI's Fortran library %s for %s: %s\n",
+                    PAS2P_MPIFH_SONAME, name, dlerror());
+            _exit(3);
+        }
+        __atomic_store_n(&fortran_lib, h, __ATOMIC_RELEASE);
+    }
+    void *p = dlsym(h, name);
+    if (!p) {
+        fprintf(stderr, "pas2p: Open MPI's Fortran library %s has no %s\n", PAS2P_MPIFH_SONAME,
+                name);
+        _exit(3);
+    }
+    __atomic_store_n(slot, p, __ATOMIC_RELEASE);
+    return p;
+}
+
 /* Loads the sink (never unloaded: it may end the process from inside a callback). */
 static const pas2p_sink_t *sink_load(void)
 {

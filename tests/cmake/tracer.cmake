@@ -23,6 +23,17 @@ endforeach()
 add_executable(probe_linked mpi/probe.c)
 target_link_libraries(probe_linked PRIVATE pas2p_tracer MPI::MPI_C)
 
+# a C library with functions named as MPI's Fortran bindings (R's Rmpi.so): traced, its
+# calls stay its own (libpas2p exports no bare lower-case name and does not link Open MPI's
+# Fortran library, whose own would come first: the process crashed)
+add_library(namesake_lib SHARED mpi/namesake_lib.c)
+target_link_libraries(namesake_lib PRIVATE MPI::MPI_C)
+add_executable(namesake mpi/namesake.c)
+target_link_libraries(namesake PRIVATE namesake_lib MPI::MPI_C)
+add_test(NAME namesake_trace COMMAND ${EXPECT} --clean ${W}/namesake --out "^namesake: ok"
+  --out "^events = 2(0[4-9]|[1-9][0-9])"
+  -- ${PAS2P} trace -o ${W}/namesake -- ${MPIRUN} -np 2 $<TARGET_FILE:namesake>)
+
 add_executable(check_trace check_trace.c)
 target_link_libraries(check_trace PRIVATE pas2p_format PkgConfig::CMOCKA)
 
@@ -217,6 +228,10 @@ add_test(NAME tracer_no_upward_deps COMMAND bash -c [=[
   syms=$(nm -D "$lib") || exit 1
   if grep -E ' (pas2p_signature_|pas2p_pet_|pas2p_prediction_|pas2p_times_|pas2p_xml_|xml)' <<<"$syms"; then
     echo "libpas2p defines or needs the signature module's or libxml2's symbols (above)"; bad=1; fi
+  # nor the Fortran library, nor a bare lower-case MPI name (namesake_trace: R's Rmpi)
+  if grep -E 'libmpi_mpifh|libmpi_usempi' <<<"$deps"; then echo "libpas2p loads Open MPI's Fortran library"; bad=1; fi
+  if nm -D --defined-only "$lib" | grep -E ' T mpi_[a-z_]*[a-z]$'; then
+    echo "libpas2p defines bare lower-case MPI names (above)"; bad=1; fi
   objdump -p "$sink" | grep -Eq 'NEEDED +libxml2' || { echo "$sink: no libxml2 (the check cannot see it?)"; bad=1; }
   exported=$(nm -D --defined-only "$sink" | awk '{print $3}')
   [[ $exported == pas2p_sink ]] || { echo "$sink exports: $exported (want pas2p_sink only)"; bad=1; }
