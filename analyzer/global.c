@@ -346,7 +346,7 @@ static void req_each(const reqset_t *s, void (*fn)(void *, uint64_t, uint64_t), 
 /* gpr_t.range's values per call (RW): see gpr_t */
 #define RW 4
 
-/* gpr_t.range's fourth value per call: an MPI_Wait/Waitany's distance back to the call that
+/* gpr_t.range's fourth value per call: an MPI_Wait/Waitany/Waitsome's distance back to the call that
  * posted the request it completed (gev_t.wdist), the same in every occurrence; WD_UNSET
  * before the first, WD_MIXED when occurrences differ */
 #define WD_UNSET UINT64_MAX
@@ -386,7 +386,7 @@ typedef struct {
     uint32_t pdone;           /* receives the tests (polls) before it completed, each
                                  test's the oldest active ones (polled_oldest); its top
                                  bit: PDONE_CANCELLED */
-    uint32_t wdist;           /* an MPI_Wait/Waitany completing one request posted in this
+    uint32_t wdist;           /* an MPI_Wait/Waitany/Waitsome completing one request posted in this
                                  slice: how many calls before it that was (0: none) */
     uint64_t compute_ns, time_ns, instr, bytes, rbytes;
 } gev_t;
@@ -1145,8 +1145,10 @@ static int advance(gstate_t *g, int rank)
                 R->sl[si].pdone |= PDONE_CANCELLED; /* posted in this slice, then cancelled */
             /* which request a Wait completes: StarPU waits for later requests while an
              * older wildcard receive stays posted (a replay that completes the oldest
-             * waited for that one) */
-            if (n == 1 && (call == PAS2P_CALL_Wait || call == PAS2P_CALL_Waitany) &&
+             * waited for that one); a Waitsome that completed one, the same (yorick's mpy
+             * waits for its send with an older wildcard receive in the set) */
+            if (n == 1 && (call == PAS2P_CALL_Wait || call == PAS2P_CALL_Waitany ||
+                           call == PAS2P_CALL_Waitsome) &&
                 d[i].post >= R->slice_start && si < R->nsl)
                 wdist = R->nsl - si;
             if (d[i].source >= 0 && msg_recvd(g, comm, d[i].source, rank, d[i].tag, v->ordinal))

@@ -1384,7 +1384,9 @@ static int mirror_note(mirror_t *M, int row, const pas2p_sig_event_t *x, uint64_
     return 0;
 }
 
-/* An MPI_Wait or MPI_Waitany: where the request it completed is among the pending ones
+/* An MPI_Wait, MPI_Waitany or an MPI_Waitsome that completed one request (yorick's mpy:
+ * a wildcard receive and a send, the Waitsome completes the send): where the request it
+ * completed is among the pending ones
  * (x->wpos, 1 + its position; 0 when it is the oldest or not followed).  StarPU keeps a
  * wildcard MPI_Irecv posted while it waits for later requests one at a time: replayed as
  * "the oldest", the wait waited for that receive, whose message the peer sends only after
@@ -1580,7 +1582,8 @@ int pas2p_actions_from_trace(const char *trace_dir, const char *dir, uint64_t *e
             }
             if (mirror.exact && is_test(x.call))
                 test_as_wait(&mirror, &v, &x);
-            if (mirror.exact && (x.call == PAS2P_CALL_Wait || x.call == PAS2P_CALL_Waitany))
+            if (mirror.exact && (x.call == PAS2P_CALL_Wait || x.call == PAS2P_CALL_Waitany ||
+                                 x.call == PAS2P_CALL_Waitsome))
                 wait_position(&mirror, &v, &x);
             int wrc = persistent(&pr, f, &map, &v, &x, err, errlen);
             if (wrc == 1) {

@@ -25,6 +25,7 @@ typedef struct {
     char hostfile[PATH_MAX + 64], scaled[PATH_MAX + 64], actdir[PATH_MAX + 64];
     char log[PATH_MAX + 64];
     const char *simplat;           /* the platform SimGrid gets: the given or the scaled */
+    double aet_s;                  /* the traced run's (the probe limit: run_simgrid) */
 } sim_state_t;
 
 /* The base speed: 1 each rank's kernel calibration, 0 a speed.  Never silently the target
@@ -95,6 +96,7 @@ static int check(pas2p_run_t *run, char *err, size_t errlen)
     run->state = s;
     char uncal_what[300] = ""; /* the first rank without a kernel calibration, named */
     if (run->sig) {
+        s->aet_s = run->sig->aet_s;
         const pas2p_sig_rank_t *uncal = pas2p_signature_uncalibrated(run->sig);
         if (uncal)
             snprintf(uncal_what, sizeof uncal_what, "%.200s: rank %u", run->opts->sig_path, uncal->rank);
@@ -107,6 +109,7 @@ static int check(pas2p_run_t *run, char *err, size_t errlen)
         if (pas2p_manifest_read(o->trace, &m, err, errlen))
             return 2;
         run->np = (uint32_t)m.np;
+        s->aet_s = m.aet_s;
         for (uint32_t r = 0; !uncal_what[0] && r < run->np; r++)
             if (!(m.kernel_rate && m.kernel_rate[r] > 0))
                 snprintf(uncal_what, sizeof uncal_what, "%.200s: rank %u", o->trace, r);
@@ -265,6 +268,15 @@ static int run_simgrid(pas2p_run_t *run, char *err, size_t errlen)
     for (int k = 0; k < o->ncfg && k < 32; k++) {
         snprintf(cfgbuf[k], sizeof cfgbuf[k], "--cfg=%.500s", o->cfgs[k]);
         cmd[c++] = cfgbuf[k];
+    }
+    /* a probe that no message answers polls for ever (SimGrid's MPI_Probe loops on iprobe:
+     * never a deadlock it can see): the replayer gives up on one after a minute plus a
+     * hundred times the traced run of simulated time (PAS2P_REPLAY_TIMEOUT says otherwise),
+     * naming the rank, the phase and the probe */
+    char tos[32];
+    if (!getenv("PAS2P_REPLAY_TIMEOUT")) {
+        snprintf(tos, sizeof tos, "%.0f", 60 + 100 * s->aet_s);
+        setenv("PAS2P_REPLAY_TIMEOUT", tos, 1);
     }
     cmd[c++] = s->replayer;
     cmd[c++] = s->actdir;

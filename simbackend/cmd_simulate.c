@@ -63,7 +63,10 @@ static const char usage[] =
     "  --verbose            show SimGrid's own output\n"
     "\n"
     "Prints `PET = T s`, `SET = T s` (simulated time of the whole replay), `wall = T s` (the\n"
-    "simulation's real time) and the per-phase table.\n";
+    "simulation's real time) and the per-phase table.  A probe that no message answers\n"
+    "(SimGrid's MPI_Probe polls, so SimGrid sees no deadlock) ends the simulation after\n"
+    "PAS2P_REPLAY_TIMEOUT=S simulated seconds (default: a minute plus 100 x the traced run)\n"
+    "with one line naming the rank, the probe and the phase.\n";
 
 /* --sg-cfg, repeatable */
 typedef struct {

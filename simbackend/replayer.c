@@ -97,6 +97,8 @@ typedef struct {
     long long events;
     unsigned *alias;         /* phase blocks' `as` ids, all blocks in a row */
     size_t nalias;
+    unsigned phase;          /* the phase block being replayed (said when stuck) */
+    double probe_limit_s;    /* SimGrid: simulated seconds one probe may wait (run_probe) */
 } replay_t;
 
 static void die(replay_t *R, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
@@ -494,7 +496,23 @@ static void run_recv(RUN_ARGS) /* SRC -2: MPI_ANY_SOURCE, TAG -2: MPI_ANY_TAG */
 static void run_probe(RUN_ARGS)
 {
     UNUSED_RUN_ARGS;
+#ifdef PAS2P_SIMGRID
+    /* SimGrid's MPI_Probe polls for ever when no message comes (each poll moves the clock:
+     * never a deadlock it sees): after PAS2P_REPLAY_TIMEOUT seconds of simulated time in
+     * one probe (pas2p simulate sets it: a minute plus 100 x the traced run), stuck */
+    int src = peer_in(R, c, a->peer), tag = tag_of(a->tag), flag = 0;
+    double t0 = simgrid_get_clock();
+    while (!flag) {
+        MPI_Iprobe(src, tag, comm, &flag, MPI_STATUS_IGNORE);
+        if (!flag && R->probe_limit_s > 0 && simgrid_get_clock() - t0 > R->probe_limit_s)
+            die(R, "a probe (source %d, tag %d) waited %.0f simulated seconds for a message "
+                "no rank sends: phase %u cannot be replayed in this order "
+                "(PAS2P_REPLAY_TIMEOUT=%g)", a->peer, a->tag, simgrid_get_clock() - t0,
+                R->phase, R->probe_limit_s);
+    }
+#else
     MPI_Probe(peer_in(R, c, a->peer), tag_of(a->tag), comm, MPI_STATUS_IGNORE);
+#endif
 }
 
 static void run_sendrecv(RUN_ARGS)
@@ -833,7 +851,10 @@ int main(int argc, char **argv)
 #endif
     make_comms(&R);
     buffers(&R);
-#ifndef PAS2P_SIMGRID
+#ifdef PAS2P_SIMGRID
+    const char *pl = getenv("PAS2P_REPLAY_TIMEOUT");
+    R.probe_limit_s = pl ? atof(pl) : 0;
+#else
     watchdog_t wd = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER,
                      .rank = R.rank};
     const char *to = getenv("PAS2P_REPLAY_TIMEOUT");
@@ -871,6 +892,7 @@ int main(int argc, char **argv)
         pt = xrealloc(&R, pt, (npt + 1) * sizeof *pt);
         ptime_t *p = &pt[npt++];
         p->id = R.a[i].comm;
+        R.phase = p->id;
 #ifndef PAS2P_SIMGRID
         __atomic_store_n(&wd.phase, p->id, __ATOMIC_RELAXED);
 #endif

@@ -9,7 +9,8 @@ set -u
 source "$(dirname "$0")/paths.sh"
 pas2p=$1 plat=$2 w=$3; shift 4
 traced_app waitlater "$@"
-grep -q 'call="MPI_Wait"[^>]* completes="1"' "$w/sig.xml" || fail "no MPI_Wait says which call posted its request"
+call=MPI_Wait; [[ ${*: -1} == *w ]] && call=MPI_Waitsome # (waitlater Nw: a Waitsome)
+grep -q "call=\"$call\"[^>]* completes=\"1\"" "$w/sig.xml" || fail "no $call says which call posted its request"
 every_path "$pas2p" "$plat" "$w" -- "$@"
 grep -qx 'wait 1 1' "$w/sim/actions/rank-00000.act" || fail "the signature's actions never wait for a later request"
 grep -qx 'wait 1 1' "$w/full/actions/rank-00000.act" || fail "the full trace's actions never wait for a later request"

@@ -201,6 +201,14 @@ add_test(NAME bad_simulate_no_kernel COMMAND ${EXPECT} --fail --one-line
   --out "closed-form.sig.xml: rank 0 has no kernel calibration" --clean ${W}/sim-nokern
   -- ${PAS2P} simulate ${D}/closed-form.sig.xml --platform ${D}/one-link.xml --base-speed kernel
   -o ${W}/sim-nokern)
+# a probe no message answers (SimGrid's MPI_Probe polls: never a deadlock it sees): one
+# line naming the rank, the probe and the phase, within the limit, not a hang
+add_test(NAME bad_simulate_probe_unanswered COMMAND ${EXPECT} --fail
+  --out "rank 1: a probe \\(source -2, tag 5\\) waited [0-9]+ simulated seconds for a message no rank sends: phase 1"
+  --clean ${W}/sim-lostprobe
+  -- ${PAS2P} simulate ${D}/probe-unanswered.sig.xml --platform ${CMAKE_SOURCE_DIR}/platforms/gbe-cluster.xml
+  -o ${W}/sim-lostprobe)
+set_tests_properties(bad_simulate_probe_unanswered PROPERTIES TIMEOUT 60)
 add_test(NAME simulate_show COMMAND ${EXPECT} --out "^method = simulate" --out "^PET = 10\\.0101"
   -- ${PAS2P} show ${W}/sim-cf/prediction.xml)
 set_tests_properties(simulate_show PROPERTIES DEPENDS simulate_closed_form)

@@ -314,6 +314,8 @@ pas2p_every_path(commloop_every_path commloop commloop 2 60)
 pas2p_every_path(commloop_nested_every_path commloop commloop 2 60n)
 pas2p_every_path(commloop_split_every_path commloop commloop 2 20s)
 pas2p_every_path(waitlater_every_path waitlater waitlater 2 60)
+# ... an MPI_Waitsome that completes the later request only (yorick's mpy)
+pas2p_every_path(waitsome_later_every_path waitlater waitlater 2 60w)
 pas2p_every_path(bcastorder_every_path bcastorder bcastorder 2 60)
 # a reused communicator id defined again with other members: one line naming the rank, the
 # event and the communicator (the readers take an id's first definition)

@@ -3,7 +3,10 @@
  * MPI_Isend, sends again and waits, and polls the envelope with MPI_Test until rank 1's
  * answer comes -- which rank 1 sends only after rank 0's second message.  A replay that
  * completes "the oldest pending request" at each Wait waits for the envelope there:
- * deadlock (SimGrid says so; real MPI hangs to the watchdog).  Prints "waitlater: ok". */
+ * deadlock (SimGrid says so; real MPI hangs to the watchdog).  waitlater Nw: the first
+ * wait is an MPI_Waitsome over the envelope and the send, which completes the send only
+ * (yorick's mpy).  Prints "waitlater: ok". */
+#include <string.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +16,7 @@ int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     int rank, n = argc > 1 ? atoi(argv[1]) : 40, bad = 0;
+    int some = argc > 1 && strchr(argv[1], 'w') != NULL;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     long env = -1, data[64] = {0};
     for (int it = 0; it < n; it++) {
@@ -21,7 +25,15 @@ int main(int argc, char **argv)
             int done = 0;
             MPI_Irecv(&env, 1, MPI_LONG, MPI_ANY_SOURCE, 42, MPI_COMM_WORLD, &a);
             MPI_Isend(&it, 1, MPI_INT, 1, 42, MPI_COMM_WORLD, &b);
-            MPI_Wait(&b, MPI_STATUS_IGNORE);
+            if (some) { /* the envelope's message comes after the next send: the send only */
+                MPI_Request ab[2] = {a, b};
+                int k = 0, idx[2];
+                MPI_Waitsome(2, ab, &k, idx, MPI_STATUSES_IGNORE);
+                bad |= k != 1 || idx[0] != 1;
+                a = ab[0];
+            } else {
+                MPI_Wait(&b, MPI_STATUS_IGNORE);
+            }
             data[0] = it;
             MPI_Isend(data, 64, MPI_LONG, 1, 43, MPI_COMM_WORLD, &c);
             MPI_Wait(&c, MPI_STATUS_IGNORE);
