@@ -650,11 +650,37 @@ static void list_double(char *s, double *out, int n, double max, double dflt)
     }
 }
 
+/* 1 (err set) when processes of the traced run were started by MPI_Comm_spawn
+ * (PAS2P_SPAWNED in the directory) */
+static int spawned(const char *dir, char *err, size_t errlen)
+{
+    char path[PATH_MAX], line[512];
+    snprintf(path, sizeof path, "%s/%s", dir, PAS2P_SPAWNED);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    unsigned n = 0;
+    char first[512] = "";
+    while (fgets(line, sizeof line, f))
+        if (strchr(line, '\n') && n++ == 0)
+            snprintf(first, sizeof first, "%s", line);
+    fclose(f);
+    first[strcspn(first, "\n")] = 0;
+    const char *cmd = strchr(first, ' ');
+    set_err(err, errlen, "%s: the traced run started %u more process(es) with MPI_Comm_spawn "
+            "(the first: %.200s), which are another MPI_COMM_WORLD and were not traced: pas2p "
+            "models the processes mpirun starts -- start them all with it (mpirun -np N, the "
+            "workers as ranks 1..N-1)", dir, n ? n : 1, cmd ? cmd + 1 : "?");
+    return 1;
+}
+
 int pas2p_manifest_read(const char *dir, pas2p_manifest_t *m, char *err, size_t errlen)
 {
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/%s", dir, PAS2P_MANIFEST);
     memset(m, 0, sizeof *m);
+    if (spawned(dir, err, errlen))
+        return -1;
     FILE *f = fopen(path, "r");
     if (!f) {
         set_err(err, errlen, "%s: cannot open: %s%s", path, strerror(errno),

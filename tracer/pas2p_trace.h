@@ -37,6 +37,11 @@ extern "C" {
 #define PAS2P_COUNTER_NAME_LEN 32
 #define PAS2P_HOST_LEN 64
 #define PAS2P_MANIFEST "manifest"
+/* written in the trace directory by each process that MPI_Comm_spawn started (one line:
+ * its pid and command line): such a process is not traced, and a trace directory that
+ * holds this file is refused by every reader (pas2p_manifest_read), since its run is more
+ * than the one MPI_COMM_WORLD it traced */
+#define PAS2P_SPAWNED "spawned"
 #define PAS2P_RANK_FILE_FMT "rank-%05d.p2t"
 
 /* peer / tag sentinels (real values are world ranks >= 0 and MPI tags >= 0) */

@@ -709,6 +709,34 @@ static void sink_start(unsigned call, int lang)
     record_init(cx, MPI_SUCCESS, t1);
 }
 
+/* A process that MPI_Comm_spawn started is a second MPI_COMM_WORLD whose ranks are
+ * numbered from 0 again: traced, its files overwrote the first world's (Rmpi's
+ * mpi.spawn.Rslaves, gyoto's workers).  It is not traced; it says so in the trace
+ * directory (PAS2P_SPAWNED), which every reader then refuses, and on stderr once. */
+static void own_cmdline(char *out, size_t len);
+static void spawned_note(void)
+{
+    const char *d = getenv("PAS2P_TRACE_DIR");
+    char line[4200], path[4200];
+    own_cmdline(line, sizeof line - 32);
+    if (d && *d && !getenv("PAS2P_SIGNATURE")) {
+        snprintf(path, sizeof path, "%s/" PAS2P_SPAWNED, d);
+        int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+        if (fd >= 0) {
+            char out[4300];
+            int n = snprintf(out, sizeof out, "%ld %s\n", (long)getpid(), line);
+            if (write(fd, out, (size_t)(n < (int)sizeof out ? n : (int)sizeof out - 1)) < 0)
+                n = 0;
+            close(fd);
+        }
+    }
+    int r = -1;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &r);
+    if (r == 0 && !pas2p_quiet())
+        fprintf(stderr, "pas2p: %.200s was started by MPI_Comm_spawn: not traced (pas2p "
+                "follows the MPI_COMM_WORLD that mpirun starts)\n", line);
+}
+
 static void rt_start(int rc, unsigned call, int lang)
 {
     if (rc != MPI_SUCCESS || pas2p_rt.started)
@@ -722,6 +750,12 @@ static void rt_start(int rc, unsigned call, int lang)
                             : provided == MPI_THREAD_FUNNELED   ? 1
                                                                 : 0;
     pas2p_rt.use_lock = provided == MPI_THREAD_MULTIPLE;
+    MPI_Comm parent = MPI_COMM_NULL;
+    PMPI_Comm_get_parent(&parent);
+    if (parent != MPI_COMM_NULL) { /* started by MPI_Comm_spawn: another MPI_COMM_WORLD */
+        spawned_note();
+        return; /* (not started: every call passes through, nothing is written) */
+    }
     pas2p_rt.started = 1;
     const char *sig = getenv("PAS2P_SIGNATURE");
     if (sig && *sig) {

@@ -34,6 +34,21 @@ add_test(NAME namesake_trace COMMAND ${EXPECT} --clean ${W}/namesake --out "^nam
   --out "^events = 2(0[4-9]|[1-9][0-9])"
   -- ${PAS2P} trace -o ${W}/namesake -- ${MPIRUN} -np 2 $<TARGET_FILE:namesake>)
 
+# processes started by MPI_Comm_spawn (a second MPI_COMM_WORLD, ranks from 0 again): not
+# traced, and the trace refused naming MPI_Comm_spawn, by trace and every reader (their
+# files overwrote the first world's, and dump and analyze called the result truncated)
+add_executable(spawn mpi/spawn.c)
+target_link_libraries(spawn PRIVATE MPI::MPI_C)
+add_test(NAME bad_trace_spawn COMMAND bash -c [=[
+  W=$1; shift; rm -rf "$W"
+  "$1" trace -o "$W" -- "${@:2}" >"$W.out" 2>&1; rc=$?; cat "$W.out"
+  ((rc != 0)) || { echo "trace exited 0"; exit 1; }
+  grep -q "^spawn: ok" "$W.out" || { echo "the application itself failed"; exit 1; }
+  grep -q "^pas2p trace: .*started 2 more process(es) with MPI_Comm_spawn" "$W.out" || exit 1
+  "$1" analyze "$W" -o "$W.sig.xml" 2>"$W.err"; rc=$?; cat "$W.err"
+  ((rc == 2)) && [[ $(wc -l <"$W.err") == 1 ]] && grep -q "MPI_Comm_spawn" "$W.err"
+  ]=] bad_trace_spawn ${W}/spawn ${PAS2P} ${MPIRUN} -np 1 $<TARGET_FILE:spawn> 20)
+
 add_executable(check_trace check_trace.c)
 target_link_libraries(check_trace PRIVATE pas2p_format PkgConfig::CMOCKA)
 
