@@ -39,7 +39,8 @@ typedef struct {
     double contribution_s;       /* target_s x weight */
     int estimated;               /* not measured: base_s x the rank's aggregate ratio */
     int for_messages;            /* not relevant by its time in the signature: replayed for
-                                    its share of the messages or bytes sent (simulate, replay) */
+                                    its share of the messages or bytes sent (1), or so that
+                                    the replayed phases cover the run (2; simulate, replay) */
     uint32_t nvalues;            /* the timed values the target PhaseET rests on (0: none,
                                     estimated; or not known: an older prediction file) */
     double lo_s, hi_s;           /* their range, on the scale of target_s */

@@ -38,6 +38,10 @@
 extern "C" {
 #endif
 
+/* the least share of every rank's base time the phases a replay or simulation replays
+ * hold (pas2p_signature_relevant_cover): the issue's coverage target */
+#define PAS2P_REPLAY_COVER 0.95
+
 typedef struct pas2p_backend pas2p_backend_t;
 
 /* What the command asks for.  The pipeline never parses a command line. */
@@ -83,7 +87,10 @@ struct pas2p_backend {
     const char *method;            /* "predict", "replay", "simulate": the prediction's method */
     int comm_relevant;             /* it replays phases, and a phase that carries a share of
                                       the run's communication is replayed as relevant too
-                                      (pas2p_signature_relevant_comm: simulate, replay) */
+                                      (pas2p_signature_relevant_comm: simulate, replay), and
+                                      so are the phases that bring what it replays to
+                                      PAS2P_REPLAY_COVER of every rank's base time
+                                      (pas2p_signature_relevant_cover) */
     int no_events;                 /* it needs no phase's calls (predict: its ranks read their
                                       own): the signature is read without them
                                       (pas2p_signature_read_tables) */

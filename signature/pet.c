@@ -46,7 +46,7 @@ static int rank_pet(const pas2p_sig_rank_t *R, const double *target, pas2p_pet_t
         pas2p_pet_phase_t *q = &out->phases[j++];
         q->id = p->id;
         q->weight = p->weight;
-        q->for_messages = p->relevant == 2;
+        q->for_messages = p->relevant == 2 ? 1 : p->relevant == 3 ? 2 : 0;
         q->base_s = p->time_mean_s;
         q->estimated = !(target && isfinite(target[k]) && target[k] >= 0);
         q->target_s = q->estimated ? p->time_mean_s * out->ratio : target[k];
@@ -131,13 +131,15 @@ void pas2p_pet_print_for(const pas2p_pet_t *p, const char *method, FILE *out)
         fprintf(out, "PETE = %+.2f %%\n", p->pete * 100);
         fprintf(out, "SET/AET = %.2f %%\n", p->set_s / p->aet_s * 100);
     }
-    uint32_t nmsg = 0;
-    for (uint32_t i = 0; i < p->nphases; i++)
-        nmsg += (uint32_t)p->phases[i].for_messages;
-    if (nmsg)
+    uint32_t nmsg = 0, ncov = 0;
+    for (uint32_t i = 0; i < p->nphases; i++) {
+        nmsg += p->phases[i].for_messages == 1;
+        ncov += p->phases[i].for_messages == 2;
+    }
+    if (nmsg || ncov)
         fprintf(out, "\nrank %u: %u relevant phases (%u as in the signature, %u more for their share "
-                "of the messages or bytes sent), target/base ratio %.4f\n",
-                p->rank, p->nphases, p->nphases - nmsg, nmsg, p->ratio);
+                "of the messages or bytes sent, %u more to cover the run), target/base ratio "
+                "%.4f\n", p->rank, p->nphases, p->nphases - nmsg - ncov, nmsg, ncov, p->ratio);
     else
         fprintf(out, "\nrank %u: %u relevant phases, target/base ratio %.4f\n", p->rank,
                 p->nphases, p->ratio);
@@ -158,7 +160,8 @@ void pas2p_pet_print_for(const pas2p_pet_t *p, const char *method, FILE *out)
                 q->estimated        ? "  (not measured: base x ratio)"
                 : app && q->nvalues == 1 ? "  (timed once: it came once before the stop, or it is rare: "
                                     "predict --rare-after)"
-                : q->for_messages ? "  (for its share of the messages)"
+                : q->for_messages == 1 ? "  (for its share of the messages)"
+                : q->for_messages == 2 ? "  (to cover the run)"
                                   : "");
         char runs[64] = "the same occurrence of the base run", mean[40] = "base mean";
         if (q->paired_runs > 1) {

@@ -152,18 +152,17 @@ int pas2p_pipeline_run(const pas2p_pipeline_opts_t *o, pas2p_pipeline_result_t *
     err[0] = 0;
     if (res)
         res->pet_s = res->set_s = NAN;
+    double share = 0.01, was = 1;
+    uint32_t more = 0, cov = 0;
     if (o->sig_path) {
         if (b->no_events ? pas2p_signature_read_tables(o->sig_path, &sig, err, errlen)
                          : pas2p_signature_read(o->sig_path, &sig, err, errlen))
             return 2;
         run.sig = &sig;
         run.np = sig.np;
-        double share = sig.relevance > 0 ? sig.relevance : 0.01;
-        uint32_t more = b->comm_relevant ? pas2p_signature_relevant_comm(&sig, share) : 0;
-        if (more)
-            pas2p_run_say(&run, "%u phase(s) below the relevance threshold in the base's time "
-                          "carry >= %g %% of a rank's communication: replayed as relevant too",
-                          more, 100 * share);
+        share = sig.relevance > 0 ? sig.relevance : 0.01;
+        more = b->comm_relevant ? pas2p_signature_relevant_comm(&sig, share) : 0;
+        cov = b->comm_relevant ? pas2p_signature_relevant_cover(&sig, PAS2P_REPLAY_COVER, &was) : 0;
     }
     int rc = 0;
     if (o->relative) { /* the base run must be of the same signature and settings */
@@ -180,6 +179,16 @@ int pas2p_pipeline_run(const pas2p_pipeline_opts_t *o, pas2p_pipeline_result_t *
     }
     if ((rc = b->check(&run, err, errlen)))
         goto out;
+    /* (said once the run is accepted: a refusal stays one line) */
+    if (more)
+        pas2p_run_say(&run, "%u phase(s) below the relevance threshold in the base's time "
+                      "carry >= %g %% of a rank's communication: replayed as relevant too",
+                      more, 100 * share);
+    if (cov)
+        pas2p_run_say(&run, "the relevant phases hold %.1f %% of a rank's base time: %u more "
+                      "phase(s) replayed, so that the replayed ones hold >= %g %% of every "
+                      "rank's (the rest is extrapolated from their ratio)", 100 * was, cov,
+                      100 * PAS2P_REPLAY_COVER);
     char defdir[64];
     run.shown_dir = o->dir;
     if (!run.shown_dir) {

@@ -85,7 +85,7 @@ int pas2p_prediction_write(const pas2p_prediction_t *p, const char *path, char *
         REAL("contribution_s", q->contribution_s);
         STR("measured", q->estimated ? "no" : "yes");
         if (q->for_messages)
-            STR("relevant", "messages");
+            STR("relevant", q->for_messages == 2 ? "cover" : "messages");
         if (q->nvalues) {
             W(xmlTextWriterWriteFormatAttribute(w, BAD_CAST "values", "%u", q->nvalues));
             REAL("lo_s", q->lo_s);
@@ -168,7 +168,8 @@ int pas2p_prediction_read(const char *path, pas2p_prediction_t *p, char *err, si
                 q->ratio = pas2p_xml_attr(k, "ratio") ? pas2p_xml_attr_d(k, "ratio") : NAN;
                 q->contribution_s = pas2p_xml_attr_d(k, "contribution_s");
                 q->estimated = !strcmp(pas2p_xml_attr(k, "measured"), "no");
-                q->for_messages = pas2p_xml_attr(k, "relevant") != NULL;
+                q->for_messages = !pas2p_xml_attr(k, "relevant") ? 0
+                                  : !strcmp(pas2p_xml_attr(k, "relevant"), "cover") ? 2 : 1;
                 q->early_s = pas2p_xml_attr(k, "early_s") ? pas2p_xml_attr_d(k, "early_s") : 0;
                 if (pas2p_xml_attr(k, "paired_first")) {
                     q->paired_first = (uint32_t)pas2p_xml_attr_u(k, "paired_first");

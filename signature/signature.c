@@ -899,6 +899,109 @@ uint32_t pas2p_signature_relevant_comm(pas2p_signature_t *s, double share)
     return n;
 }
 
+/* a phase of a rank, for sorting by id or by share of the rank's time */
+typedef struct {
+    double share; /* weight x mean time */
+    uint32_t id, k;
+} phase_key_t;
+
+static int by_id(const void *a, const void *b)
+{
+    uint32_t x = ((const phase_key_t *)a)->id, y = ((const phase_key_t *)b)->id;
+    return (x > y) - (x < y);
+}
+
+static int by_share(const void *a, const void *b)
+{
+    const phase_key_t *x = a, *y = b;
+    return x->share < y->share ? 1 : x->share > y->share ? -1 : (x->id > y->id) - (x->id < y->id);
+}
+
+/* the index of the phase with that id in a rank's keys sorted by id, or -1 */
+static long phase_by_id(const phase_key_t *ids, uint32_t n, uint32_t id)
+{
+    long lo = 0, hi = (long)n - 1;
+    while (lo <= hi) {
+        long mid = (lo + hi) / 2;
+        if (ids[mid].id == id)
+            return (long)ids[mid].k;
+        if (ids[mid].id < id)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return -1;
+}
+
+uint32_t pas2p_signature_relevant_cover(pas2p_signature_t *s, double cover, double *before)
+{
+    if (before)
+        *before = 1;
+    if (!s->global || !(cover > 0) || !s->nranks)
+        return 0;
+    uint32_t n = 0;
+    phase_key_t **ids = calloc(s->nranks, sizeof *ids), **big = calloc(s->nranks, sizeof *big);
+    double *total = calloc(s->nranks, sizeof *total), *got = calloc(s->nranks, sizeof *got);
+    int ok = ids && big && total && got;
+    for (uint32_t r = 0; ok && r < s->nranks; r++) {
+        const pas2p_sig_rank_t *R = &s->ranks[r];
+        ids[r] = malloc((R->nphases ? R->nphases : 1) * sizeof **ids);
+        big[r] = malloc((R->nphases ? R->nphases : 1) * sizeof **big);
+        if (!ids[r] || !big[r]) {
+            ok = 0;
+            break;
+        }
+        for (uint32_t k = 0; k < R->nphases; k++) {
+            const pas2p_sig_phase_t *p = &R->phases[k];
+            double sh = (double)p->weight * p->time_mean_s;
+            ids[r][k] = big[r][k] = (phase_key_t){.share = sh, .id = p->id, .k = k};
+            total[r] += sh;
+            got[r] += p->relevant ? sh : 0;
+        }
+        qsort(ids[r], R->nphases, sizeof **ids, by_id);
+        qsort(big[r], R->nphases, sizeof **big, by_share);
+        if (before && total[r] > 0 && got[r] / total[r] < *before)
+            *before = got[r] / total[r];
+    }
+    /* the least covered rank takes its largest phase not replayed yet, marked on every rank
+     * that has it, until every rank is covered (next[r]: where rank r's list goes on) */
+    uint32_t *next = ok ? calloc(s->nranks, sizeof *next) : NULL;
+    while (next) {
+        uint32_t w = UINT32_MAX;
+        double least = cover;
+        for (uint32_t r = 0; r < s->nranks; r++)
+            if (total[r] > 0 && got[r] < least * total[r] && next[r] < s->ranks[r].nphases) {
+                least = got[r] / total[r];
+                w = r;
+            }
+        if (w == UINT32_MAX)
+            break;
+        const pas2p_sig_rank_t *R = &s->ranks[w];
+        const pas2p_sig_phase_t *p = &R->phases[big[w][next[w]++].k];
+        if (p->relevant || !p->weight)
+            continue;
+        n++;
+        for (uint32_t q = 0; q < s->nranks; q++) {
+            long k = phase_by_id(ids[q], s->ranks[q].nphases, p->id);
+            pas2p_sig_phase_t *x = k >= 0 ? &s->ranks[q].phases[k] : NULL;
+            if (x && !x->relevant) {
+                x->relevant = 3;
+                got[q] += (double)x->weight * x->time_mean_s;
+            }
+        }
+    }
+    free(next);
+    for (uint32_t r = 0; ids && big && r < s->nranks; r++) {
+        free(ids[r]);
+        free(big[r]);
+    }
+    free(ids);
+    free(big);
+    free(total);
+    free(got);
+    return n;
+}
+
 const pas2p_sig_rank_t *pas2p_signature_uncalibrated(const pas2p_signature_t *s)
 {
     for (uint32_t r = 0; r < s->nranks; r++)

@@ -788,6 +788,7 @@ int pas2p_actions_export_file(const char *sig_path, const char *dir, double base
         return 2;
     /* the phases simulate and replay replay (pas2p_pipeline.h: comm_relevant) */
     pas2p_signature_relevant_comm(&sig, sig.relevance > 0 ? sig.relevance : 0.01);
+    pas2p_signature_relevant_cover(&sig, PAS2P_REPLAY_COVER, NULL);
     int rc = 0;
     if (pas2p_prepare_dir_err(dir, err, errlen))
         rc = 2;

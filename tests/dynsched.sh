@@ -43,8 +43,10 @@ rel=$(sed -n 's/^relevant phases = \([0-9]*\)$/\1/p' "$w/analyze.out")
 n=$(sed -n 's/^rank [0-9]*: \([0-9]*\) relevant phases.*/\1/p' "$w/simulate.out" | head -1)
 [[ -n $n ]] || fail "simulate printed no rank's table"
 if ((n > rel)); then
-  grep -Eq "^rank [0-9]+: $n relevant phases \($rel as in the signature, $((n - rel)) more for their share of the messages or bytes sent\)" "$w/simulate.out" ||
-    fail "simulate does not say which of its $n phases are relevant in the signature ($rel)"
+  line=$(grep -Eo "^rank [0-9]+: $n relevant phases \($rel as in the signature, [0-9]+ more for their share of the messages or bytes sent, [0-9]+ more to cover the run\)" "$w/simulate.out" | head -1)
+  [[ -n $line ]] || fail "simulate does not say which of its $n phases are relevant in the signature ($rel)"
+  m=$(sed 's/.*, \([0-9]*\) more for their.*/\1/' <<<"$line") c=$(sed 's/.*, \([0-9]*\) more to cover.*/\1/' <<<"$line")
+  ((m + c == n - rel)) || fail "simulate's added phases ($m + $c) are not the $((n - rel)) it times beyond the signature's"
 else
   ((n == rel)) || fail "simulate times $n relevant phases, the signature has $rel"
   grep -q "more for their share" "$w/simulate.out" && fail "simulate says it added phases it did not add"

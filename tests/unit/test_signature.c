@@ -417,6 +417,60 @@ static void test_repeats(void **state)
     pas2p_signature_free(&b);
 }
 
+/* the phases a replay adds so that what it replays holds >= 95 % of every rank's base time:
+ * each rank's largest other phases, in turn, marked on every rank that has them; none in a
+ * signature whose relevant phases already do, nor in one with per-rank ids */
+static void test_relevant_cover(void **state)
+{
+    (void)state;
+    pas2p_signature_t s;
+    sample(&s); /* phase 1: weight 100 x 0.12 s = 12 s, relevant */
+    s.global = 1;
+    for (uint32_t r = 0; r < 2; r++) {
+        pas2p_sig_rank_t *R = &s.ranks[r];
+        R->phases = realloc(R->phases, 12 * sizeof *R->phases);
+        R->nphases = 12;
+        for (uint32_t k = 1; k < 12; k++) { /* 11 one-offs: 1 s each on rank 0, and on rank
+                                               1 phase 12 holds 3 s */
+            pas2p_sig_phase_t *p = &R->phases[k];
+            memset(p, 0, sizeof *p);
+            p->id = k + 1;
+            p->weight = 1;
+            p->time_mean_s = r == 1 && k == 11 ? 3.0 : 1.0;
+            p->nevents = 1;
+            p->events = calloc(1, sizeof *p->events);
+            p->events[0] = (pas2p_sig_event_t){.call = PAS2P_CALL_Barrier, .peer = -1, .tag = -1,
+                                               .peer2 = -1, .tag2 = -1};
+        }
+    }
+    double was = 0;
+    /* rank 1, the least covered (12 of 25 s), takes phase 12 (3 s there, 1 s on rank 0),
+     * then the ranks in turn the next one-offs by id: 9 more bring rank 0 to 22 of 23 s
+     * (95.7 %) and rank 1 to 24 of 25 (96 %): phase 11 stays out */
+    uint32_t n = pas2p_signature_relevant_cover(&s, 0.95, &was);
+    assert_true(was > 0.44 && was < 0.53); /* rank 1: 12 of 25 s */
+    assert_int_equal(n, 10);
+    for (uint32_t r = 0; r < 2; r++) {
+        uint32_t marked = 0;
+        for (uint32_t k = 1; k < 12; k++)
+            marked += s.ranks[r].phases[k].relevant == 3;
+        assert_int_equal(marked, 10);            /* the same phases on both ranks */
+        assert_int_equal(s.ranks[r].phases[0].relevant, 1); /* (the analyzer's, kept) */
+        assert_int_equal(s.ranks[r].phases[11].relevant, 3); /* phase 12: rank 1's largest */
+        assert_int_equal(s.ranks[r].phases[10].relevant, 0); /* phase 11: not needed */
+    }
+    /* again: nothing left to add */
+    assert_int_equal(pas2p_signature_relevant_cover(&s, 0.95, &was), 0);
+    assert_true(was >= 0.95);
+    /* per-rank phase ids: none */
+    for (uint32_t r = 0; r < 2; r++)
+        for (uint32_t k = 1; k < 12; k++)
+            s.ranks[r].phases[k].relevant = 0;
+    s.global = 0;
+    assert_int_equal(pas2p_signature_relevant_cover(&s, 0.95, &was), 0);
+    pas2p_signature_free(&s);
+}
+
 /* external entities are never fetched or expanded */
 static void test_no_external_entities(void **state)
 {
@@ -456,6 +510,7 @@ int main(void)
         cmocka_unit_test(test_no_external_entities),
         cmocka_unit_test(test_write_errors),
         cmocka_unit_test(test_relevant_comm),
+        cmocka_unit_test(test_relevant_cover),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
