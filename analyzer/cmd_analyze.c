@@ -250,6 +250,22 @@ static void print_result(const pas2p_analyze_opts_t *o, const pas2p_analyze_resu
     fprintf(f, "PETE = %+.2f %%\n", fabs(pete) < 0.005 ? 0.0 : pete); /* (not "-0.00") */
     if (r->shared_note[0]) /* (a result line, not stderr: an error stays one line) */
         fprintf(f, "note: %s\n", r->shared_note);
+    /* a run that is one slice of weight 1 (no collective to cut at, or nothing repeats):
+     * the signature is the run, and the consumers' costs are the run's */
+    if (sig->representative < sig->nranks && sig->pet_s > 0) {
+        const pas2p_sig_rank_t *R = &sig->ranks[sig->representative];
+        for (uint32_t k = 0; k < R->nphases; k++) {
+            const pas2p_sig_phase_t *p = &R->phases[k];
+            if (p->weight == 1 && p->time_mean_s >= 0.9 * sig->pet_s)
+                fprintf(f, "note: phase %u, of weight 1, holds %.1f %% of the run: nothing "
+                        "repeats in it (%s), so predict times it whole and runs to its end, "
+                        "and simulate and replay replay it once, at the run's cost\n", p->id,
+                        100 * p->time_mean_s / sig->pet_s,
+                        r->global ? "no cut where every message sent was received and every "
+                                    "rank had done the same collectives came inside it"
+                                  : "its calls never came again in the same order");
+        }
+    }
     fprintf(f, "structure = %s\n", r->spmd ? "identical on all ranks (SPMD)"
                                             : "ranks differ (per-rank phase tables below with --all-ranks)");
     if (r->logical_done)
