@@ -448,6 +448,9 @@ typedef struct {
     gdep_t *dp;               /* the slice's calls' dependencies, in call order */
     uint32_t ndp, capdp;
     uint64_t absorbed_ns, absorbed_instr; /* failed polls, carried to the next call */
+    uint64_t absorbed_wait_ns;   /* blocking probes' waiting, carried to the next call's time
+                                    but not to its computation (the receive that follows
+                                    waits in a replay; as computation it waited twice) */
     uint32_t absorbed_done;   /* receives polls completed since the last call (gev_t.pdone) */
     int never_done;           /* the call being consumed posts a receive never completed */
     unsigned last_call;       /* pas2p_number_event's state: the last numbered call */
@@ -1184,12 +1187,12 @@ static int advance(gstate_t *g, int rank)
             goto oom;
         p->sym = sym;
         p->compute_ns += e->compute_ns + R->absorbed_ns;
-        p->time_ns += e->compute_ns + R->absorbed_ns + dur;
+        p->time_ns += e->compute_ns + R->absorbed_ns + R->absorbed_wait_ns + dur;
         p->instr += instr + R->absorbed_instr;
         p->bytes += e->bytes;
         p->rbytes += e->rbytes;
         R->idle[R->nsl - 1] = R->pending.n == 0;
-        R->absorbed_ns = R->absorbed_instr = 0;
+        R->absorbed_ns = R->absorbed_instr = R->absorbed_wait_ns = 0;
         return 1;
     }
     if (kind != PAS2P_NUM_CALL) {
@@ -1197,7 +1200,9 @@ static int advance(gstate_t *g, int rank)
          * run's continuation whose first call a cut left in the previous slice, which can
          * only be if it completes requests no traced call started: the same); a test that
          * found its receives done: the same, and what it completed is said with that call */
-        R->absorbed_ns += e->compute_ns + dur;
+        /* (a blocking probe waited for its message: that is the receive's waiting) */
+        R->absorbed_ns += e->compute_ns + (call == PAS2P_CALL_Probe ? 0 : dur);
+        R->absorbed_wait_ns += call == PAS2P_CALL_Probe ? dur : 0;
         R->absorbed_instr += instr;
         if (klass == PAS2P_CLASS_COMPLETION && v->ev.payload)
             R->absorbed_done += polled_oldest(&R->pending, v);
@@ -1232,9 +1237,9 @@ static int advance(gstate_t *g, int rank)
     gev_t x = {.sym = sym,
                .pdone = (R->absorbed_done & ~PDONE_CANCELLED) | (R->never_done ? PDONE_CANCELLED : 0),
                .wdist = wdist, .compute_ns = e->compute_ns + R->absorbed_ns,
-               .time_ns = e->compute_ns + R->absorbed_ns + dur, .instr = instr + R->absorbed_instr,
-               .bytes = e->bytes, .rbytes = e->rbytes};
-    R->absorbed_ns = R->absorbed_instr = 0;
+               .time_ns = e->compute_ns + R->absorbed_ns + R->absorbed_wait_ns + dur,
+               .instr = instr + R->absorbed_instr, .bytes = e->bytes, .rbytes = e->rbytes};
+    R->absorbed_ns = R->absorbed_instr = R->absorbed_wait_ns = 0;
     R->absorbed_done = 0;
     R->never_done = 0;
     if (slice_push(R, &x))
@@ -1694,7 +1699,7 @@ static int occurrence_end(gstate_t *g)
             }
         }
         /* failed polls at the end of the slice (no call after them in it) are its time too */
-        t += (double)R->absorbed_ns;
+        t += (double)(R->absorbed_ns + R->absorbed_wait_ns);
         c += (double)R->absorbed_ns;
         t *= 1e-9;
         c *= 1e-9;
@@ -1721,7 +1726,7 @@ static int occurrence_end(gstate_t *g)
             q->ft[q->nfirst] = t;
             q->nfirst++;
         }
-        R->absorbed_ns = R->absorbed_instr = 0;
+        R->absorbed_ns = R->absorbed_instr = R->absorbed_wait_ns = 0;
         R->absorbed_done = 0;
         R->nsl = 0;
         R->ndp = 0;
@@ -1927,7 +1932,7 @@ typedef struct {
     gev_t *sl;
     gdep_t *dp;
     uint32_t nsl, ndp, dpi;
-    uint64_t lpos, apos, absorbed_ns, absorbed_instr;
+    uint64_t lpos, apos, absorbed_ns, absorbed_instr, absorbed_wait_ns;
     uint32_t absorbed_done;
 } split_t;
 
@@ -2019,6 +2024,7 @@ static int split_repeats(gstate_t *g)
         grank_t *R = &g->r[r];
         sv[r] = (split_t){.sl = R->sl, .nsl = R->nsl, .dp = R->dp, .ndp = R->ndp, .lpos = R->lpos, .apos = R->apos,
                           .absorbed_ns = R->absorbed_ns, .absorbed_instr = R->absorbed_instr,
+                          .absorbed_wait_ns = R->absorbed_wait_ns,
                           .absorbed_done = R->absorbed_done};
     }
     for (uint32_t j = 1; j < k; j++) {
@@ -2040,6 +2046,7 @@ static int split_repeats(gstate_t *g)
                 R->apos = S->apos;
                 R->absorbed_ns = S->absorbed_ns;
                 R->absorbed_instr = S->absorbed_instr;
+                R->absorbed_wait_ns = S->absorbed_wait_ns;
                 R->absorbed_done = S->absorbed_done;
                 continue;
             }
@@ -2054,7 +2061,7 @@ static int split_repeats(gstate_t *g)
             }
             R->lpos = R->slice_lstart + R->nsl;
             R->apos = ap;
-            R->absorbed_ns = R->absorbed_instr = 0;
+            R->absorbed_ns = R->absorbed_instr = R->absorbed_wait_ns = 0;
             R->absorbed_done = 0;
         }
         if (!last && occurrence_end(g))

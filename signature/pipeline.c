@@ -179,16 +179,16 @@ int pas2p_pipeline_run(const pas2p_pipeline_opts_t *o, pas2p_pipeline_result_t *
     }
     if ((rc = b->check(&run, err, errlen)))
         goto out;
-    /* (said once the run is accepted: a refusal stays one line) */
+    /* (result lines, not stderr: a refusal, here or when the run starts, stays one line) */
     if (more)
-        pas2p_run_say(&run, "%u phase(s) below the relevance threshold in the base's time "
-                      "carry >= %g %% of a rank's communication: replayed as relevant too",
-                      more, 100 * share);
+        printf("note: %u phase(s) below the relevance threshold in the base's time carry >= %g "
+               "%% of a rank's communication: replayed as relevant too\n", more, 100 * share);
     if (cov)
-        pas2p_run_say(&run, "the relevant phases hold %.1f %% of a rank's base time: %u more "
-                      "phase(s) replayed, so that the replayed ones hold >= %g %% of every "
-                      "rank's (the rest is extrapolated from their ratio)", 100 * was, cov,
-                      100 * PAS2P_REPLAY_COVER);
+        printf("note: the relevant phases hold %.1f %% of a rank's base time: %u more phase(s) "
+               "replayed, so that the replayed ones hold >= %g %% of every rank's (the rest is "
+               "extrapolated from their ratio)\n", 100 * was, cov, 100 * PAS2P_REPLAY_COVER);
+    if (more || cov)
+        fflush(stdout);
     char defdir[64];
     run.shown_dir = o->dir;
     if (!run.shown_dir) {

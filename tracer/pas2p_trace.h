@@ -409,12 +409,14 @@ enum { PAS2P_NUM_CALL, PAS2P_NUM_POLL, PAS2P_NUM_RUN };
  * its next call if that one failed) then makes more or fewer tests, in other places, from
  * run to run.  The requests they complete are still completed there (the analyzer's closure,
  * the runtime's bookkeeping); a replay completes them at the end of the phase. */
-/* probes, also every MPI_Iprobe whatever it found (analysis/probes="polls"): whether the
- * message is there when the program looks is timing -- MUMPS (under getdp) polls with
- * MPI_Iprobe(MPI_ANY_SOURCE) before its sends, and 79 of its 488 939 probes found a message
- * in one run, others in the next: numbered, each one moved every ordinal after it.  The
- * receive that takes the message is numbered; a probe consumes nothing (an MPI_Improbe is
- * recorded as an MPI_Iprobe and the MPI_Mrecv that takes its message as a receive). */
+/* probes, also every MPI_Iprobe whatever it found, and every MPI_Probe (analysis/probes=
+ * "polls"): whether the message is there when the program looks is timing -- MUMPS (under
+ * getdp) polls with MPI_Iprobe(MPI_ANY_SOURCE) before its sends, and 79 of its 488 939
+ * probes found a message in one run, others in the next, and when none did it waits with
+ * a blocking MPI_Probe: numbered, each one moved every ordinal after it.  A probe is
+ * waiting for a message, as polls are; the receive that takes the message is numbered; a
+ * probe consumes nothing (an MPI_Improbe is recorded as an MPI_Iprobe, an MPI_Mprobe as an
+ * MPI_Probe, and the MPI_Mrecv that takes their message as a receive). */
 enum { PAS2P_NUMBER_RUNS = 1, PAS2P_NUMBER_TESTS = 2, PAS2P_NUMBER_PROBES = 4 };
 /* the rules `pas2p analyze` numbers a global signature with (and says so in its file) */
 #define PAS2P_NUMBER_GLOBAL (PAS2P_NUMBER_RUNS | PAS2P_NUMBER_TESTS | PAS2P_NUMBER_PROBES)
@@ -426,7 +428,7 @@ static inline int pas2p_number_event(unsigned *last, const pas2p_event_t *e, int
     int tests = c == PAS2P_CALL_Test || c == PAS2P_CALL_Testany || c == PAS2P_CALL_Testall ||
                 c == PAS2P_CALL_Testsome;
     if ((tests && (rules & PAS2P_NUMBER_TESTS)) ||
-        (c == PAS2P_CALL_Iprobe && (rules & PAS2P_NUMBER_PROBES)))
+        ((c == PAS2P_CALL_Iprobe || c == PAS2P_CALL_Probe) && (rules & PAS2P_NUMBER_PROBES)))
         return PAS2P_NUM_POLL;
     int polls = c == PAS2P_CALL_Iprobe || tests;
     if (polls && (!(e->flags & PAS2P_EV_FLAG_TRUE) || (runs && c != PAS2P_CALL_Iprobe && !e->aux)))

@@ -1,6 +1,7 @@
 /* probeorder [ITERS]: MUMPS's exchange as getdp makes it.  Before sending, a rank polls with
  * MPI_Iprobe(MPI_ANY_SOURCE) for its peer's message (4 polls at most); one that finds it
- * receives it before its own MPI_Isend, one that does not sends first and then receives.
+ * receives it before its own MPI_Isend, one that does not sends first, then waits for it
+ * with a blocking MPI_Probe(MPI_ANY_SOURCE) and receives it.
  * Which rank finds the message depends only on which one reaches the exchange first: the
  * late rank alternates from iteration to iteration, and SLOW=0 or 1 (environment; default
  * 1) says which one starts late -- two runs of the same program and input with other
@@ -48,8 +49,10 @@ int main(int argc, char **argv)
             }
         }
         MPI_Isend(sbuf, r ? 676 : 2412, MPI_CHAR, peer, 43, MPI_COMM_WORLD, &q);
-        if (!got)
-            MPI_Recv(rbuf, sizeof rbuf, MPI_CHAR, MPI_ANY_SOURCE, 43, MPI_COMM_WORLD, &st);
+        if (!got) { /* MUMPS waits with a blocking probe when its polls found nothing */
+            MPI_Probe(MPI_ANY_SOURCE, 43, MPI_COMM_WORLD, &st);
+            MPI_Recv(rbuf, sizeof rbuf, MPI_CHAR, st.MPI_SOURCE, 43, MPI_COMM_WORLD, &st);
+        }
         MPI_Get_count(&st, MPI_CHAR, &n);
         if (n != (r ? 2412 : 676) || rbuf[n - 1] != 'a' + peer)
             MPI_Abort(MPI_COMM_WORLD, 3);
