@@ -333,7 +333,10 @@ static int launch_impl(const char *who, const char *lib, char **launch, int nlau
     snprintf(preload, sizeof preload, "%s%s%s", old && *old ? old : "", old && *old ? ":" : "",
              lib ? lib : "");
 
-    char **args = calloc((size_t)nlaunch + 2 * nvars + 4, sizeof *args);
+    int ncolon = 0; /* MPMD app contexts after the first (mpirun A : B) */
+    for (int k = 1; k < nlaunch; k++)
+        ncolon += !strcmp(launch[k], ":");
+    char **args = calloc((size_t)nlaunch + 2 * nvars + 2 * (size_t)ncolon + 4, sizeof *args);
     if (!args) {
         fprintf(stderr, "%s: out of memory\n", who);
         if (logfd >= 0)
@@ -357,8 +360,17 @@ static int launch_impl(const char *who, const char *lib, char **launch, int nlau
     } else if (lib) {
         setenv("LD_PRELOAD", preload, 1);
     }
-    for (int k = 1; k < nlaunch; k++)
+    /* Open MPI applies `-x NAME=VALUE` to the first app context only: an MPMD launch
+     * (mpirun -np 1 manager : -np 2 worker) ran its later contexts untraced, and the
+     * traced ranks waited for them in MPI_Finalize for ever.  Each context gets it. */
+    int ompi_pre = lib && is_ompi_launcher(launch[0]);
+    for (int k = 1; k < nlaunch; k++) {
         args[n++] = launch[k];
+        if (ompi_pre && !strcmp(launch[k], ":")) {
+            args[n++] = "-x";
+            args[n++] = xpre;
+        }
+    }
     args[n] = NULL;
 
     fflush(NULL); /* nothing buffered here is written twice, or after the child's output */

@@ -321,3 +321,19 @@ add_test(NAME predict_probe_order COMMAND bash -c [=[
     ((rc == 0)) && ! grep -q "diverged" "$W/out$s" && grep -q "^PET = " "$W/out$s" || exit 1
   done
   ]=] predict_probe_order ${W}/probeorder ${PAS2P} ${MPIRUN} -np 2 $<TARGET_FILE:probeorder> 20)
+# the whole run one phase of weight 1 located by anchors, predicted with more calls than the
+# trace on rank 0: it ends the job while rank 1 has measured to its MPI_Finalize ("completed"
+# times): a prediction, not a refusal ("not every rank's times say it stopped")
+add_executable(stoprace mpi/stoprace.c)
+target_link_libraries(stoprace PRIVATE MPI::MPI_C)
+add_test(NAME predict_whole_run_more_calls COMMAND bash -c [=[
+  W=$1; shift; rm -rf "$W"; mkdir -p "$W"
+  "$1" trace -o "$W/t" -- "$2" -x EXTRA=0 "${@:3}" >"$W/trace.out" || exit 1
+  grep -q "^stoprace: ok" "$W/trace.out" || exit 1
+  "$1" analyze "$W/t" --locate anchors -o "$W/s.xml" >/dev/null || exit 1
+  for e in 1 2; do # (the job is ended early: the program prints nothing)
+    "$1" predict "$W/s.xml" -o "$W/p$e" -- "$2" -x EXTRA=$e "${@:3}" >"$W/out$e" 2>&1
+    rc=$?; cat "$W/out$e"
+    ((rc == 0)) && grep -q "^PET = " "$W/out$e" || exit 1
+  done
+  ]=] predict_whole_run_more_calls ${W}/stoprace ${PAS2P} ${MPIRUN} -np 2 $<TARGET_FILE:stoprace>)

@@ -49,6 +49,13 @@ add_test(NAME bad_trace_spawn COMMAND bash -c [=[
   ((rc == 2)) && [[ $(wc -l <"$W.err") == 1 ]] && grep -q "MPI_Comm_spawn" "$W.err"
   ]=] bad_trace_spawn ${W}/spawn ${PAS2P} ${MPIRUN} -np 1 $<TARGET_FILE:spawn> 20)
 
+# an MPMD launch (mpirun -np 1 A : -np 1 B): every app context traced (Open MPI applies
+# -x NAME=VALUE to the first one only: the second ran untraced and the first waited for it
+# in MPI_Finalize for ever)
+add_test(NAME trace_mpmd COMMAND ${EXPECT} --clean ${W}/mpmd --out "^np = 2"
+  -- ${PAS2P} trace -o ${W}/mpmd -- ${MPIRUN} -np 1 $<TARGET_FILE:mpi_empty> : -np 1 $<TARGET_FILE:mpi_empty>)
+set_tests_properties(trace_mpmd PROPERTIES TIMEOUT 60)
+
 add_executable(check_trace check_trace.c)
 target_link_libraries(check_trace PRIVATE pas2p_format PkgConfig::CMOCKA)
 
