@@ -669,8 +669,8 @@ static int spawned(const char *dir, char *err, size_t errlen)
     const char *cmd = strchr(first, ' ');
     set_err(err, errlen, "%s: the traced run started %u more process(es) with MPI_Comm_spawn "
             "(the first: %.200s), which are another MPI_COMM_WORLD and were not traced: pas2p "
-            "models the processes mpirun starts -- start them all with it (mpirun -np N, the "
-            "workers as ranks 1..N-1)", dir, n ? n : 1, cmd ? cmd + 1 : "?");
+            "models the processes mpirun starts -- start them all with it (mpirun -np 1 MANAGER "
+            ": -np N WORKER, if the program can run so)", dir, n ? n : 1, cmd ? cmd + 1 : "?");
     return 1;
 }
 
