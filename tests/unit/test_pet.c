@@ -429,6 +429,47 @@ static void test_pet_below_set_is_said(void **state)
 }
 
 /* the result file: written, read back equal; another version, another kind refused */
+/* one measured phase far off the others moves the ratio that scales the unmeasured phases
+ * and the rest: said, naming the phase (code_saturne: one occurrence 18x its base); not
+ * when the phases agree */
+static void test_outlier_ratio_is_said(void **state)
+{
+    (void)state;
+    for (int outlier = 0; outlier < 2; outlier++) {
+        pas2p_signature_t s;
+        pas2p_sig_rank_t r;
+        pas2p_sig_phase_t ph[4];
+        memset(&s, 0, sizeof s);
+        set_phase(&ph[0], 1, 10, 0.1, 1);
+        set_phase(&ph[1], 2, 10, 0.1, 1);
+        set_phase(&ph[2], 3, 10, 0.1, 1); /* not measured: base x ratio */
+        set_phase(&ph[3], 4, 1, 0.1, 0);  /* the rest */
+        r = (pas2p_sig_rank_t){.rank = 0, .nphases = 4, .phases = ph};
+        s.nranks = 1;
+        s.ranks = &r;
+        s.np = 1;
+        double t0[4] = {0.1, outlier ? 1.8 : 0.12, NAN, NAN};
+        const double *t[1] = {t0};
+        pas2p_pet_t p;
+        char err[256], *text = NULL;
+        size_t len = 0;
+        assert_int_equal(pas2p_pet_compute(&s, t, 0, 0, &p, err, sizeof err), 0);
+        FILE *f = open_memstream(&text, &len);
+        assert_non_null(f);
+        pas2p_pet_print_for(&p, "predict", f);
+        fclose(f);
+        const char *n = strstr(text, "note: phase 2 (ratio 18.00 over");
+        if (outlier) {
+            if (!n || !strstr(n, "to 9.50 from 1.00 without it"))
+                fail_msg("no note on phase 2's ratio in:\n%s", text);
+        } else {
+            assert_null(strstr(text, "moves the ratio"));
+        }
+        free(text);
+        pas2p_pet_free(&p);
+    }
+}
+
 static void test_prediction_file(void **state)
 {
     (void)state;
@@ -519,6 +560,7 @@ int main(void)
         cmocka_unit_test(test_paired_occurrences),
         cmocka_unit_test(test_pet_below_set_is_said),
         cmocka_unit_test(test_departed_line),
+        cmocka_unit_test(test_outlier_ratio_is_said),
         cmocka_unit_test(test_prediction_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
