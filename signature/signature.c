@@ -498,7 +498,7 @@ static int count_events(xmlNodePtr ph, uint64_t most, uint32_t *n)
             total++;
         } else if (pas2p_xml_is(e, "repeat")) {
             uint64_t c = pas2p_xml_attr_u(e, "count"), body = pas2p_xml_count(e, "event");
-            if (c == 0 || c > most || body * c > most)
+            if (c == 0 || body == 0 || c > most / body) /* (no overflow: a crafted count) */
                 return -5;
             total += body * c;
         }
