@@ -630,15 +630,10 @@ static int skeleton_makes(const sigrun_t *s, const pas2p_sig_phase_t *p, const p
             return 1;
         /* a wildcard probe finds whichever message came first, blocking or polling (MUMPS's
          * solve): any probe of the skeleton's from any source on the communicator, any
-         * size (the receive that follows has its own); or, since a global signature's
-         * MPI_Iprobe is a poll (analysis/probes="polls": not in the skeleton), a receive
-         * of the skeleton's with its tag on the communicator -- the message the probe
-         * looks for (dynsched: the block found by MPI_Probe in one run and by a polling
-         * MPI_Iprobe in the next, the flag the other way round) */
-        if (probe && (x->call == PAS2P_CALL_Probe || x->call == PAS2P_CALL_Iprobe ||
-                      (s->sig.probes && pas2p_call_class(x->call) == PAS2P_CLASS_RECV)) &&
-            (x->peer == PAS2P_PEER_ANY || x->peer == e->peer || s->sig.probes) &&
-            x->comm == e->comm && tag_ok(x->tag, e->tag))
+         * size (the receive that follows has its own).  (Signatures written before
+         * analysis/probes="polls": since, no probe is a numbered call, none reaches here) */
+        if (probe && (x->call == PAS2P_CALL_Probe || x->call == PAS2P_CALL_Iprobe) &&
+            x->peer == PAS2P_PEER_ANY && x->comm == e->comm && tag_ok(x->tag, e->tag))
             return 1;
         if (x->call == e->call && x->comm == e->comm && tag_ok(x->tag, e->tag)) {
             if (any_size || !x->size_max || size_in_range(x, got, s->sig.size_floor))
@@ -1167,9 +1162,9 @@ static void sig_event_checked(void *state, const pas2p_event_t *e, uint64_t i)
      * failed polls (an Iprobe or Test* that found nothing: waiting, folded into the
      * computation before the next call), with completion runs, one number for a run of
      * Waitsome (Testsome) calls, however many the requests' arrival took, and with
-     * completion tests, no number for any Test*, with probes, none for any Iprobe: a run
-     * that polls, tests, probes or waits more or less often than the base still follows
-     * the signature */
+     * completion tests, no number for any Test*, with probes, none for any Probe or
+     * Iprobe: a run that polls, tests, probes or waits more or less often than the base
+     * still follows the signature */
     int rules = (s->sig.runs ? PAS2P_NUMBER_RUNS : 0) | (s->sig.tests ? PAS2P_NUMBER_TESTS : 0) |
                 (s->sig.probes ? PAS2P_NUMBER_PROBES : 0);
     int kind = s->sig.global ? pas2p_number_event(&s->last_call, e, rules) : PAS2P_NUM_CALL;
