@@ -12,6 +12,9 @@ if [[ ${1:-} == --launch ]]; then # the launcher: --launch COUNTER PROGRAM FAIL_
   n=$(($(cat "$counter" 2>/dev/null || echo 0) + 1)); echo "$n" >"$counter"
   ((n == fail_at)) && exec true # not an MPI program: no trace
   iters=(120 10 40)
+  # TRACE_RUNS_PLAN="ITERS:MS ...": run n makes ITERS iterations of MS ms
+  [[ -n ${TRACE_RUNS_PLAN:-} ]] && { read -ra plan <<<"$TRACE_RUNS_PLAN"
+    exec "$@" -np 2 "$prog" sleep "${plan[$(((n - 1) % ${#plan[@]}))]%:*}" "${plan[$(((n - 1) % ${#plan[@]}))]#*:}"; }
   exec "$@" -np 2 "$prog" sleep "${iters[$(((n - 1) % 3))]}"
 fi
 pas2p=$1 prog=$2 work=$3
@@ -53,5 +56,16 @@ grep -q "no trace in $d/run-2 (run 2 of 3)" <<<"$out" || fail "the error does no
 [[ $(cat "$d.count") == 2 ]] || fail "runs went on after the failed one"
 [[ -f $d/run-1/manifest ]] || fail "the first run's trace is gone"
 echo "failed run named: $(grep 'run 2 of 3' <<<"$out")"
+rm -rf "$d" "$d.count"
+
+# a run that took another path through the program (other event counts) is not kept, even
+# when its AET is the median: 40 iterations of 5 ms, 10 of 50 ms, 40 of 20 ms (0.2, 0.5,
+# 0.8 s): the median of the two alike runs is the first
+out=$(TRACE_RUNS_PLAN="40:5 10:50 40:20" "$pas2p" trace --runs 3 -o "$d" -- bash "$0" --launch "$d.count" "$prog" 0 "$@" 2>&1) ||
+  fail "pas2p trace --runs 3 (a run of other event counts) failed: $out"
+[[ $(field kept_run "$d") == 1 ]] || fail "kept run $(field kept_run "$d"), not 1 (run 2 made other event counts): $out"
+grep -q "kept run 1 of 3 (AET .*the median of the 2 runs whose ranks made the same numbers of events; the other 1 made other" <<<"$out" ||
+  fail "the other path is not said: $out"
+echo "other path left out: $(grep 'kept run' <<<"$out")"
 rm -rf "$d" "$d.count"
 echo "trace --runs OK"

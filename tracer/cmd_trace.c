@@ -41,6 +41,9 @@ static const char usage[] =
     "                   AET is the median (the lower of the two middle ones when N is\n"
     "                   even): on a noisy machine one run can be far from typical, and the\n"
     "                   signature and every prediction from it inherit that run's time.\n"
+    "                   The median is over the runs whose ranks made the same numbers of\n"
+    "                   events as the most runs did: a run that took another path (work\n"
+    "                   that follows timing) is not kept, whatever its AET.\n"
     "                   Each run's AET is said as it ends and recorded in the manifest\n"
     "                   (aet_runs, kept_run); the first run that fails stops the rest.\n"
     "                   The other runs stay in DIR/run-K: pas2p analyze DIR pools their\n"
@@ -143,19 +146,65 @@ static int clear_run(const char *run, const char *into)
     return rc || rmdir(run) ? -1 : 0;
 }
 
-/* the index of the median of v[0..n) (the lower middle one when n is even) */
-static int median_index(const double *v, int n)
+/* the index of the median of v[i] over the runs i with in[i] (the lower middle one when
+ * their number is even) */
+static int median_index(const double *v, const int *in, int n)
 {
+    int m = 0;
+    for (int k = 0; k < n; k++)
+        m += in[k];
     for (int i = 0; i < n; i++) {
+        if (!in[i])
+            continue;
         int below = 0, same_before = 0;
         for (int k = 0; k < n; k++) {
-            below += v[k] < v[i];
-            same_before += k < i && v[k] == v[i];
+            below += in[k] && v[k] < v[i];
+            same_before += in[k] && k < i && v[k] == v[i];
         }
-        if (below + same_before == (n - 1) / 2)
+        if (below + same_before == (m - 1) / 2)
             return i;
     }
     return 0;
+}
+
+static void free_runs(uint64_t **ev, int n)
+{
+    for (int k = 0; k < n; k++)
+        free(ev[k]);
+}
+
+/* The runs the median is taken over: those whose ranks wrote the same numbers of events as
+ * the most other runs' did, when at least two runs agree and no other count is as common.
+ * A program whose work follows timing (rheolef's solver skipped an exchange in one of three
+ * runs) can make one run that is a different program path: kept because its AET was the
+ * median, its signature is of that path, and every predict run diverges at the first call
+ * it lacks.  Polling programs (every run a different number of failed polls) have no two
+ * runs alike: all runs count then.  ev[k] holds run k's np counts.  Returns how many runs
+ * are in. */
+static int same_counts(uint64_t *const *ev, const int *np, int a, int b)
+{
+    return np[a] == np[b] && ev[a] && ev[b] && !memcmp(ev[a], ev[b], (size_t)np[a] * sizeof **ev);
+}
+
+static int same_shape_runs(uint64_t *const *ev, const int *np, int n, int *in)
+{
+    int best = 0, best_k = 0, tie = 0;
+    for (int k = 0; k < n; k++) {
+        int c = 0;
+        for (int j = 0; j < n; j++)
+            c += same_counts(ev, np, j, k);
+        if (c > best) {
+            best = c;
+            best_k = k;
+            tie = 0;
+        } else if (c == best && !same_counts(ev, np, k, best_k)) {
+            tie = 1;
+        }
+    }
+    int m = 0;
+    for (int k = 0; k < n; k++)
+        m += in[k] = best < 2 || tie || same_counts(ev, np, k, best_k);
+    return m;
 }
 
 int pas2p_cmd_trace(int argc, char **argv)
@@ -221,28 +270,44 @@ int pas2p_cmd_trace(int argc, char **argv)
     } else {
         /* each run in DIR/run-K; the median one's files become DIR's */
         double aet[MAX_RUNS];
+        uint64_t *ev[MAX_RUNS] = {0};
+        int evn[MAX_RUNS] = {0}, in[MAX_RUNS];
         char run[PATH_MAX + 32], shown[PATH_MAX + 32], which[64];
         for (int k = 0; k < runs; k++) {
             snprintf(run, sizeof run, "%s/run-%d", absdir, k + 1);
             snprintf(shown, sizeof shown, "%s/run-%d", dir, k + 1);
             snprintf(which, sizeof which, " (run %d of %ld)", k + 1, runs);
-            if (pas2p_prepare_dir("pas2p trace", run))
+            if (pas2p_prepare_dir("pas2p trace", run)) {
+                free_runs(ev, k);
                 return 2;
+            }
             int rc = trace_once(lib, launch, nlaunch, run, shown, which, &m, &code);
             if (!rc && code) { /* a trace, but the application failed: no median of that */
                 pas2p_err("trace", "run %d of %ld: the application exited with status %d; "
                           "its trace is in %s, the runs before it in %s/run-*",
                           k + 1, runs, code, shown, dir);
                 pas2p_manifest_free(&m);
+                free_runs(ev, k);
                 return code;
             }
-            if (rc)
+            if (rc) {
+                free_runs(ev, k);
                 return rc;
+            }
             aet[k] = m.aet_s;
-            fprintf(stderr, "pas2p trace: run %d of %ld: AET %.6f s\n", k + 1, runs, aet[k]);
+            evn[k] = m.np;
+            ev[k] = m.np > 0 ? malloc((size_t)m.np * sizeof **ev) : NULL;
+            if (ev[k] && m.events_per_rank)
+                memcpy(ev[k], m.events_per_rank, (size_t)m.np * sizeof **ev);
+            else if (ev[k])
+                memset(ev[k], 0, (size_t)m.np * sizeof **ev);
+            fprintf(stderr, "pas2p trace: run %d of %ld: AET %.6f s, %llu events\n", k + 1, runs,
+                    aet[k], (unsigned long long)m.events);
             pas2p_manifest_free(&m);
         }
-        int keep = median_index(aet, (int)runs);
+        int alike = same_shape_runs(ev, evn, (int)runs, in);
+        free_runs(ev, (int)runs);
+        int keep = median_index(aet, in, (int)runs);
         /* the other runs stay in DIR/run-K: pas2p analyze pools their phase times */
         snprintf(run, sizeof run, "%s/run-%d", absdir, keep + 1);
         if (clear_run(run, absdir)) {
@@ -272,8 +337,14 @@ int pas2p_cmd_trace(int argc, char **argv)
             pas2p_err("trace", "%s", err);
             return PAS2P_EXIT_FAIL;
         }
-        fprintf(stderr, "pas2p trace: kept run %d of %ld (AET %.6f s, the median)\n", keep + 1,
-                runs, aet[keep]);
+        if (alike < runs)
+            fprintf(stderr, "pas2p trace: kept run %d of %ld (AET %.6f s, the median of the %d "
+                    "runs whose ranks made the same numbers of events; the other %ld made other "
+                    "numbers: another path through the program)\n", keep + 1, runs, aet[keep],
+                    alike, runs - alike);
+        else
+            fprintf(stderr, "pas2p trace: kept run %d of %ld (AET %.6f s, the median)\n",
+                    keep + 1, runs, aet[keep]);
     }
     printf("trace = %s\n", dir);
     printf("np = %d\n", m.np);

@@ -2,7 +2,8 @@
  * number) of ~5 ms of "computation" between two barriers, done as `spin` (busy on the CPU)
  * or as `sleep` (off the CPU).  The manifest's compute_share must be high for the first
  * and near zero for the second.  `pas2p trace --runs` uses the count to make runs of
- * known, different lengths. */
+ * known, different lengths; a third argument, `sleep` only, sets the milliseconds of each
+ * iteration (runs of one event count and different lengths). */
 #define _POSIX_C_SOURCE 200809L
 #include <mpi.h>
 #include <pthread.h>
@@ -31,9 +32,10 @@ int main(int argc, char **argv)
     int sleep_mode = argc > 1 && !strcmp(argv[1], "sleep"),
         thread_mode = argc > 1 && !strcmp(argv[1], "thread");
     int iters = argc > 2 ? atoi(argv[2]) : 40;
+    long ms = argc > 3 ? atol(argv[3]) : 5;
     for (int i = 0; i < iters; i++) {
         if (sleep_mode) {
-            struct timespec ts = {0, 5000000};
+            struct timespec ts = {ms / 1000, (ms % 1000) * 1000000};
             nanosleep(&ts, NULL);
         } else if (thread_mode) { /* a worker computes, the MPI thread waits off the CPU */
             pthread_t t;
