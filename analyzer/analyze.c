@@ -560,6 +560,7 @@ int pas2p_build_signature(const pas2p_rank_phases_t *res, const pas2p_manifest_t
         S->elapsed_s = R->elapsed_s;
         S->events = R->events;
         S->kernel_rate = m->kernel_rate ? m->kernel_rate[r] : 0;
+        S->compute_blocked = m->compute_blocked ? m->compute_blocked[r] : 0;
         s->events += R->events;
         S->nphases = R->nphases;
         S->phases = calloc(R->nphases ? R->nphases : 1, sizeof *S->phases);

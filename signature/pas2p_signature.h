@@ -95,6 +95,7 @@ typedef struct {
     double elapsed_s;
     uint64_t events;
     double kernel_rate;      /* replay kernel blocks/s on the base (pas2p_kernel.h); 0 unknown */
+    double compute_blocked;  /* share of the computation's time blocked off the CPU (0..1) */
     uint32_t nphases;
     pas2p_sig_phase_t *phases;
 } pas2p_sig_rank_t;

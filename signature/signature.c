@@ -255,6 +255,8 @@ int pas2p_signature_write(const pas2p_signature_t *s, const char *path, char *er
         ATTR("events", "%" PRIu64, R->events);
         if (R->kernel_rate > 0)
             ATTR("kernel_rate", "%.6g", R->kernel_rate);
+        if (R->compute_blocked > 0)
+            ATTR("compute_blocked", "%.3f", R->compute_blocked);
         for (uint32_t i = 0; i < R->nphases; i++) {
             const pas2p_sig_phase_t *p = &R->phases[i];
             W(xmlTextWriterStartElement(w, BAD_CAST "phase"));
@@ -442,12 +444,21 @@ static int fill_top(xmlNodePtr n, pas2p_signature_t *s, uint32_t *cap)
 }
 
 /* a <rank> element's own attributes */
+/* rank/compute_blocked as used: a share below 1 (a crafted 5 would make a replay wait 5x
+ * each computation), 0 when absent or out of range */
+static double blocked_share(double b)
+{
+    return b > 0 && b < 1 ? b : 0;
+}
+
 static void fill_rank(xmlNodePtr n, pas2p_sig_rank_t *R)
 {
     R->rank = (uint32_t)pas2p_xml_attr_u(n, "id");
     R->elapsed_s = pas2p_xml_attr_d(n, "elapsed_s");
     R->events = pas2p_xml_attr_u(n, "events");
     R->kernel_rate = pas2p_xml_attr(n, "kernel_rate") ? pas2p_xml_attr_d(n, "kernel_rate") : 0;
+    R->compute_blocked = blocked_share(pas2p_xml_attr(n, "compute_blocked") ?
+                                       pas2p_xml_attr_d(n, "compute_blocked") : 0);
 }
 
 /* a <phase> element into p (zeroed); its events only when `events` (else only their calls
@@ -769,6 +780,7 @@ static int read_stream(const char *path, uint32_t rank, int events, pas2p_signat
             R->elapsed_s = reader_attr_d(r, "elapsed_s", 0);
             R->events = reader_attr_u(r, "events", 0);
             R->kernel_rate = reader_attr_d(r, "kernel_rate", 0);
+            R->compute_blocked = blocked_share(reader_attr_d(r, "compute_blocked", 0));
             ret = xmlTextReaderRead(r);
             continue;
         }

@@ -162,7 +162,7 @@ static int write_event(FILE *f, const callmap_t *m, const pas2p_sig_event_t *e, 
 }
 
 static FILE *open_rank(const char *dir, uint32_t rank, uint32_t np, double kernel_rate,
-                       char *path, size_t plen, char *err, size_t errlen)
+                       double blocked, char *path, size_t plen, char *err, size_t errlen)
 {
     snprintf(path, plen, "%.4000s/rank-%05u.act", dir, rank);
     FILE *f = fopen(path, "w");
@@ -173,6 +173,8 @@ static FILE *open_rank(const char *dir, uint32_t rank, uint32_t np, double kerne
     fprintf(f, "pas2p-actions %u rank %u np %u\n", PAS2P_ACTIONS_VERSION, rank, np);
     if (kernel_rate > 0)
         fprintf(f, "kernel_rate %.9g\n", kernel_rate);
+    if (kernel_rate > 0 && blocked > 0 && blocked < 1)
+        fprintf(f, "compute_blocked %.6g\n", blocked);
     return f;
 }
 
@@ -863,7 +865,8 @@ static int write_actions(const pas2p_signature_t *s, const callmap_t *m, const c
     for (uint32_t r = 0; r < s->nranks && !rc; r++) {
         const pas2p_sig_rank_t *R = &s->ranks[r];
         char path[4200];
-        FILE *f = open_rank(dir, R->rank, s->np, R->kernel_rate, path, sizeof path, err, errlen);
+        FILE *f = open_rank(dir, R->rank, s->np, R->kernel_rate, R->compute_blocked, path, sizeof path,
+                            err, errlen);
         if (!f) {
             rc = -1;
             break;
@@ -1534,7 +1537,9 @@ int pas2p_actions_from_trace(const char *trace_dir, const char *dir, uint64_t *e
             break;
         }
         char apath[4200];
-        FILE *f = open_rank(dir, (uint32_t)r, (uint32_t)m.np, m.kernel_rate[r], apath, sizeof apath, err, errlen);
+        FILE *f = open_rank(dir, (uint32_t)r, (uint32_t)m.np, m.kernel_rate[r],
+                            m.compute_blocked ? m.compute_blocked[r] : 0, apath, sizeof apath,
+                            err, errlen);
         if (!f) {
             pas2p_rank_reader_close(rd);
             rc = -1;

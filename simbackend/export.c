@@ -486,7 +486,8 @@ static int convert_rank(conv_t *C, const char *dir, char *err, size_t errlen)
         char w[32];
         int off = 0;
         C->line++;
-        if (sscanf(line, "%31s%n", w, &off) != 1 || C->line == 1 || !strcmp(w, "kernel_rate"))
+        if (sscanf(line, "%31s%n", w, &off) != 1 || C->line == 1 || !strcmp(w, "kernel_rate") ||
+            !strcmp(w, "compute_blocked"))
             continue;
         const char *p = line + off;
         if (!strcmp(w, "comm")) { /* remember the ones that are the world in order */

@@ -80,6 +80,8 @@ typedef struct {
     double flops_per_s;      /* SimGrid: the base speed */
     int kernel;              /* real MPI: 1 kernel, 0 sleep */
     double kernel_rate;      /* real MPI: kernel blocks/s on the base (the file's line) */
+    double blocked;          /* compute_blocked: of each computation's base seconds, the share
+                                the rank was blocked off the CPU (kept as waiting) */
     double sink;             /* keeps the kernel's result alive */
     action_t *a;
     size_t na;
@@ -232,6 +234,11 @@ static void parse(replay_t *R, const char *dir)
         const char *p = line + off;
         if (!strcmp(word, "kernel_rate")) {
             if (sscanf(p, "%lf", &R->kernel_rate) != 1 || !(R->kernel_rate > 0))
+                die(R, "malformed '%s' line at line %ld", word, ln);
+            continue;
+        }
+        if (!strcmp(word, "compute_blocked")) {
+            if (sscanf(p, "%lf", &R->blocked) != 1 || !(R->blocked > 0 && R->blocked < 1))
                 die(R, "malformed '%s' line at line %ld", word, ln);
             continue;
         }
@@ -439,20 +446,38 @@ static void complete(replay_t *R, size_t n) /* the n oldest pending requests */
     complete_at(R, 0, n);
 }
 
-static void compute(replay_t *R, double s)
+#ifndef PAS2P_SIMGRID
+/* s seconds of wall time, on the CPU (a sleep overshoots by tens of microseconds, and a
+ * phase has thousands of computations) */
+static void wait_out(double s)
 {
-#ifdef PAS2P_SIMGRID
-    smpi_execute_flops(s * R->flops_per_s);
-#else
-    if (R->kernel) {
-        R->sink += pas2p_kernel_run((uint64_t)(s * R->kernel_rate + 0.5), R->sink);
-        return;
-    }
     struct timespec t0, t;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     do
         clock_gettime(CLOCK_MONOTONIC, &t);
     while ((double)(t.tv_sec - t0.tv_sec) + 1e-9 * (double)(t.tv_nsec - t0.tv_nsec) < s);
+}
+#endif
+
+/* s base seconds of computation.  With kernel speeds (the kernel, or SimGrid's `kernel`
+ * base speed) the rank's CPU work is s x its kernel_rate, which holds its share of a core;
+ * the share of s it was blocked off the CPU (compute_blocked: I/O, a child process, sleep)
+ * is waited out as time, which a faster CPU does not shorten.  Otherwise (sleep, a given
+ * base speed) s is taken whole. */
+static void compute(replay_t *R, double s)
+{
+#ifdef PAS2P_SIMGRID
+    smpi_execute_flops(s * R->flops_per_s);
+    if (R->blocked > 0)
+        sg_actor_sleep_for(s * R->blocked);
+#else
+    if (R->kernel) {
+        R->sink += pas2p_kernel_run((uint64_t)(s * R->kernel_rate + 0.5), R->sink);
+        if (R->blocked > 0)
+            wait_out(s * R->blocked);
+        return;
+    }
+    wait_out(s);
 #endif
 }
 
@@ -843,8 +868,12 @@ int main(int argc, char **argv)
             die(&R, "%s: no kernel_rate line: the base run has no kernel calibration (give "
                 "--base-speed a speed)", argv[1]);
         R.flops_per_s = R.kernel_rate * PAS2P_KERNEL_FLOPS_PER_BLOCK;
+    } else {
+        R.blocked = 0; /* a base speed given: each computation's seconds are all work */
     }
 #else
+    if (!R.kernel)
+        R.blocked = 0; /* sleep: the recorded seconds, waited out whole */
     if (R.kernel && !(R.kernel_rate > 0))
         die(&R, "%s: no kernel_rate line: the base run has no kernel calibration (replay with "
             "sleep)", argv[1]);

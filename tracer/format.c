@@ -591,6 +591,7 @@ static const list_key_t list_keys[] = {
     LIST_U64("events_per_rank", events_per_rank),
     LIST_DBL("kernel_rate", kernel_rate, 1e15, 0),
     LIST_DBL("compute_share", compute_share, 1, 1),
+    LIST_DBL("compute_blocked", compute_blocked, 1, 0),
     LIST_U64("untraced", untraced),
     LIST_DBL("untraced_s", untraced_s, 1e9, 0),
     LIST_U64("untraced_io", untraced_io),
@@ -814,11 +815,23 @@ int pas2p_manifest_shared_note(const pas2p_manifest_t *m, char *out, size_t len)
             low = r;
     if (!m->compute_share || m->np < 1 || m->compute_share[low] >= 0.9)
         return 0;
-    snprintf(out, len, "rank %d computed on %.0f %% of a core (the least of the ranks): the "
-             "machine was shared while tracing (other jobs, more ranks than cores) or its "
-             "computation waited off the CPU (I/O, sleep); the trace's times and kernel speeds "
-             "carry it, so simulate and replay start from a slower base",
-             low, 100 * m->compute_share[low]);
+    double b = m->compute_blocked ? m->compute_blocked[low] : 0;
+    /* most of the time off the CPU was its own waiting, not waiting for a core (the run-queue
+     * wait is the whole run's, and on a loaded machine MPI's busy polls add to it) */
+    if (b > 0 && b >= 0.5 * (1 - m->compute_share[low]))
+        snprintf(out, len, "rank %d computed on %.0f %% of a core (the least of the ranks) and "
+                 "was blocked off the CPU for %.0f %% of its computation's time (I/O, a child "
+                 "process, sleep): replay and simulate with kernel speeds keep that time as "
+                 "waiting, not as work a faster CPU shortens",
+                 low, 100 * m->compute_share[low], 100 * b);
+    else
+        snprintf(out, len, "rank %d computed on %.0f %% of a core (the least of the ranks): the "
+                 "machine was shared while tracing (other jobs, more ranks than cores)%s; the "
+                 "trace's times and kernel speeds carry it, so simulate and replay start from a "
+                 "slower base",
+                 low, 100 * m->compute_share[low],
+                 b > 0 ? ", and the computation was also blocked off the CPU at times" :
+                         " or its computation waited off the CPU (I/O, sleep)");
     return 1;
 }
 

@@ -13,7 +13,9 @@
  * core each divided by the ranks per core, a pipeline whose stages take turns gets nearly a
  * whole core (measured, np 4 on 2 cores: stencil2d 0.53-0.59, cartsweep 0.99-1.0); a
  * calibration with every rank computing at once, as before, credited the pipeline with
- * half its work.
+ * half its work.  What a rank's computation spent blocked off the CPU by its own doing (I/O,
+ * a child process, sleep: `compute_blocked`, neither its share of a core nor waiting for
+ * one) is not kernel work: the replay waits that share of each computation out as time.
  *
  * A block is 512 independent multiply-adds on registers: a compute-bound, cache-resident
  * code.  It follows the target's core speed (clock, pipeline), not its memory system: an

@@ -337,6 +337,8 @@ typedef struct {
     uint64_t *events_per_rank; /* np entries (what each rank wrote) */
     double *kernel_rate;    /* np entries: replay kernel blocks/s (pas2p_kernel.h), 0 unknown */
     double *compute_share;  /* np entries: share of a core while computing (1 when absent) */
+    double *compute_blocked; /* np entries: share of the computation's wall time spent blocked
+                                off the CPU (I/O, child processes, sleep); 0 when absent */
     uint64_t *untraced;     /* np entries: one-sided calls made, not traced (0 when absent) */
     double *untraced_s;     /* np entries: the time they took (s; 0 when absent) */
     uint64_t *untraced_io;  /* np entries: MPI-IO calls made, not traced (0 when absent) */

@@ -121,6 +121,8 @@ typedef struct {
     uint64_t cal_tsc0, cal_ns0;         /* sampled just before PMPI_Init */
     uint64_t share_gap_ticks;           /* PAS2P_SHARE_GAP_NS in ticks */
     uint64_t t_init;                    /* ns, MPI_Init returned */
+    uint64_t runq0_ns;                  /* the main thread's run-queue wait then (ns) ... */
+    int runq_ok;                        /* ... when /proc/thread-self/schedstat could say */
     pthread_mutex_t lock;
     uint32_t nthreads;
     /* communicator table: open addressing keyed by handle */

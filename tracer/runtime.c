@@ -205,15 +205,57 @@ void pas2p_share_close(pas2p_thr_t *th)
  * that calls MPI sleeps between its calls while the workers compute (StarPU: the main
  * thread had 3 % of a core, the process all of one; the replay's kernel ran at 3 % of its
  * speed, PET -93 %). */
-static double compute_share(void)
+static double compute_share(int *by_process)
 {
+    *by_process = 0;
     if (main_thread.share_wall < 20000000ull)
         return 1.0;
     double s = (double)main_thread.share_cpu / (double)main_thread.share_wall,
            p = (double)main_thread.share_pcpu / (double)main_thread.share_wall;
+    *by_process = p > s + 0.1; /* other threads computed (not MPI's own, which use little) */
     if (p > s)
         s = p;
     return s > 1 ? 1 : s < 0.01 ? 0.01 : s;
+}
+
+/* The calling thread's time waiting on a run queue (runnable, not running), ns: the
+ * second field of /proc/thread-self/schedstat.  0, or -1 where the kernel does not say. */
+static int runq_wait_ns(uint64_t *out)
+{
+    char b[128];
+    int fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t n = read(fd, b, sizeof b - 1);
+    close(fd);
+    unsigned long long cpu, wait;
+    if (n <= 0)
+        return -1;
+    b[n] = 0;
+    if (sscanf(b, "%llu %llu", &cpu, &wait) != 2)
+        return -1;
+    *out = wait;
+    return 0;
+}
+
+/* Of the computation's wall time, the share the rank spent blocked, off the CPU by its own
+ * doing (I/O, a child process it waits for, sleep): what is neither its share of a core
+ * (compute_share) nor waiting for a core (the main thread's run-queue wait over the run:
+ * ranks sharing cores, co-tenants).  ffindex_apply_mpi runs a program per entry and waits
+ * for it: 2 % of a core, the rest blocked, and a replay that ran its kernel for that 2 %
+ * predicted 6 % of the run.  0 below 10 % (the two shares are measured over different
+ * spans), or when the kernel does not give the run-queue wait; 0 also when the share is the
+ * process's (other threads computed while the main thread waited for them: their own waits
+ * for a core are not the main thread's run-queue wait). */
+static double compute_blocked(double share, int by_process, uint64_t t_fin_ns)
+{
+    uint64_t q1;
+    if (by_process || !pas2p_rt.runq_ok || runq_wait_ns(&q1) || q1 < pas2p_rt.runq0_ns ||
+        t_fin_ns <= pas2p_rt.t_init)
+        return 0;
+    double q = (double)(q1 - pas2p_rt.runq0_ns) / (double)(t_fin_ns - pas2p_rt.t_init);
+    double b = 1 - share - q;
+    return b >= 0.1 ? (b > 0.99 ? 0.99 : b) : 0;
 }
 
 /* ------------------------------------------------------------------ output */
@@ -815,6 +857,7 @@ static void rt_start(int rc, unsigned call, int lang)
     uint64_t t1 = pas2p_ticks();
     pas2p_rt.t_init = pas2p_tick_ns(t1);
     header.t_init = pas2p_rt.t_init;
+    pas2p_rt.runq_ok = !runq_wait_ns(&pas2p_rt.runq0_ns);
     int err = write_all(pas2p_rt.fd, (const unsigned char *)&header, sizeof header);
     if (err) {
         write_failed("header", err);
@@ -884,7 +927,8 @@ static void command_line(char *out, size_t len)
 /* rank 0 writes DIR/manifest (atomically: temp file + rename) */
 /* untraced: per rank, the counts and seconds of each kind (PAS2P_UNTRACED_KINDS x 2 values) */
 static void write_manifest(const char *hosts, const uint64_t *events, const double *krate,
-                           const double *share, const double *untraced, const uint64_t *threads,
+                           const double *share, const double *blocked, const double *untraced,
+                           const uint64_t *threads,
                            double aet, int ok_ranks)
 {
     char final[4200], tmp[4300], cmd[4096], prog[4096];
@@ -935,6 +979,14 @@ static void write_manifest(const char *hosts, const uint64_t *events, const doub
     fprintf(f, "\ncompute_share = ");
     for (int r = 0; r < pas2p_rt.np; r++)
         fprintf(f, "%s%.3f", r ? "," : "", share[r]);
+    int any_blocked = 0; /* compute_blocked: only when some rank's computation was */
+    for (int r = 0; r < pas2p_rt.np; r++)
+        any_blocked |= blocked[r] > 0;
+    if (any_blocked) {
+        fprintf(f, "\ncompute_blocked = ");
+        for (int r = 0; r < pas2p_rt.np; r++)
+            fprintf(f, "%s%.3f", r ? "," : "", blocked[r]);
+    }
     /* untraced = counts of one-sided calls, untraced_s = their seconds; untraced_io and
      * untraced_io_s the same for MPI-IO, untraced_nbr and untraced_nbr_s for neighbourhood
      * collectives (each pair only when some rank made such calls) */
@@ -1022,7 +1074,7 @@ static void rt_finish(int lang)
     int ok = !pas2p_rt.write_failed, ok_ranks = 0;
     char *hosts = NULL;
     uint64_t *events = NULL;
-    double *krates = NULL, *shares = NULL;
+    double *krates = NULL, *shares = NULL, *blocked = NULL;
     /* the untraced calls of each kind: count, seconds (exact as doubles up to 2^53 calls) */
     double *untraced = NULL, un[2 * PAS2P_UNTRACED_KINDS];
     /* the threads that made traced calls (an application may ask for MPI_THREAD_MULTIPLE and
@@ -1041,13 +1093,16 @@ static void rt_finish(int lang)
         threads = calloc((size_t)pas2p_rt.np, sizeof *threads);
         krates = calloc((size_t)pas2p_rt.np, sizeof *krates);
         shares = calloc((size_t)pas2p_rt.np, sizeof *shares);
+        blocked = calloc((size_t)pas2p_rt.np, sizeof *blocked);
     }
     /* the replay kernel's speed as the application's computation saw it (pas2p_kernel.h):
      * the core's speed in CPU time (the median of 5 slices, each started by a barrier, after
      * the AET) times the share of a core the computation had during the run */
     const char *cal = getenv("PAS2P_CALIBRATE_MS");
     double cal_s = cal && *cal ? atof(cal) * 1e-3 : 0.05, krate = 0, slice[5];
-    double share = compute_share();
+    int by_process;
+    double share = compute_share(&by_process),
+           blocked_share = compute_blocked(share, by_process, t_fin_ns);
     if (cal_s > 0) {
         for (int k = 0; k < 5; k++) {
             PMPI_Barrier(MPI_COMM_WORLD);
@@ -1066,13 +1121,17 @@ static void rt_finish(int lang)
     PMPI_Gather(&nev, 1, MPI_UINT64_T, events, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
     PMPI_Gather(&krate, 1, MPI_DOUBLE, krates, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     PMPI_Gather(&share, 1, MPI_DOUBLE, shares, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    PMPI_Gather(&blocked_share, 1, MPI_DOUBLE, blocked, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     PMPI_Gather(un, 2 * PAS2P_UNTRACED_KINDS, MPI_DOUBLE, untraced, 2 * PAS2P_UNTRACED_KINDS,
                 MPI_DOUBLE, 0, MPI_COMM_WORLD);
     PMPI_Gather(&nthr, 1, MPI_UINT64_T, threads, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
     PMPI_Reduce(&aet, &aet_max, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     PMPI_Reduce(&ok, &ok_ranks, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
-    if (pas2p_rt.rank == 0 && hosts && events && krates && shares && untraced && threads)
-        write_manifest(hosts, events, krates, shares, untraced, threads, aet_max, ok_ranks);
+    if (pas2p_rt.rank == 0 && hosts && events && krates && shares && blocked && untraced &&
+        threads)
+        write_manifest(hosts, events, krates, shares, blocked, untraced, threads, aet_max,
+                       ok_ranks);
+    free(blocked);
     free(threads);
     free(untraced);
     free(hosts);
