@@ -22,6 +22,12 @@ for pid in $(awk '/^pid /{print $2}' "$out"/rank-*.times); do
   if [[ -e /proc/$pid ]] && grep -q -- "$(basename "$prog")" "/proc/$pid/cmdline" 2>/dev/null; then
     echo "predict.sh: rank process $pid ($prog) left behind"; exit 1
   fi
+  # nor as a zombie (its cmdline is empty then): the job ended by MPI_Abort leaves its ranks
+  # to whoever adopts them, and a container's PID 1 often reaps nothing; pas2p reaps them
+  if [[ $(awk '{ sub(/.*\) /, ""); print $1 }' "/proc/$pid/stat" 2>/dev/null) == Z ]] &&
+    grep -q -- "($(basename "$prog" | cut -c1-15))" "/proc/$pid/stat" 2>/dev/null; then
+    echo "predict.sh: rank process $pid ($prog) left as a zombie"; exit 1
+  fi
 done
 n=$(ls "$out"/rank-*.times | wc -l)
 grep -l "^status stopped" "$out"/rank-*.times | wc -l | grep -qx "$n" || { echo "predict.sh: not every rank stopped"; exit 1; }

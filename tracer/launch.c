@@ -11,6 +11,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <time.h>
 #include <unistd.h>
 
@@ -315,6 +318,67 @@ static void relay_run(relay_t *r, int fd, pid_t pid, int *status, double timeout
             ;
 }
 
+/* The job's processes that outlive its launcher.  An MPI_Abort (predict ends the job with
+ * one once rank 0 has every rank's times) leaves the ranks to be reaped by whoever adopts
+ * them: the nearest subreaper, or PID 1, which in a container is often a program that
+ * reaps nothing (this machine's: every predict run left its ranks as zombies for good).
+ * pas2p is the subreaper of what it launches (set before the fork): once the launcher has
+ * ended, it reaps what comes back to it for up to `grace` seconds, then, with `kill`, ends
+ * any process of the job still running (the job is over: its launcher is gone) and says
+ * how many.  Without PR_SET_CHILD_SUBREAPER (not Linux), nothing is adopted: no-op. */
+static void reap_orphans(const char *who, double grace, int kill_left)
+{
+    double t0 = pas2p_mono_s();
+    for (;;) {
+        pid_t w = waitpid(-1, NULL, WNOHANG);
+        if (w > 0)
+            continue;
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0) /* ECHILD: none left */
+            return;
+        if (pas2p_mono_s() - t0 > grace)
+            break;
+        struct timespec ts = {0, 20000000};
+        nanosleep(&ts, NULL);
+    }
+    if (!kill_left)
+        return;
+    /* still running: this process's children (adopted) from /proc */
+    int n = 0;
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    pid_t me = getpid();
+    while (d && (e = readdir(d))) {
+        char path[300], buf[512];
+        if (e->d_name[0] < '1' || e->d_name[0] > '9')
+            continue;
+        snprintf(path, sizeof path, "/proc/%.200s/stat", e->d_name);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        ssize_t k = read(fd, buf, sizeof buf - 1);
+        close(fd);
+        if (k <= 0)
+            continue;
+        buf[k] = 0;
+        const char *rp = strrchr(buf, ')'); /* pid (comm) state ppid ... */
+        char st;
+        int ppid;
+        if (rp && sscanf(rp + 1, " %c %d", &st, &ppid) == 2 && ppid == me && st != 'Z') {
+            kill((pid_t)atoi(e->d_name), SIGKILL);
+            n++;
+        }
+    }
+    if (d)
+        closedir(d);
+    while (n && (waitpid(-1, NULL, 0) > 0 || errno == EINTR))
+        ;
+    if (n)
+        fprintf(stderr, "%s: %d process(es) of the job still ran %.0f s after its launcher "
+                "ended: killed\n", who, n, grace);
+}
+
 /* log: the launch's stdout and stderr go to that file (then no relay) */
 static int launch_impl(const char *who, const char *lib, char **launch, int nlaunch,
                        const char *const *vars, size_t nvars, const int *codes, int ncodes,
@@ -374,6 +438,9 @@ static int launch_impl(const char *who, const char *lib, char **launch, int nlau
     args[n] = NULL;
 
     fflush(NULL); /* nothing buffered here is written twice, or after the child's output */
+#ifdef PR_SET_CHILD_SUBREAPER
+    prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); /* (reap_orphans) */
+#endif
     int pfd[2] = {-1, -1};
     if (ncodes > 0 && pipe(pfd)) {
         fprintf(stderr, "%s: pipe: %s\n", who, strerror(errno));
@@ -428,6 +495,9 @@ static int launch_impl(const char *who, const char *lib, char **launch, int nlau
             ;
     }
     child_pid = 0;
+    /* the job's processes the launcher left (an aborted job's ranks): reaped; when pas2p
+     * ended the job itself (predict), any still running after 5 s are ended too */
+    reap_orphans(who, 5, ncodes > 0);
     sigaction(SIGTERM, &old_term, NULL);
     sigaction(SIGHUP, &old_hup, NULL);
     sigaction(SIGINT, &old_int, NULL);
