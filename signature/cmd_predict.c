@@ -48,7 +48,7 @@ static const char usage[] =
     "  --measure-end    also time a relevant phase that occurs once, at the very end\n"
     "                   (MPI_Finalize's): the run cannot stop early then.  By default such a\n"
     "                   phase is estimated as its base time x the rank's measured ratio\n"
-    "                   (marked `estimated`) while it holds under 25 % of the rank's time;\n"
+    "                   (marked `estimated`) while it holds under half the rank's time;\n"
     "                   holding more, it is timed and the run goes to its end (said)\n"
     "  --timeout S      stop the run after S seconds and fail (default: a minute plus ten\n"
     "                   times the traced run's AET; 0: never): a hang is reported, not waited\n"
