@@ -341,8 +341,19 @@ static int program_matches(const char *theirs, const char *mine)
     return nt == nm && !memcmp(bt, bm, nt) && !strcmp(theirs + lt, mine + lm);
 }
 
+/* 1 if the two command lines' programs have the same file name (arguments aside) */
+static int same_program(const char *a, const char *b)
+{
+    size_t la = strcspn(a, " "), lb = strcspn(b, " "), na, nb;
+    const char *ba = base(a, la, &na), *bb = base(b, lb, &nb);
+    return na == nb && !memcmp(ba, bb, na);
+}
+
 /* this run's np and program and arguments against the signature's (its application
- * element): a divergence when they differ (predict --ignore-args: the arguments not) */
+ * element): a divergence when they differ (predict --ignore-args: the arguments not).
+ * The trace records rank 0's own program: another rank running another program (a
+ * launcher that starts one per rank, MUSIC's `music ev.music`; an MPMD launch the command
+ * does not spell) is not checked against it, while rank 0 always is */
 static void check_launch(sigrun_t *s, int run_np, const char *command, const char *traced,
                          uint32_t np)
 {
@@ -359,7 +370,9 @@ static void check_launch(sigrun_t *s, int run_np, const char *command, const cha
         const char *prog = own_program(mine);
         /* the traced rank 0's own command line (a wrapper script's exec: tree-puzzle's
          * `exec tree-ppuzzle ef16.phy < y.txt`), else the launch command's tail */
-        if (mine[0] && !(traced[0] && program_matches(traced, mine)) && !args_match(command, prog)) {
+        int other_program = s->host->rank > 0 && traced[0] && !same_program(own_program(traced), prog);
+        if (mine[0] && !other_program && !(traced[0] && program_matches(traced, mine)) &&
+            !args_match(command, prog)) {
             /* (from the script, when there is one: like with like) */
             const char *theirs = traced[0] ? own_program(traced) : sig_program(command, prog);
             snprintf(why, sizeof why, "this run's program and arguments '%.300s' are not the "

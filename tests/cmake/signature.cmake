@@ -354,3 +354,21 @@ add_test(NAME predict_heavy_end_phase COMMAND bash -c [=[
     grep -Eq "^ +[0-9]+ +1 .*\(not measured: base x ratio\)" "$W/out10" &&
     grep -Eq "^note: [0-9]+ relevant phase\(s\) not measured" "$W/out10"
   ]=] predict_heavy_end_phase ${W}/endheavy ${PAS2P} $<TARGET_FILE:endheavy> ${MPIRUN})
+# a launch that runs another program on each rank without spelling it in the command (MUSIC's
+# `music ev.music` execs one per rank; here a script does): the trace records rank 0's own
+# program, so only rank 0 is checked against it (rank 1 was refused: "this run's program and
+# arguments ... are not the signature's" in every run); rank 0 with other arguments still is
+add_test(NAME predict_launcher_mpmd COMMAND bash -c [=[
+  W=$1 pas2p=$2 prog=$3; shift 3; rm -rf "$W"; mkdir -p "$W"
+  cp "$prog" "$W/share_b" || exit 1
+  printf '#!/bin/sh\nif [ "$OMPI_COMM_WORLD_RANK" = 0 ]; then exec %s sleep "$1"; else exec %s sleep "$1"; fi\n' \
+    "$prog" "$W/share_b" >"$W/mpmd.sh" && chmod +x "$W/mpmd.sh" || exit 1
+  "$pas2p" trace -o "$W/t" -- "$@" -np 2 "$W/mpmd.sh" 30 >/dev/null 2>&1 || exit 1
+  "$pas2p" analyze "$W/t" -o "$W/s.xml" >/dev/null || exit 1
+  "$pas2p" predict "$W/s.xml" -o "$W/p" -- "$@" -np 2 "$W/mpmd.sh" 30 >"$W/out" 2>&1
+  rc=$?; cat "$W/out"
+  ((rc == 0)) && ! grep -q "diverged\|not the signature's" "$W/out" && grep -q "^PET = " "$W/out" || exit 1
+  "$pas2p" predict "$W/s.xml" -o "$W/p2" -- "$@" -np 2 "$W/mpmd.sh" 31 >"$W/out2" 2>&1
+  rc=$?; cat "$W/out2"
+  ((rc != 0)) && grep -q "rank 0: .*are not the signature's" "$W/out2"
+  ]=] predict_launcher_mpmd ${W}/launcher-mpmd ${PAS2P} $<TARGET_FILE:share> ${MPIRUN})
