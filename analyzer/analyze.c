@@ -856,6 +856,27 @@ int pas2p_analyze(const pas2p_analyze_opts_t *opts, const pas2p_analyze_dist_t *
         return rc;
     }
     int np = m.np;
+    /* MPI called from several threads (global_pass refuses such a trace): per-rank phases,
+     * decided before the per-rank analysis, which numbers calls as the phases it serves
+     * will (yade, MPI_THREAD_MULTIPLE: its tables were numbered for global phases, without
+     * its MPI_Probe calls, the signature said local, predict counted every call and every
+     * run diverged at the first Probe) */
+    if (o.global) {
+        sources_t S = {0};
+        int mt = sources_open(&S, dir, np, opts->strict, why, sizeof why) ? -1
+                                                                            : sources_multithreaded(&S, &m);
+        sources_close(&S);
+        if (mt >= 0) {
+            o.global = 0;
+            if (!opts->size_tolerance_given)
+                o.size_tolerance = 0.05;
+            if (!opts->size_floor_given)
+                o.size_floor = 0;
+            snprintf(out->local_why, sizeof out->local_why, "rank-%05d.p2t: MPI called from "
+                     "several threads, whose events interleave: phases per rank (local), not "
+                     "global", mt);
+        }
+    }
     job_t j = {.dir = dir, .m = &m, .o = &o, .strict = opts->strict, .np = np,
                .first = dist ? dist->self : 0, .stride = dist ? dist->size : 1,
                .lock = PTHREAD_MUTEX_INITIALIZER};

@@ -130,3 +130,22 @@ endif()
 pas2p_check(app_cartsweep thesis_kmeans bash ${T}/thesis_kmeans.sh ${PAS2P} ${PROJECT_SOURCE_DIR}
   ${W}/app_cartsweep ${W}/app_cartsweep-kmeans)
 set_tests_properties(thesis_kmeans_selftest app_cartsweep_thesis_kmeans PROPERTIES SKIP_RETURN_CODE 77)
+# MPI_THREAD_MULTIPLE with MPI calls from a helper thread: per-rank phases, decided before
+# the per-rank analysis, so that it numbers every call (MPI_Probe included) as predict's
+# runtime does for them (yade: the tables were numbered for global phases, without its
+# probes, and every predict diverged at the first MPI_Probe)
+add_executable(probemt mpi/probemt.c)
+target_link_libraries(probemt PRIVATE MPI::MPI_C pthread)
+add_test(NAME multithread_probes_predict COMMAND bash -c [=[
+  W=$1 pas2p=$2 prog=$3; shift 3; rm -rf "$W"; mkdir -p "$W"
+  "$pas2p" trace -o "$W/t" -- "$@" -np 2 "$prog" 40 >"$W/trace.out" 2>&1 || exit 1
+  grep -q "^probemt: no MPI_THREAD_MULTIPLE" "$W/trace.out" && { echo "skipped: no MPI_THREAD_MULTIPLE"; exit 0; }
+  "$pas2p" analyze "$W/t" -o "$W/s.xml" >"$W/an.out" || exit 1
+  grep -q "^phase table = per rank .*several threads" "$W/an.out" || { cat "$W/an.out"; exit 1; }
+  grep -q 'call="MPI_Probe"' "$W/s.xml" || { echo "no MPI_Probe in the per-rank signature"; exit 1; }
+  for k in 1 2; do
+    "$pas2p" predict "$W/s.xml" -o "$W/p$k" -- "$@" -np 2 "$prog" 40 >"$W/out$k" 2>&1
+    rc=$?; cat "$W/out$k"
+    ((rc == 0)) && ! grep -q "diverged" "$W/out$k" && grep -q "^PET = " "$W/out$k" || exit 1
+  done
+  ]=] multithread_probes_predict ${W}/probemt ${PAS2P} $<TARGET_FILE:probemt> ${MPIRUN})
