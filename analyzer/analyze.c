@@ -529,7 +529,7 @@ int pas2p_build_signature(const pas2p_rank_phases_t *res, const pas2p_manifest_t
     s->representative = (uint32_t)rep;
     s->spmd = spmd;
     s->global = o->global;
-    s->runs = s->tests = s->probes = o->global; /* global.c numbers calls with
+    s->runs = s->tests = s->probes = s->waits = o->global; /* global.c numbers calls with
                                                    pas2p_number_event(.., PAS2P_NUMBER_GLOBAL) */
     s->characteristic_comm = UINT32_MAX;
     s->nranks = (uint32_t)m->np;

@@ -1200,9 +1200,12 @@ static int advance(gstate_t *g, int rank)
          * run's continuation whose first call a cut left in the previous slice, which can
          * only be if it completes requests no traced call started: the same); a test that
          * found its receives done: the same, and what it completed is said with that call */
-        /* (a blocking probe waited for its message: that is the receive's waiting) */
-        R->absorbed_ns += e->compute_ns + (call == PAS2P_CALL_Probe ? 0 : dur);
-        R->absorbed_wait_ns += call == PAS2P_CALL_Probe ? dur : 0;
+        /* (a blocking probe waited for its message: that is the receive's waiting; a wait
+         * after tests, for the requests they did not find done: the next call's) */
+        int blocking = call == PAS2P_CALL_Probe || call == PAS2P_CALL_Wait ||
+                       call == PAS2P_CALL_Waitany || call == PAS2P_CALL_Waitall;
+        R->absorbed_ns += e->compute_ns + (blocking ? 0 : dur);
+        R->absorbed_wait_ns += blocking ? dur : 0;
         R->absorbed_instr += instr;
         if (klass == PAS2P_CLASS_COMPLETION && v->ev.payload)
             R->absorbed_done += polled_oldest(&R->pending, v);

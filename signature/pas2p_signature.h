@@ -136,6 +136,9 @@ typedef struct {
                                     (analysis/completion_tests="polls"; PAS2P_NUMBER_TESTS) */
     int probes;                  /* global: ordinals count no MPI_Iprobe, whatever it found
                                     (analysis/probes="polls"; PAS2P_NUMBER_PROBES) */
+    int waits;                   /* global: ordinals count no Wait/Waitany/Waitall after a
+                                    Test* (analysis/completion_waits="after-tests";
+                                    PAS2P_NUMBER_WAITS) */
     uint32_t ncomms;
     pas2p_sig_comm_t *comms;
     uint32_t nranks;

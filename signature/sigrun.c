@@ -1195,10 +1195,11 @@ static void sig_event_checked(void *state, const pas2p_event_t *e, uint64_t i)
      * computation before the next call), with completion runs, one number for a run of
      * Waitsome (Testsome) calls, however many the requests' arrival took, and with
      * completion tests, no number for any Test*, with probes, none for any Probe or
-     * Iprobe: a run that polls, tests, probes or waits more or less often than the base
-     * still follows the signature */
+     * Iprobe, with completion waits, none for a Wait/Waitany/Waitall after a Test*: a run
+     * that polls, tests, probes or waits more or less often than the base still follows
+     * the signature */
     int rules = (s->sig.runs ? PAS2P_NUMBER_RUNS : 0) | (s->sig.tests ? PAS2P_NUMBER_TESTS : 0) |
-                (s->sig.probes ? PAS2P_NUMBER_PROBES : 0);
+                (s->sig.probes ? PAS2P_NUMBER_PROBES : 0) | (s->sig.waits ? PAS2P_NUMBER_WAITS : 0);
     int kind = s->sig.global ? pas2p_number_event(&s->last_call, e, rules) : PAS2P_NUM_CALL;
     if (kind == PAS2P_NUM_POLL)
         goto stop_points;

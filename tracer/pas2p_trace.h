@@ -419,9 +419,20 @@ enum { PAS2P_NUM_CALL, PAS2P_NUM_POLL, PAS2P_NUM_RUN };
  * waiting for a message, as polls are; the receive that takes the message is numbered; a
  * probe consumes nothing (an MPI_Improbe is recorded as an MPI_Iprobe, an MPI_Mprobe as an
  * MPI_Probe, and the MPI_Mrecv that takes their message as a receive). */
-enum { PAS2P_NUMBER_RUNS = 1, PAS2P_NUMBER_TESTS = 2, PAS2P_NUMBER_PROBES = 4 };
+/* waits, also every MPI_Wait, Waitany or Waitall that comes after a Test* with no numbered
+ * call between (a Waitsome there is the runs rule's) (analysis/completion_waits="after-tests"): a library that tests
+ * its requests and waits only for those the tests did not find done makes the wait in one
+ * run and not in the next (Boost.MPI's wait_all tests each request, then MPI_Waitall if
+ * any is left; SuperLU_DIST tests in a loop, then waits): numbered, every ordinal after it
+ * moved and predict diverged.  Such a wait is the end of the tests' waiting: folded into
+ * the next call's time, what it completed said with that call as the tests' is. */
+enum { PAS2P_NUMBER_RUNS = 1, PAS2P_NUMBER_TESTS = 2, PAS2P_NUMBER_PROBES = 4,
+       PAS2P_NUMBER_WAITS = 8 };
 /* the rules `pas2p analyze` numbers a global signature with (and says so in its file) */
-#define PAS2P_NUMBER_GLOBAL (PAS2P_NUMBER_RUNS | PAS2P_NUMBER_TESTS | PAS2P_NUMBER_PROBES)
+#define PAS2P_NUMBER_GLOBAL                                                                     \
+    (PAS2P_NUMBER_RUNS | PAS2P_NUMBER_TESTS | PAS2P_NUMBER_PROBES | PAS2P_NUMBER_WAITS)
+/* (in *last: a Test* came since the last numbered call) */
+#define PAS2P_NUM_TESTED 0x80000000u
 
 static inline int pas2p_number_event(unsigned *last, const pas2p_event_t *e, int rules)
 {
@@ -429,13 +440,19 @@ static inline int pas2p_number_event(unsigned *last, const pas2p_event_t *e, int
     int runs = rules & PAS2P_NUMBER_RUNS;
     int tests = c == PAS2P_CALL_Test || c == PAS2P_CALL_Testany || c == PAS2P_CALL_Testall ||
                 c == PAS2P_CALL_Testsome;
+    if (tests && (rules & PAS2P_NUMBER_WAITS))
+        *last |= PAS2P_NUM_TESTED;
     if ((tests && (rules & PAS2P_NUMBER_TESTS)) ||
         ((c == PAS2P_CALL_Iprobe || c == PAS2P_CALL_Probe) && (rules & PAS2P_NUMBER_PROBES)))
+        return PAS2P_NUM_POLL;
+    if ((rules & PAS2P_NUMBER_WAITS) && (*last & PAS2P_NUM_TESTED) &&
+        (c == PAS2P_CALL_Wait || c == PAS2P_CALL_Waitany || c == PAS2P_CALL_Waitall))
         return PAS2P_NUM_POLL;
     int polls = c == PAS2P_CALL_Iprobe || tests;
     if (polls && (!(e->flags & PAS2P_EV_FLAG_TRUE) || (runs && c != PAS2P_CALL_Iprobe && !e->aux)))
         return PAS2P_NUM_POLL;
-    if (runs && (c == PAS2P_CALL_Waitsome || c == PAS2P_CALL_Testsome) && *last == c)
+    if (runs && (c == PAS2P_CALL_Waitsome || c == PAS2P_CALL_Testsome) &&
+        (*last & ~PAS2P_NUM_TESTED) == c)
         return PAS2P_NUM_RUN;
     *last = c;
     return PAS2P_NUM_CALL;

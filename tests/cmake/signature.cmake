@@ -372,3 +372,19 @@ add_test(NAME predict_launcher_mpmd COMMAND bash -c [=[
   rc=$?; cat "$W/out2"
   ((rc != 0)) && grep -q "rank 0: .*are not the signature's" "$W/out2"
   ]=] predict_launcher_mpmd ${W}/launcher-mpmd ${PAS2P} $<TARGET_FILE:share> ${MPIRUN})
+# a Waitall made only when a test found a request not done (Boost.MPI's wait_all,
+# SuperLU_DIST): traced with none, predicted with one in every iteration on rank 0; the
+# wait after tests is not a numbered call (completion_waits="after-tests"), so predict
+# follows the signature (it diverged at the first Waitall)
+add_executable(testwait mpi/testwait.c)
+target_link_libraries(testwait PRIVATE MPI::MPI_C)
+add_test(NAME predict_waits_after_tests COMMAND bash -c [=[
+  W=$1 pas2p=$2 prog=$3; shift 3; rm -rf "$W"; mkdir -p "$W"
+  "$pas2p" trace -o "$W/t" -- "$@" -np 2 "$prog" 60 >"$W/trace.out" 2>&1 || exit 1
+  cat "$W/trace.out" | grep "^testwait"
+  "$pas2p" analyze "$W/t" -o "$W/s.xml" >/dev/null || exit 1
+  grep -q 'completion_waits="after-tests"' "$W/s.xml" || exit 1
+  "$pas2p" predict "$W/s.xml" -o "$W/p" -- "$@" -x TW_DELAY=1 -np 2 "$prog" 60 >"$W/out" 2>&1
+  rc=$?; cat "$W/out"
+  ((rc == 0)) && ! grep -q "diverged" "$W/out" && grep -q "^PET = " "$W/out"
+  ]=] predict_waits_after_tests ${W}/testwait ${PAS2P} $<TARGET_FILE:testwait> ${MPIRUN})

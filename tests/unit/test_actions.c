@@ -17,16 +17,19 @@
 
 #define EV(c, p, t, b, rb) {.call = PAS2P_CALL_##c, .peer = (p), .tag = (t), .peer2 = -1, .tag2 = -1, \
                              .comm = 0, .bytes = (b), .rbytes = (rb)}
+/* a completion that completed n requests (one that completed none writes no action) */
+#define EVW(c, n) {.call = PAS2P_CALL_##c, .peer = -1, .tag = -1, .peer2 = -1, .tag2 = -1, \
+                   .comm = 0, .aux = (n)}
 
 /* rank 0 and rank 1 mirror each other: every message sent is received in the phase */
 static pas2p_sig_event_t ev0[] = {
-    EV(Send, 1, 5, 100, 0), EV(Isend, 1, 6, 200, 0), EV(Wait, -1, -1, 0, 0),
+    EV(Send, 1, 5, 100, 0), EV(Isend, 1, 6, 200, 0), EVW(Wait, 1),
     {.call = PAS2P_CALL_Sendrecv, .peer = 1, .tag = 7, .peer2 = 1, .tag2 = 8, .bytes = 300, .rbytes = 301},
     EV(Barrier, -1, -1, 0, 0), EV(Bcast, 0, -1, 64, 64), EV(Reduce, 0, -1, 16, 16),
     EV(Allreduce, -1, -1, 8, 8), EV(Gather, 0, -1, 32, 64), EV(Scatter, 0, -1, 32, 40),
     EV(Allgather, -1, -1, 24, 48), EV(Alltoall, -1, -1, 12, 12), EV(Scan, -1, -1, 8, 8),
     EV(Exscan, -1, -1, 8, 8), EV(Reduce_scatter_block, -1, -1, 16, 16),
-    EV(Ibarrier, -1, -1, 0, 0), EV(Iallreduce, -1, -1, 8, 8), EV(Waitall, -1, -1, 0, 0),
+    EV(Ibarrier, -1, -1, 0, 0), EV(Iallreduce, -1, -1, 8, 8), EVW(Waitall, 2),
     EV(Iprobe, -1, -1, 0, 0), EV(Comm_dup, -1, -1, 0, 0), EV(Test, -1, -1, 0, 0),
 };
 static pas2p_sig_event_t ev1[] = {
@@ -37,7 +40,7 @@ static pas2p_sig_event_t ev1[] = {
     EV(Allreduce, -1, -1, 8, 8), EV(Gather, 0, -1, 32, 0), EV(Scatter, 0, -1, 0, 40),
     EV(Allgather, -1, -1, 24, 48), EV(Alltoall, -1, -1, 12, 12), EV(Scan, -1, -1, 8, 8),
     EV(Exscan, -1, -1, 8, 8), EV(Reduce_scatter_block, -1, -1, 16, 16),
-    EV(Ibarrier, -1, -1, 0, 0), EV(Iallreduce, -1, -1, 8, 8), EV(Waitall, -1, -1, 0, 0),
+    EV(Ibarrier, -1, -1, 0, 0), EV(Iallreduce, -1, -1, 8, 8), EVW(Waitall, 2),
 };
 
 static const char want0[] =
@@ -309,9 +312,9 @@ static void test_cancelled_receives_left_out(void **state)
      * mplrs's; not posted, and no reason to refuse the phase) */
     static pas2p_sig_event_t a0[] = {{.call = PAS2P_CALL_Irecv, .peer = 1, .tag = 9, .peer2 = -1, .tag2 = -1,
                                       .rbytes = 4, .cancelled = 1},
-                                     WILD(0), EV(Wait, -1, -1, 0, 0), WILD(1), EV(Waitall, -1, -1, 0, 0),
-                                     EV(Barrier, -1, -1, 0, 0), WILD(0), EV(Wait, -1, -1, 0, 0), WILD(1),
-                                     EV(Waitall, -1, -1, 0, 0), EV(Barrier, -1, -1, 0, 0)};
+                                     WILD(0), EVW(Wait, 1), WILD(1), EVW(Waitall, 2),
+                                     EV(Barrier, -1, -1, 0, 0), WILD(0), EVW(Wait, 1), WILD(1),
+                                     EVW(Waitall, 2), EV(Barrier, -1, -1, 0, 0)};
 #undef WILD
     static pas2p_sig_event_t a1[] = {EV(Send, 0, 3, 64, 0), EV(Barrier, -1, -1, 0, 0),
                                      EV(Send, 0, 3, 64, 0), EV(Barrier, -1, -1, 0, 0)};
@@ -406,7 +409,7 @@ static pas2p_sig_event_t nv0[] = {
     VEV(Alltoallv, -1, 30, 10), VEV(Reduce_scatter, -1, 24, 8),
     VEV(Igatherv, 0, 8, 24), VEV(Iscatterv, 1, 0, 4), VEV(Iallgatherv, -1, 8, 24),
     VEV(Ialltoallv, -1, 30, 10), VEV(Ireduce_scatter, -1, 24, 8),
-    VEV(Iscan, -1, 16, 16), VEV(Iexscan, -1, 8, 8), EV(Waitall, -1, -1, 0, 0),
+    VEV(Iscan, -1, 16, 16), VEV(Iexscan, -1, 8, 8), EVW(Waitall, 2),
 };
 static pas2p_sig_event_t nv1[] = {
     EV(Send, 0, 3, 8, 0),
@@ -414,7 +417,7 @@ static pas2p_sig_event_t nv1[] = {
     VEV(Alltoallv, -1, 10, 30), VEV(Reduce_scatter, -1, 24, 16),
     VEV(Igatherv, 0, 16, 0), VEV(Iscatterv, 1, 12, 8), VEV(Iallgatherv, -1, 16, 24),
     VEV(Ialltoallv, -1, 10, 30), VEV(Ireduce_scatter, -1, 24, 16),
-    VEV(Iscan, -1, 16, 16), VEV(Iexscan, -1, 8, 8), EV(Waitall, -1, -1, 0, 0),
+    VEV(Iscan, -1, 16, 16), VEV(Iexscan, -1, 8, 8), EVW(Waitall, 2),
 };
 /* alltoallv: totals sent 30 and 10, received 10 and 30, spread in proportion: rank 0 sends
  * 30 x 10/40 = 7 (7.5) to itself and 30 x 30/40 = 22 (22.5) to rank 1, rank 1 10 x 10/40 = 2

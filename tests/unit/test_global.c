@@ -517,6 +517,28 @@ static void test_number_event(void **state)
     assert_int_equal(pas2p_number_event(&last, &ip, PAS2P_NUMBER_RUNS | PAS2P_NUMBER_TESTS),
                      PAS2P_NUM_CALL);
     assert_int_equal(pas2p_number_event(&last, &tall, PAS2P_NUMBER_RUNS), PAS2P_NUM_CALL);
+    /* completion waits (what analyze writes now): a Wait, Waitany or Waitall after a Test*
+     * with no numbered call between is a poll (Boost.MPI's wait_all: tests, then a Waitall
+     * only for what they did not find done); one after a numbered call is a call; a
+     * Waitsome there is the runs rule's; without the rule, a call */
+    const pas2p_event_t w1 = {.call = PAS2P_CALL_Wait, .aux = 1},
+                        wall = {.call = PAS2P_CALL_Waitall, .aux = 2};
+    last = 0;
+    assert_int_equal(pas2p_number_event(&last, &isend, both), PAS2P_NUM_CALL);
+    assert_int_equal(pas2p_number_event(&last, &test0, both), PAS2P_NUM_POLL);
+    assert_int_equal(pas2p_number_event(&last, &wall, both), PAS2P_NUM_POLL);
+    assert_int_equal(pas2p_number_event(&last, &w1, both), PAS2P_NUM_POLL); /* (still after) */
+    assert_int_equal(pas2p_number_event(&last, &isend, both), PAS2P_NUM_CALL);
+    assert_int_equal(pas2p_number_event(&last, &wall, both), PAS2P_NUM_CALL);
+    assert_int_equal(pas2p_number_event(&last, &t1, both), PAS2P_NUM_POLL);
+    assert_int_equal(pas2p_number_event(&last, &wany, both), PAS2P_NUM_POLL);
+    assert_int_equal(pas2p_number_event(&last, &ws, both), PAS2P_NUM_CALL);
+    assert_int_equal(pas2p_number_event(&last, &ts, both), PAS2P_NUM_POLL);
+    assert_int_equal(pas2p_number_event(&last, &ws, both), PAS2P_NUM_RUN);
+    last = 0;
+    assert_int_equal(pas2p_number_event(&last, &isend, both & ~PAS2P_NUMBER_WAITS), PAS2P_NUM_CALL);
+    assert_int_equal(pas2p_number_event(&last, &test0, both & ~PAS2P_NUMBER_WAITS), PAS2P_NUM_POLL);
+    assert_int_equal(pas2p_number_event(&last, &wall, both & ~PAS2P_NUMBER_WAITS), PAS2P_NUM_CALL);
 }
 
 /* a Waitsome completing the requests posted at post[0..n), in one call */

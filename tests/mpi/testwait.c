@@ -1,0 +1,48 @@
+/* testwait N: each iteration posts an MPI_Irecv and an MPI_Isend to the other rank, tests
+ * each request once, and calls MPI_Waitall only when a test found one not done (Boost.MPI's
+ * wait_all; SuperLU_DIST tests in a loop, then waits), then an MPI_Allreduce.  Whether the
+ * Waitall is made is timing: TW_DELAY=1 (environment) makes rank 1 post its send 3 ms late,
+ * so that rank 0's test fails and it waits in every iteration, where the traced run (no
+ * delay: both ranks let the messages arrive before testing) waits in none.  Numbered, that
+ * Waitall moved every ordinal after it and predict diverged at once. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "spin_for.h"
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int r, np, n = argc > 1 ? atoi(argv[1]) : 60, waited = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &r);
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    if (np != 2) {
+        if (!r)
+            fprintf(stderr, "testwait: needs 2 ranks\n");
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    const char *d = getenv("TW_DELAY");
+    int delay = d && atoi(d) > 0, o = 1 - r;
+    double sb[16] = {0}, rb[16], x = 1, y;
+    for (int it = 0; it < n; it++) {
+        MPI_Request q[2];
+        int f0 = 0, f1 = 0;
+        spin_for(0.001);
+        if (delay && r == 1)
+            spin_for(0.003);
+        MPI_Irecv(rb, 16, MPI_DOUBLE, o, 3, MPI_COMM_WORLD, &q[0]);
+        MPI_Isend(sb, 16, MPI_DOUBLE, o, 3, MPI_COMM_WORLD, &q[1]);
+        if (!delay)
+            spin_for(0.002); /* the peer's message arrives before the tests */
+        MPI_Test(&q[0], &f0, MPI_STATUS_IGNORE);
+        MPI_Test(&q[1], &f1, MPI_STATUS_IGNORE);
+        if (!f0 || !f1) {
+            MPI_Waitall(2, q, MPI_STATUSES_IGNORE);
+            waited++;
+        }
+        MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    }
+    printf("testwait: rank %d waited in %d of %d iterations\n", r, waited, n);
+    MPI_Finalize();
+    return 0;
+}
