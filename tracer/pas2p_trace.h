@@ -420,12 +420,14 @@ enum { PAS2P_NUM_CALL, PAS2P_NUM_POLL, PAS2P_NUM_RUN };
  * probe consumes nothing (an MPI_Improbe is recorded as an MPI_Iprobe, an MPI_Mprobe as an
  * MPI_Probe, and the MPI_Mrecv that takes their message as a receive). */
 /* waits, also every MPI_Wait, Waitany or Waitall that comes after a Test* with no numbered
- * call between (a Waitsome there is the runs rule's) (analysis/completion_waits="after-tests"): a library that tests
- * its requests and waits only for those the tests did not find done makes the wait in one
- * run and not in the next (Boost.MPI's wait_all tests each request, then MPI_Waitall if
- * any is left; SuperLU_DIST tests in a loop, then waits): numbered, every ordinal after it
- * moved and predict diverged.  Such a wait is the end of the tests' waiting: folded into
- * the next call's time, what it completed said with that call as the tests' is. */
+ * call between (a Waitsome there is the runs rule's; analysis/completion_waits=
+ * "after-tests"): a library that tests its requests and waits only for those the tests did
+ * not find done makes the wait in one run and not in the next (Boost.MPI's wait_all tests
+ * each request, then MPI_Waitall if any is left): numbered, every ordinal after it moved
+ * and predict diverged.  Such a wait is the end of the tests' waiting: folded into the next
+ * call's time, what it completed said with that call as the tests' is.  (SuperLU_DIST waits
+ * for what its tests left after other calls: not covered, the trace does not say which
+ * request a failed test tested.) */
 enum { PAS2P_NUMBER_RUNS = 1, PAS2P_NUMBER_TESTS = 2, PAS2P_NUMBER_PROBES = 4,
        PAS2P_NUMBER_WAITS = 8 };
 /* the rules `pas2p analyze` numbers a global signature with (and says so in its file) */

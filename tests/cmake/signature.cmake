@@ -372,8 +372,8 @@ add_test(NAME predict_launcher_mpmd COMMAND bash -c [=[
   rc=$?; cat "$W/out2"
   ((rc != 0)) && grep -q "rank 0: .*are not the signature's" "$W/out2"
   ]=] predict_launcher_mpmd ${W}/launcher-mpmd ${PAS2P} $<TARGET_FILE:share> ${MPIRUN})
-# a Waitall made only when a test found a request not done (Boost.MPI's wait_all,
-# SuperLU_DIST): traced with none, predicted with one in every iteration on rank 0; the
+# a Waitall made only when a test found a request not done (Boost.MPI's wait_all):
+# traced with none, predicted with one in every iteration on rank 0; the
 # wait after tests is not a numbered call (completion_waits="after-tests"), so predict
 # follows the signature (it diverged at the first Waitall)
 add_executable(testwait mpi/testwait.c)

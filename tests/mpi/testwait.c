@@ -1,6 +1,6 @@
 /* testwait N: each iteration posts an MPI_Irecv and an MPI_Isend to the other rank, tests
  * each request once, and calls MPI_Waitall only when a test found one not done (Boost.MPI's
- * wait_all; SuperLU_DIST tests in a loop, then waits), then an MPI_Allreduce.  Whether the
+ * wait_all), then an MPI_Allreduce.  Whether the
  * Waitall is made is timing: TW_DELAY=1 (environment) makes rank 1 post its send 3 ms late,
  * so that rank 0's test fails and it waits in every iteration, where the traced run (no
  * delay: both ranks let the messages arrive before testing) waits in none.  Numbered, that
