@@ -186,8 +186,8 @@ static void print(const pas2p_run_t *run, FILE *out)
     fprintf(out, "departures = %llu\n", n);
     fprintf(out, "note: %llu occurrence(s) of phases that are not relevant or occur once, or "
             "after the rank had measured all it must, made other calls or sizes than the base "
-            "run's, or a relevant phase's calls in another order or its varying sizes within "
-            "4x of the base's (tolerated: no time is extrapolated from the first, the others' "
+            "run's, or a relevant phase's calls in another order, its varying sizes within "
+            "4x of the base's or a collective's root elsewhere (tolerated: no time is extrapolated from the first, the others' "
             "calls are their skeleton's, timed as this run makes them); "
             "the first: rank %u %.900s\n", n, run->sig->ranks[first].rank,
             run->st[first].departed_why);

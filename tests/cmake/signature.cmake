@@ -388,3 +388,16 @@ add_test(NAME predict_waits_after_tests COMMAND bash -c [=[
   rc=$?; cat "$W/out"
   ((rc == 0)) && ! grep -q "diverged" "$W/out" && grep -q "^PET = " "$W/out"
   ]=] predict_waits_after_tests ${W}/testwait ${PAS2P} $<TARGET_FILE:testwait> ${MPIRUN})
+# a broadcast root that moved between runs of the same program (FEniCSx's partitioning):
+# departures, said, not a divergence; a size the base never saw still diverges
+add_executable(rootmove mpi/rootmove.c)
+target_link_libraries(rootmove PRIVATE MPI::MPI_C)
+add_test(NAME predict_root_moved COMMAND bash -c [=[
+  W=$1 pas2p=$2 prog=$3; shift 3; rm -rf "$W"; mkdir -p "$W"
+  "$pas2p" trace -o "$W/t" -- "$@" -x ROOT=0 -np 2 "$prog" 40 >"$W/trace.out" 2>&1 || exit 1
+  "$pas2p" analyze "$W/t" -o "$W/s.xml" >/dev/null || exit 1
+  "$pas2p" predict "$W/s.xml" -o "$W/p" -- "$@" -x ROOT=1 -np 2 "$prog" 40 >"$W/out" 2>&1
+  rc=$?; cat "$W/out"
+  ((rc == 0)) && ! grep -q "diverged" "$W/out" && grep -q "^PET = " "$W/out" &&
+    grep -q "^departures = [1-9]" "$W/out" && grep -q "expected MPI_Bcast peer 0 .*got MPI_Bcast peer 1" "$W/out"
+  ]=] predict_root_moved ${W}/rootmove ${PAS2P} $<TARGET_FILE:rootmove> ${MPIRUN})
