@@ -13,7 +13,8 @@ shift 4
 fail() { echo "FAIL: $*" >&2; exit 1; }
 d=$work/pool-runs
 rm -rf "$d"; mkdir -p "$d"
-"$pas2p" trace --runs 3 -o "$d/t" -- "$@" -np 2 "$app" 256 40 >/dev/null 2>&1 || fail "pas2p trace --runs 3 failed"
+"$pas2p" trace --runs 3 -o "$d/t" -- "$@" -np 2 "$app" 256 40 >"$d/trace.log" 2>&1 ||
+  fail "pas2p trace --runs 3 failed: $(grep -v '^pas2p: no hardware counters' "$d/trace.log" | tail -n 15)"
 kept=$(awk -F' = ' '$1 == "kept_run" { print $2 }' "$d/t/manifest")
 others=$(cd "$d/t" && ls -d run-* | xargs)
 [[ $others == "$(for k in 1 2 3; do [[ $k == "$kept" ]] || printf 'run-%s ' $k; done | xargs)" ]] ||
