@@ -332,21 +332,20 @@ static const char *sig_program(const char *sig_cmd, const char *mine)
     return found ? found : sig_cmd;
 }
 
-/* 1 if this process's command line `mine` is the traced rank 0's (`theirs`, the
- * signature's program): the same program file name, the same arguments */
-static int program_matches(const char *theirs, const char *mine)
-{
-    size_t lt = strcspn(theirs, " "), lm = strcspn(mine, " "), nt, nm;
-    const char *bt = base(theirs, lt, &nt), *bm = base(mine, lm, &nm);
-    return nt == nm && !memcmp(bt, bm, nt) && !strcmp(theirs + lt, mine + lm);
-}
-
 /* 1 if the two command lines' programs have the same file name (arguments aside) */
 static int same_program(const char *a, const char *b)
 {
     size_t la = strcspn(a, " "), lb = strcspn(b, " "), na, nb;
     const char *ba = base(a, la, &na), *bb = base(b, lb, &nb);
     return na == nb && !memcmp(ba, bb, na);
+}
+
+/* 1 if this process's command line `mine` is the traced rank 0's (`theirs`, the
+ * signature's program): the same program file name, the same arguments */
+static int program_matches(const char *theirs, const char *mine)
+{
+    return same_program(theirs, mine) &&
+           !strcmp(theirs + strcspn(theirs, " "), mine + strcspn(mine, " "));
 }
 
 /* this run's np and program and arguments against the signature's (its application
@@ -831,20 +830,6 @@ static int shuffled(sigrun_t *s, const interval_t *v, const pas2p_event_t *e, ui
 }
 
 /* event i (ordinal) of the rank, the k-th of the occurrence v */
-/* a collective with a root (the event's peer) */
-static int rooted(unsigned call)
-{
-    switch (call) {
-    case PAS2P_CALL_Bcast: case PAS2P_CALL_Reduce: case PAS2P_CALL_Gather:
-    case PAS2P_CALL_Gatherv: case PAS2P_CALL_Scatter: case PAS2P_CALL_Scatterv:
-    case PAS2P_CALL_Ibcast: case PAS2P_CALL_Ireduce: case PAS2P_CALL_Igather:
-    case PAS2P_CALL_Igatherv: case PAS2P_CALL_Iscatter: case PAS2P_CALL_Iscatterv:
-        return 1;
-    default:
-        return 0;
-    }
-}
-
 static void check_event(sigrun_t *s, const interval_t *v, const pas2p_event_t *e, uint64_t i,
                         uint64_t k)
 {
@@ -937,7 +922,8 @@ static void check_event(sigrun_t *s, const interval_t *v, const pas2p_event_t *e
      * broadcasts from the rank its partitioning gave a value: rank 1 in the traced run, rank
      * 0 in the next, and 1 of 3 predictions diverged).  The collective costs what it costs
      * from either root on the same machine: a departure, counted and said */
-    if (rooted(e->call) && x->call == e->call && x->comm == e->comm && x->peer != e->peer &&
+    if (pas2p_call_class(e->call) == PAS2P_CLASS_COLLECTIVE && x->call == e->call &&
+        x->comm == e->comm && x->peer >= 0 && e->peer >= 0 && x->peer != e->peer &&
         tag_ok(x->tag, e->tag) && (size || size_drifted(x, got, s->sig.size_floor))) {
         depart(s, v, why);
         return;
