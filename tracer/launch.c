@@ -322,10 +322,10 @@ static void relay_run(relay_t *r, int fd, pid_t pid, int *status, double timeout
  * one once rank 0 has every rank's times) leaves the ranks to be reaped by whoever adopts
  * them: the nearest subreaper, or PID 1, which in a container is often a program that
  * reaps nothing (this machine's: every predict run left its ranks as zombies for good).
- * pas2p is the subreaper of what it launches (set before the fork): once the launcher has
- * ended, it reaps what comes back to it for up to `grace` seconds, then, with `kill`, ends
- * any process of the job still running (the job is over: its launcher is gone) and says
- * how many.  Without PR_SET_CHILD_SUBREAPER (not Linux), nothing is adopted: no-op. */
+ * pas2p is the subreaper of a job it may end itself (set before the fork): once the
+ * launcher has ended, it reaps what comes back to it for up to `grace` seconds, then, with
+ * `kill`, ends any process of the job still running (the job is over: its launcher is
+ * gone) and says how many.  Without PR_SET_CHILD_SUBREAPER (not Linux), nothing is adopted: no-op. */
 static void reap_orphans(const char *who, double grace, int kill_left)
 {
     double t0 = pas2p_mono_s();
@@ -439,7 +439,8 @@ static int launch_impl(const char *who, const char *lib, char **launch, int nlau
 
     fflush(NULL); /* nothing buffered here is written twice, or after the child's output */
 #ifdef PR_SET_CHILD_SUBREAPER
-    prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); /* (reap_orphans) */
+    if (ncodes > 0) /* a job pas2p may end itself (predict): reap_orphans */
+        prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 #endif
     int pfd[2] = {-1, -1};
     if (ncodes > 0 && pipe(pfd)) {
@@ -495,9 +496,11 @@ static int launch_impl(const char *who, const char *lib, char **launch, int nlau
             ;
     }
     child_pid = 0;
-    /* the job's processes the launcher left (an aborted job's ranks): reaped; when pas2p
-     * ended the job itself (predict), any still running after 5 s are ended too */
-    reap_orphans(who, 5, ncodes > 0);
+    /* a job pas2p may end itself (predict, MPI_Abort): the ranks the launcher left are
+     * reaped, and any still running after 5 s are ended too.  Other launches are left as
+     * they were (no subreaper: a job that ends by itself leaves nothing to reap) */
+    if (ncodes > 0)
+        reap_orphans(who, 5, 1);
     sigaction(SIGTERM, &old_term, NULL);
     sigaction(SIGHUP, &old_hup, NULL);
     sigaction(SIGINT, &old_int, NULL);
