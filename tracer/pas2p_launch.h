@@ -40,12 +40,33 @@ char **pas2p_mpi_argv(char *const *launcher, int nl, long np, char *const *prog,
 /* argv[0..n) joined by spaces into out (truncated to fit): a launch as one line */
 void pas2p_join_argv(char *out, size_t len, char *const *argv, int n);
 
+/* What a launch went through beyond its exit status. */
+typedef struct {
+    int timed_out;  /* the watchdog stopped it (pas2p_launch_hiding_abort's timeout_s) */
+    /* Open MPI's launcher said a rank "exit[ed] improperly" and named it "with PID 0": Open
+     * MPI 4's run-time now and then reports so a rank that ended normally (a race between
+     * the rank's exit and its registration: open-mpi/ompi#7833, #9389, #12607; about one
+     * launch in a thousand on this project's CI) and exits 1.  The caller trusts its own
+     * evidence then: every rank's results written whole (a traced MPI_Finalize, a times or
+     * replay file) mean the work is done, and it says why it kept it. */
+    int no_sync;
+} pas2p_launch_info_t;
+
+/* The note a caller gives when it keeps a launch that no_sync failed (status: the
+ * launcher's exit status; what: what every rank wrote, e.g. "its trace"). */
+void pas2p_launch_no_sync_note(char *out, size_t len, int status, const char *what);
+
 /* Runs launch[0..nlaunch) with `lib` preloaded (NULL: nothing preloaded); the environment variables named in vars
  * (those set) are forwarded.  SIGTERM/SIGHUP/SIGINT are passed to the launcher while it
  * runs.  Returns its exit status (128 + signal if killed; 127: could not be run; 2: fork
  * failed, after a message). */
 int pas2p_launch(const char *who, const char *lib, char **launch, int nlaunch,
                  const char *const *vars, size_t nvars);
+/* The same, with what the launch went through in *info.  An Open MPI launcher's stderr then
+ * goes through pas2p's relay (see pas2p_launch_hiding_abort), which passes it through and
+ * recognises the launcher's no_sync report. */
+int pas2p_launch_info(const char *who, const char *lib, char **launch, int nlaunch,
+                      const char *const *vars, size_t nvars, pas2p_launch_info_t *info);
 /* The same, with the launch's stdout and stderr written to the file `log` (truncated;
  * NULL: inherited): `pas2p simulate` runs smpirun and gnuplot this way.  The one fork and
  * exec of the commands. */
@@ -56,9 +77,10 @@ int pas2p_launch_logged(const char *who, const char *lib, char **launch, int nla
  * an MPI_Abort with one of the errorcodes codes[0..ncodes) (the signature runtime's own:
  * its guaranteed stop, a divergence it reports itself) is dropped, every other line passed
  * through as it comes.  timeout_s > 0: a launch still running after that long is stopped
- * (SIGTERM to the launcher, which ends its ranks; SIGKILL 10 s later) and *timed_out set. */
+ * (SIGTERM to the launcher, which ends its ranks; SIGKILL 10 s later) and info->timed_out
+ * set.  info: as pas2p_launch_info's. */
 int pas2p_launch_hiding_abort(const char *who, const char *lib, char **launch, int nlaunch,
                               const char *const *vars, size_t nvars, const int *codes,
-                              int ncodes, double timeout_s, int *timed_out);
+                              int ncodes, double timeout_s, pas2p_launch_info_t *info);
 
 #endif
