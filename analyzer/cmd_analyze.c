@@ -354,12 +354,21 @@ int pas2p_cmd_analyze(int argc, char **argv)
     snprintf(status, sizeof status, "%s/status", tmpl);
     setenv("PAS2P_ANALYZE_STATUS", status, 1);
     static const char *const vars[] = {"PAS2P_ANALYZE_STATUS"};
-    rc = pas2p_launch("pas2p analyze", NULL, cmd, n, vars, 1);
+    pas2p_launch_info_t li;
+    rc = pas2p_launch_info("pas2p analyze", NULL, cmd, n, vars, 1, &li);
     unsetenv("PAS2P_ANALYZE_STATUS");
     FILE *f = fopen(status, "r");
     int code;
-    if (f && fscanf(f, "%d", &code) == 1 && !rc)
-        rc = code;
+    if (f && fscanf(f, "%d", &code) == 1) {
+        if (rc && li.no_sync) { /* process 0 finished and said how: Open MPI's race */
+            char note[512];
+            pas2p_launch_no_sync_note(note, sizeof note, rc, "its part");
+            fprintf(stderr, "pas2p analyze: note: %s\n", note);
+            rc = 0;
+        }
+        if (!rc)
+            rc = code;
+    }
     /* process 0 reports its own failures; a launch that ended before it could (the
      * launcher's own refusal: fewer slots than K) gets the line here */
     if (!f && rc)

@@ -4,8 +4,8 @@
 # (open-mpi/ompi#7833; it failed this project's CI in a replay whose ranks had all written
 # their times).  A stand-in launcher named mpirun runs the real one, then prints that
 # banner and exits 1 (NOSYNC_PID: the PID it names, 0 by default; NOSYNC_RUN=0: it runs
-# nothing).  trace (one run and --runs 2), replay and predict keep the work when every rank
-# wrote its results, say why and exit 0; with a real PID in the banner, or with no rank's
+# nothing).  trace (one run and --runs 2), analyze --mpi, replay and predict keep the work when every rank
+# wrote its results (analyze --mpi: process 0's status), say why and exit 0; with a real PID in the banner, or with no rank's
 # results, they fail as before.
 # usage: no_sync.sh PAS2P WORKDIR APP -- MPIRUN...   (APP: the bundled stencil2d)
 set -uo pipefail
@@ -41,6 +41,10 @@ grep -q 'note: .*open-mpi/ompi#7833.*kept' "$d/trace.log" || fail "trace did not
   fail "trace --runs 2 exited $?: $(tail -n 5 "$d/trace2.log")"
 grep -q 'note (run 2 of 2): ' "$d/trace2.log" || fail "trace --runs 2 did not say which run it kept"
 "$pas2p" analyze "$d/t" -o "$d/sig.xml" >"$d/analyze.log" 2>&1 || fail "analyze failed: $(tail -n 5 "$d/analyze.log")"
+"$pas2p" analyze "$d/t" --mpi 2 -o "$d/sig_mpi.xml" -- "$d/bin/mpirun" >"$d/analyze_mpi.log" 2>&1 ||
+  fail "analyze --mpi 2 exited $?: $(tail -n 5 "$d/analyze_mpi.log")"
+grep -q 'note: .*its part whole.*kept' "$d/analyze_mpi.log" || fail "analyze --mpi did not say why it kept the result"
+cmp -s "$d/sig.xml" "$d/sig_mpi.xml" || fail "analyze --mpi 2 wrote another signature"
 
 "$pas2p" replay "$d/sig.xml" -o "$d/rep" -- "$d/bin/mpirun" -np 2 >"$d/replay.log" 2>&1 ||
   fail "replay exited $?: $(tail -n 5 "$d/replay.log")"
