@@ -4,9 +4,9 @@
 # (open-mpi/ompi#7833; it failed this project's CI in a replay whose ranks had all written
 # their times).  A stand-in launcher named mpirun runs the real one, then prints that
 # banner and exits 1 (NOSYNC_PID: the PID it names, 0 by default; NOSYNC_RUN=0: it runs
-# nothing).  trace (one run and --runs 2), analyze --mpi, replay and predict keep the work when every rank
-# wrote its results (analyze --mpi: process 0's status), say why and exit 0; with a real PID in the banner, or with no rank's
-# results, they fail as before.
+# nothing).  trace (one run and --runs 2), analyze --mpi, replay and predict keep the work
+# when every rank wrote its results (analyze --mpi: process 0's status), say why and exit 0;
+# with a real PID in the banner, or with no rank's results, they fail as before.
 # usage: no_sync.sh PAS2P WORKDIR APP -- MPIRUN...   (APP: the bundled stencil2d)
 set -uo pipefail
 pas2p=$1 work=$2 app=$3
