@@ -530,7 +530,8 @@ int pas2p_build_signature(const pas2p_rank_phases_t *res, const pas2p_manifest_t
     s->spmd = spmd;
     s->global = o->global;
     s->runs = s->tests = s->probes = s->waits = o->global; /* global.c numbers calls with
-                                                   pas2p_number_event(.., PAS2P_NUMBER_GLOBAL) */
+                                           pas2p_number_event(.., pas2p_analysis_rules(o)) */
+    s->waits += o->global && o->waits_tested;
     s->characteristic_comm = UINT32_MAX;
     s->nranks = (uint32_t)m->np;
     s->ranks = calloc(s->nranks ? s->nranks : 1, sizeof *s->ranks);
@@ -856,6 +857,7 @@ int pas2p_analyze(const pas2p_analyze_opts_t *opts, const pas2p_analyze_dist_t *
         return rc;
     }
     int np = m.np;
+    o.waits_tested = m.waits_tested;
     /* MPI called from several threads (global_pass refuses such a trace): per-rank phases,
      * decided before the per-rank analysis, which numbers calls as the phases it serves
      * will (yade, MPI_THREAD_MULTIPLE: its tables were numbered for global phases, without

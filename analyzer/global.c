@@ -519,6 +519,7 @@ typedef struct {
     int8_t cls[PAS2P_CALL_LIMIT];  /* pas2p_call_class */
     uint8_t cf[PAS2P_CALL_LIMIT];  /* CF_* */
     int use_instr;
+    int rules;                /* pas2p_analysis_rules(o): how calls are numbered */
     grank_t *r;
     table_t chans;            /* (comm<<32|tag, src<<32|dst) -> chan index + 1 */
     chan_t *cv;
@@ -1170,7 +1171,7 @@ static int advance(gstate_t *g, int rank)
     R->pos++;
     R->bi++;
     R->cur = v;
-    int kind = pas2p_number_event(&R->last_call, e, PAS2P_NUMBER_GLOBAL);
+    int kind = pas2p_number_event(&R->last_call, e, g->rules);
     if (kind == PAS2P_NUM_RUN && R->nsl) {
         /* a Waitsome (Testsome) continuing a run of them: one call with the run's first,
          * which completes what the run completes; the computation between them and their
@@ -2818,7 +2819,7 @@ int pas2p_global_phases(pas2p_event_source_t *srcs, int np, const pas2p_analysis
                         pas2p_orphans_t *orph, pas2p_global_info_t *info, char *err,
                         size_t errlen)
 {
-    gstate_t g = {.np = np, .o = o, .use_instr = use_instr, .last_phase = UINT32_MAX,
+    gstate_t g = {.np = np, .o = o, .use_instr = use_instr, .rules = pas2p_analysis_rules(o), .last_phase = UINT32_MAX,
                   .cut = cut, .orph = orph, .err = err, .errlen = errlen};
     int rc = -1;
     for (unsigned c = 0; c < PAS2P_CALL_LIMIT; c++) {

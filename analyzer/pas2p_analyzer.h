@@ -66,7 +66,16 @@ typedef struct {
                                     wildcard receives make its calls vary (a farm), else by
                                     ordinals; 1 (--locate anchors) by anchor positions
                                     always; 0 (--locate ordinals) by ordinals always */
+    int waits_tested;            /* not an option: the trace's tracer flags waits for tested
+                                    requests (manifest waits_tested), so global phases number
+                                    calls with PAS2P_NUMBER_TESTED too (set by the analysis) */
 } pas2p_analysis_opts_t;
+
+/* the rules global phases number a rank's calls with (pas2p_number_event) */
+static inline int pas2p_analysis_rules(const pas2p_analysis_opts_t *o)
+{
+    return PAS2P_NUMBER_GLOBAL | (o->waits_tested ? PAS2P_NUMBER_TESTED : 0);
+}
 
 void pas2p_analysis_defaults(pas2p_analysis_opts_t *o);
 

@@ -22,6 +22,7 @@ void pas2p_analysis_defaults(pas2p_analysis_opts_t *o)
     o->relevance = 0.01;
     o->global = 1;
     o->locate = -1;
+    o->waits_tested = 0; /* the analysis sets it from the manifest */
 }
 
 static uint64_t mix64(uint64_t x)
@@ -734,7 +735,7 @@ static inline int skip_times(walker_t *w, const pas2p_event_times_t *v)
     if (!w->o->global)
         return 0;
     pas2p_event_t e = {.call = v->call, .flags = v->flags, .aux = v->aux};
-    if (pas2p_number_event(&w->last_call, &e, PAS2P_NUMBER_GLOBAL) == PAS2P_NUM_CALL)
+    if (pas2p_number_event(&w->last_call, &e, pas2p_analysis_rules(w->o)) == PAS2P_NUM_CALL)
         return 0;
     w->skipped.compute_ns += v->compute_ns;
     w->skipped.time_ns += v->compute_ns + (v->t_end - v->t_start);
@@ -1130,7 +1131,7 @@ int pas2p_find_phases(pas2p_event_source_t a, pas2p_event_source_t b,
                 todo[nt] = &held, tv[nt++] = NULL;
                 have_held = 0;
             } else if (o->global) {
-                int kind = pas2p_number_event(&last_a, &v->ev, PAS2P_NUMBER_GLOBAL);
+                int kind = pas2p_number_event(&last_a, &v->ev, pas2p_analysis_rules(o));
                 if (kind == PAS2P_NUM_POLL)
                     continue;
                 if (kind == PAS2P_NUM_RUN) { /* held is the run's first call */

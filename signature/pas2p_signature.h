@@ -136,9 +136,10 @@ typedef struct {
                                     (analysis/completion_tests="polls"; PAS2P_NUMBER_TESTS) */
     int probes;                  /* global: ordinals count no MPI_Iprobe, whatever it found
                                     (analysis/probes="polls"; PAS2P_NUMBER_PROBES) */
-    int waits;                   /* global: ordinals count no Wait/Waitany/Waitall after a
+    int waits;                   /* global: 1 ordinals count no Wait/Waitany/Waitall after a
                                     Test* (analysis/completion_waits="after-tests";
-                                    PAS2P_NUMBER_WAITS) */
+                                    PAS2P_NUMBER_WAITS); 2 nor one flagged PAS2P_EV_TESTED
+                                    either ("tested"; PAS2P_NUMBER_TESTED too) */
     uint32_t ncomms;
     pas2p_sig_comm_t *comms;
     uint32_t nranks;

@@ -26,8 +26,9 @@ static const char usage[] =
     "  ordinal call peer tag comm bytes compute_ns call_ns [counters] [flags] [details]\n"
     "peer is a world rank (ANY = unresolved MPI_ANY_SOURCE, NULL = MPI_PROC_NULL, - = none).\n"
     "flags: error; any_source, any_tag: a receive posted with MPI_ANY_SOURCE, MPI_ANY_TAG (peer\n"
-    "and tag are then the actual ones when the call resolved them); on a completion's request,\n"
-    "(src=..,tag=..,NB,any_source,any_tag).\n";
+    "and tag are then the actual ones when the call resolved them); tested: a wait whose every\n"
+    "request a Test* had looked at; on a completion's request, (src=..,tag=..,NB,any_source,\n"
+    "any_tag).\n";
 
 static void fmt_peer(char *out, size_t n, int32_t p)
 {
@@ -165,6 +166,8 @@ static int dump_rank(const char *dir, int rank, const pas2p_manifest_t *m)
             printf(" any_source");
         if (e->flags & PAS2P_EV_ANY_TAG)
             printf(" any_tag");
+        if (e->flags & PAS2P_EV_TESTED)
+            printf(" tested");
         if (e->thread)
             printf(" thread=%u", e->thread);
         print_details(&v, pas2p_call_class(e->call));

@@ -741,6 +741,8 @@ int pas2p_manifest_read(const char *dir, pas2p_manifest_t *m, char *err, size_t 
             m->events = strtoull(v, NULL, 10);
         } else if (!strcmp(k, "complete")) {
             m->complete = !strcmp(v, "yes");
+        } else if (!strcmp(k, "waits_tested")) {
+            m->waits_tested = !strcmp(v, "1");
         } else {
             for (size_t i = 0; i < NLISTS; i++)
                 if (!strcmp(k, list_keys[i].key)) {

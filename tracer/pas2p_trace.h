@@ -67,7 +67,11 @@ enum {
      * the receive side of Sendrecv(_replace)); peer/tag (peer2/tag2) still hold the actual
      * source/tag when the call resolved them.  Also set in pas2p_completion_t.flags. */
     PAS2P_EV_ANY_SOURCE = 1u << 4, /* posted with MPI_ANY_SOURCE */
-    PAS2P_EV_ANY_TAG = 1u << 5     /* posted with MPI_ANY_TAG */
+    PAS2P_EV_ANY_TAG = 1u << 5,    /* posted with MPI_ANY_TAG */
+    /* MPI_Wait, Waitany, Waitall: every request it completed had been looked at by a Test*
+     * call that did not complete it (a wait for what a test did not find done; set by
+     * tracers whose manifest says waits_tested = 1) */
+    PAS2P_EV_TESTED = 1u << 6
 };
 
 /* rank file header: written once at MPI_Init */
@@ -351,6 +355,8 @@ typedef struct {
     uint64_t events;        /* total over ranks */
     char events_locking[16];
     int complete;           /* every rank wrote its whole file */
+    int waits_tested;       /* its tracer flags PAS2P_EV_TESTED (waits_tested = 1; 0 in older
+                               traces, whose waits are never flagged) */
 } pas2p_manifest_t;
 
 /* Reads DIR/manifest.  Returns 0, or -1 with a one-line reason in err. */
@@ -425,11 +431,17 @@ enum { PAS2P_NUM_CALL, PAS2P_NUM_POLL, PAS2P_NUM_RUN };
  * not find done makes the wait in one run and not in the next (Boost.MPI's wait_all tests
  * each request, then MPI_Waitall if any is left): numbered, every ordinal after it moved
  * and predict diverged.  Such a wait is the end of the tests' waiting: folded into the next
- * call's time, what it completed said with that call as the tests' is.  (SuperLU_DIST waits
- * for what its tests left after other calls: not covered, the trace does not say which
- * request a failed test tested.) */
+ * call's time, what it completed said with that call as the tests' is. */
+/* tested, also every MPI_Wait, Waitany or Waitall flagged PAS2P_EV_TESTED, other calls
+ * between or not, and every one that completed nothing (MPI_REQUEST_NULL: aux 0)
+ * (analysis/completion_waits="tested").  SuperLU_DIST tests its receives, makes other
+ * calls, and then waits for each: on MPI_REQUEST_NULL where the test found it done (a wait
+ * that does nothing), on the request where it did not (a wait for what a test did not find
+ * done); which one a run makes is timing, and the tests' own number too.  Neither is a
+ * call.  Only from a trace whose tracer set the flag (manifest waits_tested = 1): a wait in
+ * an older trace is not flagged, and the runtime's would be. */
 enum { PAS2P_NUMBER_RUNS = 1, PAS2P_NUMBER_TESTS = 2, PAS2P_NUMBER_PROBES = 4,
-       PAS2P_NUMBER_WAITS = 8 };
+       PAS2P_NUMBER_WAITS = 8, PAS2P_NUMBER_TESTED = 16 };
 /* the rules `pas2p analyze` numbers a global signature with (and says so in its file) */
 #define PAS2P_NUMBER_GLOBAL                                                                     \
     (PAS2P_NUMBER_RUNS | PAS2P_NUMBER_TESTS | PAS2P_NUMBER_PROBES | PAS2P_NUMBER_WAITS)
@@ -447,7 +459,8 @@ static inline int pas2p_number_event(unsigned *last, const pas2p_event_t *e, int
     if ((tests && (rules & PAS2P_NUMBER_TESTS)) ||
         ((c == PAS2P_CALL_Iprobe || c == PAS2P_CALL_Probe) && (rules & PAS2P_NUMBER_PROBES)))
         return PAS2P_NUM_POLL;
-    if ((rules & PAS2P_NUMBER_WAITS) && (*last & PAS2P_NUM_TESTED) &&
+    if ((((rules & PAS2P_NUMBER_WAITS) && (*last & PAS2P_NUM_TESTED)) ||
+         ((rules & PAS2P_NUMBER_TESTED) && ((e->flags & PAS2P_EV_TESTED) || !e->aux))) &&
         (c == PAS2P_CALL_Wait || c == PAS2P_CALL_Waitany || c == PAS2P_CALL_Waitall))
         return PAS2P_NUM_POLL;
     int polls = c == PAS2P_CALL_Iprobe || tests;

@@ -51,6 +51,8 @@ typedef struct pas2p_req {
     uint16_t call;
     uint8_t recv, persistent, active;
     uint8_t wild;            /* receives: PAS2P_EV_ANY_SOURCE | PAS2P_EV_ANY_TAG of the post */
+    uint8_t tested;          /* a Test* call has looked at it since it started (and did not
+                                complete it): a wait for it is flagged PAS2P_EV_TESTED */
 } req_t;
 
 static inline size_t hash_ptr(const void *p, size_t cap)
@@ -544,6 +546,7 @@ void rec_start(pas2p_cx_t *cx, int n, void *reqs, int lang)
             pas2p_rt.reqs_active += !r->active;
             pas2p_rt.msg_sent += !r->recv; /* a persistent send started: one message */
             r->active = 1;
+            r->tested = 0;
             if (i == 0) {
                 cx->ev.comm = comm_id(comm_get(r->comm));
             }
@@ -570,14 +573,17 @@ void pre_requests(pas2p_cx_t *cx, int n, void *reqs, int lang)
         cx->snap[i] = req_handle(reqs, lang, i);
 }
 
-/* one completed request -> one payload entry (and the request table updated) */
-static void complete_one(pas2p_cx_t *cx, MPI_Request h, const MPI_Status *st)
+/* one completed request -> one payload entry (and the request table updated); counts it
+ * in tested[0] and, when a test had looked at it, in tested[1] */
+static void complete_one(pas2p_cx_t *cx, MPI_Request h, const MPI_Status *st, int *tested)
 {
     if (h == MPI_REQUEST_NULL)
         return;
     req_t *r = req_slot(h, 0);
     if (r && !r->active) /* inactive persistent request: MPI returns at once, nothing done */
         return;
+    tested[0]++;
+    tested[1] += r && r->tested;
     pas2p_completion_t *e = pas2p_payload(cx, sizeof *e);
     if (!e)
         return;
@@ -629,11 +635,23 @@ void rec_complete(pas2p_cx_t *cx, int n, void *reqs, int lang, int flag, void *i
 {
     (void)reqs;
     (void)lang;
-    if (!flag || !cx->snap)
+    if (!cx->snap)
+        return;
+    unsigned c = cx->ev.call;
+    if (c == PAS2P_CALL_Test || c == PAS2P_CALL_Testall || c == PAS2P_CALL_Testany ||
+        c == PAS2P_CALL_Testsome) { /* its requests were looked at: a later wait for one of
+                                       them waits for what a test did not find done */
+        for (int i = 0; i < cx->nsnap; i++) {
+            req_t *r = cx->snap[i] == MPI_REQUEST_NULL ? NULL : req_slot(cx->snap[i], 0);
+            if (r)
+                r->tested = 1;
+        }
+    }
+    if (!flag)
         return;
     cx->ev.flags |= PAS2P_EV_FLAG_TRUE;
     MPI_Status tmp;
-    int fort = cx->lang == PAS2P_LANG_F;
+    int fort = cx->lang == PAS2P_LANG_F, tested[2] = {0, 0};
     if (outcount) { /* Waitsome, Testsome: indices[0..outcount) */
         int m = *(int *)outcount;
         const int *idx = index;
@@ -642,7 +660,7 @@ void rec_complete(pas2p_cx_t *cx, int n, void *reqs, int lang, int flag, void *i
         for (int k = 0; k < m; k++) {
             int i = idx[k] - fort;
             if (i >= 0 && i < cx->nsnap)
-                complete_one(cx, cx->snap[i], status_at(cx, statuses, k, &tmp));
+                complete_one(cx, cx->snap[i], status_at(cx, statuses, k, &tmp), tested);
         }
     } else if (index) { /* Waitany, Testany */
         int i = *(int *)index;
@@ -650,11 +668,14 @@ void rec_complete(pas2p_cx_t *cx, int n, void *reqs, int lang, int flag, void *i
             return;
         i -= fort;
         if (i >= 0 && i < cx->nsnap)
-            complete_one(cx, cx->snap[i], status_at(cx, statuses, 0, &tmp));
+            complete_one(cx, cx->snap[i], status_at(cx, statuses, 0, &tmp), tested);
     } else { /* Wait, Waitall, Test, Testall */
         for (int i = 0; i < n && i < cx->nsnap; i++)
-            complete_one(cx, cx->snap[i], status_at(cx, statuses, i, &tmp));
+            complete_one(cx, cx->snap[i], status_at(cx, statuses, i, &tmp), tested);
     }
+    if (tested[0] && tested[1] == tested[0] &&
+        (c == PAS2P_CALL_Wait || c == PAS2P_CALL_Waitall || c == PAS2P_CALL_Waitany))
+        cx->ev.flags |= PAS2P_EV_TESTED;
 }
 
 void rec_request_free(pas2p_cx_t *cx)

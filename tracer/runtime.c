@@ -968,6 +968,7 @@ static void write_manifest(const char *hosts, const uint64_t *events, const doub
         fprintf(f, "%s%llu", r ? "," : "", (unsigned long long)threads[r]);
     fprintf(f, "\n");
     fprintf(f, "aet_s = %.9f\nevents = %llu\n", aet, (unsigned long long)total);
+    fprintf(f, "waits_tested = 1\n"); /* record.c flags PAS2P_EV_TESTED */
     fprintf(f, "events_per_rank = ");
     for (int r = 0; r < pas2p_rt.np; r++)
         fprintf(f, "%s%llu", r ? "," : "", (unsigned long long)events[r]);

@@ -539,6 +539,27 @@ static void test_number_event(void **state)
     assert_int_equal(pas2p_number_event(&last, &isend, both & ~PAS2P_NUMBER_WAITS), PAS2P_NUM_CALL);
     assert_int_equal(pas2p_number_event(&last, &test0, both & ~PAS2P_NUMBER_WAITS), PAS2P_NUM_POLL);
     assert_int_equal(pas2p_number_event(&last, &wall, both & ~PAS2P_NUMBER_WAITS), PAS2P_NUM_CALL);
+    /* tested waits (a trace whose tracer flags them): a Wait, Waitany or Waitall flagged
+     * PAS2P_EV_TESTED is a poll after other numbered calls too (SuperLU_DIST: a test,
+     * other calls, then a wait only for what the test did not find done); unflagged, or
+     * without the rule (an older trace), a call; a flagged Waitsome is not this rule's */
+    const pas2p_event_t w1t = {.call = PAS2P_CALL_Wait, .aux = 1, .flags = PAS2P_EV_TESTED},
+                        wallt = {.call = PAS2P_CALL_Waitall, .aux = 2, .flags = PAS2P_EV_TESTED},
+                        wst = {.call = PAS2P_CALL_Waitsome, .aux = 1, .flags = PAS2P_EV_TESTED};
+    const int tested = both | PAS2P_NUMBER_TESTED;
+    last = 0;
+    assert_int_equal(pas2p_number_event(&last, &isend, tested), PAS2P_NUM_CALL);
+    assert_int_equal(pas2p_number_event(&last, &test0, tested), PAS2P_NUM_POLL);
+    assert_int_equal(pas2p_number_event(&last, &isend, tested), PAS2P_NUM_CALL);
+    assert_int_equal(pas2p_number_event(&last, &w1t, tested), PAS2P_NUM_POLL);
+    assert_int_equal(pas2p_number_event(&last, &wallt, tested), PAS2P_NUM_POLL);
+    assert_int_equal(pas2p_number_event(&last, &w1, tested), PAS2P_NUM_CALL);
+    assert_int_equal(pas2p_number_event(&last, &wst, tested), PAS2P_NUM_CALL);
+    const pas2p_event_t wnull = {.call = PAS2P_CALL_Wait, .aux = 0}; /* MPI_REQUEST_NULL */
+    assert_int_equal(pas2p_number_event(&last, &wnull, tested), PAS2P_NUM_POLL);
+    assert_int_equal(pas2p_number_event(&last, &wnull, both), PAS2P_NUM_CALL);
+    assert_int_equal(pas2p_number_event(&last, &isend, both), PAS2P_NUM_CALL);
+    assert_int_equal(pas2p_number_event(&last, &w1t, both), PAS2P_NUM_CALL);
 }
 
 /* a Waitsome completing the requests posted at post[0..n), in one call */
