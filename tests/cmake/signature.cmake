@@ -412,18 +412,16 @@ add_test(NAME no_sync_launcher COMMAND bash ${T}/no_sync.sh ${PAS2P} ${W} $<TARG
 # call (completion_waits="tested"), so predict follows the signature (it diverged at the
 # first MPI_Wait); a trace without the tracer's flag (its manifest says so) keeps the
 # after-tests rule alone
-add_executable(testlater mpi/testlater.c)
-target_link_libraries(testlater PRIVATE MPI::MPI_C)
 add_test(NAME predict_waits_tested COMMAND bash -c [=[
   W=$1 pas2p=$2 prog=$3; shift 3; rm -rf "$W"; mkdir -p "$W"
-  "$pas2p" trace -o "$W/t" -- "$@" -np 2 "$prog" 60 >"$W/trace.out" 2>&1 || exit 1
-  cat "$W/trace.out" | grep "^testlater"
+  "$pas2p" trace -o "$W/t" -- "$@" -np 2 "$prog" 60 later >"$W/trace.out" 2>&1 || exit 1
+  cat "$W/trace.out" | grep "^testwait"
   "$pas2p" analyze "$W/t" -o "$W/s.xml" >/dev/null || exit 1
   grep -q 'completion_waits="tested"' "$W/s.xml" || { echo "no completion_waits=tested"; exit 1; }
-  "$pas2p" predict "$W/s.xml" -o "$W/p" -- "$@" -x TL_DELAY=1 -np 2 "$prog" 60 >"$W/out" 2>&1
+  "$pas2p" predict "$W/s.xml" -o "$W/p" -- "$@" -x TW_DELAY=1 -np 2 "$prog" 60 later >"$W/out" 2>&1
   rc=$?; cat "$W/out"
   ((rc == 0)) && ! grep -q "diverged" "$W/out" && grep -q "^PET = " "$W/out" || exit 1
   grep -v '^waits_tested' "$W/t/manifest" >"$W/m" && mv "$W/m" "$W/t/manifest"
   "$pas2p" analyze "$W/t" -o "$W/old.xml" >/dev/null || exit 1
   grep -q 'completion_waits="after-tests"' "$W/old.xml" || { echo "old trace: not after-tests"; exit 1; }
-  ]=] predict_waits_tested ${W}/testlater ${PAS2P} $<TARGET_FILE:testlater> ${MPIRUN})
+  ]=] predict_waits_tested ${W}/testwait_later ${PAS2P} $<TARGET_FILE:testwait> ${MPIRUN})

@@ -1,19 +1,25 @@
-/* testwait N: each iteration posts an MPI_Irecv and an MPI_Isend to the other rank, tests
- * each request once, and calls MPI_Waitall only when a test found one not done (Boost.MPI's
- * wait_all), then an MPI_Allreduce.  Whether the
- * Waitall is made is timing: TW_DELAY=1 (environment) makes rank 1 post its send 3 ms late,
- * so that rank 0's test fails and it waits in every iteration, where the traced run (no
- * delay: both ranks let the messages arrive before testing) waits in none.  Numbered, that
- * Waitall moved every ordinal after it and predict diverged at once. */
+/* testwait N [later]: each iteration posts an MPI_Irecv and an MPI_Isend to the other rank,
+ * tests each request once, and waits only for what a test did not find done, then an
+ * MPI_Allreduce.  Whether a wait is made is timing: TW_DELAY=1 (environment) makes rank 1
+ * post its send 3 ms late, so that rank 0's test fails and it waits in every iteration,
+ * where the traced run (no delay: both ranks let the messages arrive before testing) waits
+ * in none.  Numbered, such a wait moved every ordinal after it and predict diverged at once.
+ *   - default: one MPI_Waitall right after the tests (Boost.MPI's wait_all), which the
+ *     after-tests rule covers (analysis/completion_waits="after-tests");
+ *   - later: the MPI_Allreduce first, then one MPI_Wait per request its test did not find
+ *     done (SuperLU_DIST's pattern): another numbered call comes between, so only the
+ *     tracer's PAS2P_EV_TESTED flag says so (completion_waits="tested"). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "spin_for.h"
 
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     int r, np, n = argc > 1 ? atoi(argv[1]) : 60, waited = 0;
+    int later = argc > 2 && !strcmp(argv[2], "later");
     MPI_Comm_rank(MPI_COMM_WORLD, &r);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     if (np != 2) {
@@ -26,7 +32,7 @@ int main(int argc, char **argv)
     double sb[16] = {0}, rb[16], x = 1, y;
     for (int it = 0; it < n; it++) {
         MPI_Request q[2];
-        int f0 = 0, f1 = 0;
+        int f[2] = {0, 0};
         spin_for(0.001);
         if (delay && r == 1)
             spin_for(0.003);
@@ -34,15 +40,20 @@ int main(int argc, char **argv)
         MPI_Isend(sb, 16, MPI_DOUBLE, o, 3, MPI_COMM_WORLD, &q[1]);
         if (!delay)
             spin_for(0.002); /* the peer's message arrives before the tests */
-        MPI_Test(&q[0], &f0, MPI_STATUS_IGNORE);
-        MPI_Test(&q[1], &f1, MPI_STATUS_IGNORE);
-        if (!f0 || !f1) {
+        MPI_Test(&q[0], &f[0], MPI_STATUS_IGNORE);
+        MPI_Test(&q[1], &f[1], MPI_STATUS_IGNORE);
+        if (!later && (!f[0] || !f[1])) {
             MPI_Waitall(2, q, MPI_STATUSES_IGNORE);
             waited++;
         }
         MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        for (int k = 0; later && k < 2; k++)
+            if (!f[k]) {
+                MPI_Wait(&q[k], MPI_STATUS_IGNORE);
+                waited++;
+            }
     }
-    printf("testwait: rank %d waited in %d of %d iterations\n", r, waited, n);
+    printf("testwait: rank %d waited %d times in %d iterations\n", r, waited, n);
     MPI_Finalize();
     return 0;
 }
