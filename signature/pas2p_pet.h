@@ -50,12 +50,16 @@ typedef struct {
                                     that or more, or that PAS2P_PET_DRIFT x the mean or
                                     more, when its values could not be paired: below) */
     uint32_t paired_first;       /* > 0 (predict): target_s is the base mean x the median of
-                                    paired_n values each over the same occurrence of the base
-                                    run, from occurrence paired_first (counted from 1): */
-    uint32_t paired_n;           /* pas2p_pet_from_times */
+                                    values each over the same occurrence of the base run:
+                                    paired_n of them from occurrence paired_first (counted
+                                    from 1), of which paired_used entered the median, from
+                                    the paired_from-th (from 0; pas2p_times_pair): */
+    uint32_t paired_n, paired_used, paired_from; /* pas2p_pet_from_times */
+    unsigned paired_how;         /* PAS2P_PAIR_* (pas2p_times.h): which were left out, why */
+    double paired_before;        /* PAS2P_PAIR_AFTER_CHANGE: the median ratio before it */
     double paired_ratio;         /* that median */
-    double paired_base;          /* the median of those base occurrences over the base mean
-                                    (0 unknown): far from 1 in one base run, the PET rests
+    double paired_base;          /* the median of the used base occurrences over the base
+                                    mean (0 unknown): far from 1 in one base run, the PET rests
                                     on that run's early profile (pas2p_pet_print says so) */
     uint32_t paired_runs;        /* > 1: each value over the median of that many base runs'
                                     same occurrence, and their median mean (the signature

@@ -329,6 +329,118 @@ static inline int pas2p_times_load(const char *dir, unsigned rank, pas2p_times_f
 }
 
 
+/* ------------------------------------------------------------------ pairing
+ * predict's estimate of a phase: its target values tv[0..n), in occurrence order, each over
+ * the base's time bv[i] of the same occurrence (pet.c; sigrun.c asks it whether the stop
+ * should await more occurrences).  typical: the base's typical occurrence (its whole-run
+ * median; 0 unknown).  Of the pairs (bv > 0, tv >= 0):
+ *  - those whose base occurrence is within PAS2P_PAIR_TYPICAL x typical, when there are any:
+ *    a base occurrence of another regime pairs its noise with the target's (a 10 ms phase
+ *    whose first occurrences ran 0.1 ms: their ratio's noise multiplied its mean, PET 0.01x
+ *    or 100x the run; validation/known/paired_amplify.c);
+ *  - of those, after the last change point when 3 or more come after it: a k where every
+ *    ratio before k is PAS2P_PAIR_SHIFT x every one from k or more (or less), the target
+ *    running another regime first (a start 60x slower than the base's same occurrences,
+ *    then the base's pace: PET 7.4x the run; validation/known/slowstart.c), which noise
+ *    alone, spreading both sides, does not make;
+ * and the ratio is their median. */
+#define PAS2P_PAIR_TYPICAL 4.0
+#define PAS2P_PAIR_SHIFT 2.0
+#define PAS2P_PAIR_TAIL_MIN 3u
+enum {
+    PAS2P_PAIR_UNTYPICAL = 1, /* no base occurrence was typical: all pairs used */
+    PAS2P_PAIR_SOME_TYPICAL = 2, /* some were not: left out */
+    PAS2P_PAIR_AFTER_CHANGE = 4, /* the pairs before a change point left out */
+    PAS2P_PAIR_CHANGE_PENDING = 8 /* a change point with fewer than PAS2P_PAIR_TAIL_MIN after
+                                     it: all used, and more occurrences would settle it */
+};
+typedef struct {
+    double ratio;       /* the median of the used pairs' target / base */
+    double base_median; /* the median of their base times (s) */
+    double rmin, rmax;  /* the least and greatest of their ratios */
+    double before;      /* PAS2P_PAIR_AFTER_CHANGE: the median ratio of the pairs before it, */
+    double before_s;    /* the sum of their target values (s), */
+    unsigned before_n;  /* and how many */
+    unsigned n, valid;  /* pairs given; of them with a base time and a value */
+    unsigned used;      /* entered the median */
+    unsigned from;      /* the first used one's index among the n given */
+    unsigned how;       /* PAS2P_PAIR_* */
+} pas2p_pairing_t;
+
+static inline double pas2p_times_median_(double *v, unsigned n)
+{
+    qsort(v, n, sizeof *v, pas2p_times_cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* 0, *out filled; -1 when no pair is valid */
+static inline int pas2p_times_pair(const double *tv, const double *bv, unsigned n, double typical,
+                                   pas2p_pairing_t *out)
+{
+    double r[PAS2P_TIMES_MAX_VALUES], b[PAS2P_TIMES_MAX_VALUES], w[PAS2P_TIMES_MAX_VALUES];
+    double pmin[PAS2P_TIMES_MAX_VALUES], pmax[PAS2P_TIMES_MAX_VALUES];
+    double smin[PAS2P_TIMES_MAX_VALUES], smax[PAS2P_TIMES_MAX_VALUES];
+    unsigned at[PAS2P_TIMES_MAX_VALUES], m = 0, t = 0, valid = 0;
+    memset(out, 0, sizeof *out);
+    if (n > PAS2P_TIMES_MAX_VALUES)
+        n = PAS2P_TIMES_MAX_VALUES;
+    out->n = n;
+    for (unsigned i = 0; i < n; i++)
+        if (bv[i] > 0 && tv[i] >= 0) {
+            valid++;
+            t += typical > 0 && bv[i] * PAS2P_PAIR_TYPICAL >= typical &&
+                 bv[i] <= PAS2P_PAIR_TYPICAL * typical;
+        }
+    out->valid = valid;
+    if (!valid)
+        return -1;
+    for (unsigned i = 0; i < n; i++) {
+        if (!(bv[i] > 0 && tv[i] >= 0))
+            continue;
+        int typ = typical > 0 && bv[i] * PAS2P_PAIR_TYPICAL >= typical &&
+                  bv[i] <= PAS2P_PAIR_TYPICAL * typical;
+        if (t && !typ)
+            continue;
+        r[m] = tv[i] / bv[i];
+        b[m] = bv[i];
+        at[m++] = i;
+    }
+    out->how = !(typical > 0) ? 0 : !t ? PAS2P_PAIR_UNTYPICAL : t < valid ? PAS2P_PAIR_SOME_TYPICAL : 0;
+    for (unsigned i = 0; i < m; i++) {
+        pmin[i] = i && pmin[i - 1] < r[i] ? pmin[i - 1] : r[i];
+        pmax[i] = i && pmax[i - 1] > r[i] ? pmax[i - 1] : r[i];
+    }
+    for (unsigned i = m; i-- > 0;) {
+        smin[i] = i + 1 < m && smin[i + 1] < r[i] ? smin[i + 1] : r[i];
+        smax[i] = i + 1 < m && smax[i + 1] > r[i] ? smax[i + 1] : r[i];
+    }
+    unsigned lo = 0;
+    for (unsigned k = m; k-- > 1;)
+        if (pmin[k - 1] > PAS2P_PAIR_SHIFT * smax[k] || pmax[k - 1] * PAS2P_PAIR_SHIFT < smin[k]) {
+            if (m - k >= PAS2P_PAIR_TAIL_MIN) {
+                memcpy(w, r, k * sizeof *w);
+                out->before = pas2p_times_median_(w, k);
+                for (unsigned i = 0; i < k; i++)
+                    out->before_s += tv[at[i]];
+                out->before_n = k;
+                out->how |= PAS2P_PAIR_AFTER_CHANGE;
+                lo = k;
+            } else
+                out->how |= PAS2P_PAIR_CHANGE_PENDING;
+            break;
+        }
+    memcpy(w, r + lo, (m - lo) * sizeof *w);
+    out->ratio = pas2p_times_median_(w, m - lo);
+    out->rmin = w[0];
+    out->rmax = w[m - lo - 1];
+    memcpy(w, b + lo, (m - lo) * sizeof *w);
+    out->base_median = pas2p_times_median_(w, m - lo);
+    out->used = m - lo;
+    out->from = at[lo];
+    return 0;
+}
+
+
 #ifdef __cplusplus
 }
 #endif

@@ -169,7 +169,16 @@ void pas2p_pet_print_for(const pas2p_pet_t *p, const char *method, FILE *out)
                      q->paired_runs);
             snprintf(mean, sizeof mean, "the runs' median mean");
         }
-        if (q->paired_first && q->paired_n > 1)
+        if (q->paired_first && q->paired_n > 1 && q->paired_used && q->paired_used < q->paired_n)
+            /* some pairs left out (pas2p_times_pair): which, and why */
+            fprintf(out, "%6s each value over %s (occurrences %u-%u): %s x the median ratio "
+                    "%.4f of %u of them%s%s\n", "", runs, q->paired_first,
+                    q->paired_first + q->paired_n - 1, mean, q->paired_ratio, q->paired_used,
+                    q->paired_how & PAS2P_PAIR_SOME_TYPICAL
+                        ? ", whose base occurrence was typical of the base run" : "",
+                    q->paired_how & PAS2P_PAIR_AFTER_CHANGE ? ", after the target changed pace"
+                                                             : "");
+        else if (q->paired_first && q->paired_n > 1)
             fprintf(out, "%6s each value over %s (occurrences %u-%u): %s x their median ratio "
                     "%.4f\n", "", runs, q->paired_first, q->paired_first + q->paired_n - 1, mean,
                     q->paired_ratio);
@@ -206,6 +215,20 @@ void pas2p_pet_print_for(const pas2p_pet_t *p, const char *method, FILE *out)
                 "%.2f-%.2fx the base mean; the PET assumes the target's run starts the same way "
                 "(a transient of that one base run would be off by as much: pas2p trace --runs "
                 "3 pools base runs)\n", list, lo, hi);
+    /* a change of pace on the target (pas2p_times_pair): estimated from after it, or the
+     * run stopped before the new pace had PAS2P_PAIR_TAIL_MIN values */
+    for (uint32_t i = 0; i < p->nphases; i++) {
+        const pas2p_pet_phase_t *q = &p->phases[i];
+        if (q->paired_first && (q->paired_how & PAS2P_PAIR_AFTER_CHANGE))
+            fprintf(out, "note: phase %u: its timed occurrences ran %.3gx the base's same ones, "
+                    "then %.3gx from occurrence %u: those before count as they ran, the phase's "
+                    "other occurrences at the later pace\n", q->id, q->paired_before,
+                    q->paired_ratio, q->paired_first + q->paired_from);
+        else if (q->paired_first && (q->paired_how & PAS2P_PAIR_CHANGE_PENDING))
+            fprintf(out, "note: phase %u: its last timed occurrence(s) changed pace (%ux the others "
+                    "or more) when the run stopped: the PET is of the earlier pace (more "
+                    "occurrences: predict --occurrences)\n", q->id, (unsigned)PAS2P_PAIR_SHIFT);
+    }
     if (p->nestimated)
         fprintf(out, "note: %u relevant phase(s) not measured on the target; estimated as base "
                 "time x the measured ratio\n", p->nestimated);
@@ -320,16 +343,17 @@ static int tail_carried(const pas2p_sig_phase_t *p)
 }
 
 /* predict's paired estimate of phase p from its timed values tp (the application's own
- * occurrences from tp->first): the base mean x the median of each value over the same
+ * occurrences from tp->first): the base mean x the median ratio of each value over the same
  * occurrence of the base run -- of the base runs, their medians, when the signature pooled
  * several (runs > 1: one run's early occurrences carry its noise, 3.1 % mean error per
- * predict run against 2.4 % pooled over 3; results/predict.md); 0 when none can be paired
- * (pas2p_pet_from_times) */
-static double paired(const pas2p_sig_phase_t *p, const pas2p_times_phase_t *tp, double *ratio,
-                     uint32_t *n, double *base_profile)
+ * predict run against 2.4 % pooled over 3; results/predict.md) -- of the pairs that
+ * pas2p_times_pair keeps (typical base occurrences; those after a change of regime on the
+ * target); 0 when none can be paired (pas2p_pet_from_times) */
+static double paired(const pas2p_sig_phase_t *p, const pas2p_times_phase_t *tp,
+                     pas2p_pairing_t *pr)
 {
-    double r[PAS2P_TIMES_MAX_VALUES], bv[PAS2P_TIMES_MAX_VALUES];
-    uint32_t k = 0;
+    double tv[PAS2P_TIMES_MAX_VALUES], bv[PAS2P_TIMES_MAX_VALUES];
+    unsigned k = 0;
     int pooled = p->runs > 1 && p->runs_time_mean_s > 0;
     const double *b = pooled ? p->occ_runs_time_s : p->occ_time_s;
     double mean = pooled ? p->runs_time_mean_s : p->time_mean_s;
@@ -338,16 +362,17 @@ static double paired(const pas2p_sig_phase_t *p, const pas2p_times_phase_t *tp, 
         if (j >= p->nocc || j >= PAS2P_SIG_OCC || !(b[j] > 0) || !(tp->v[i] >= 0))
             break;
         bv[k] = b[j];
-        r[k++] = tp->v[i] / b[j];
+        tv[k++] = tp->v[i];
     }
-    if (!k || !(mean > 0))
+    if (!k || !(mean > 0) ||
+        pas2p_times_pair(tv, bv, k, p->time_median_s > 0 ? p->time_median_s : mean, pr))
         return 0;
-    qsort(r, k, sizeof *r, cmp_d);
-    qsort(bv, k, sizeof *bv, cmp_d);
-    *ratio = k % 2 ? r[k / 2] : (r[k / 2 - 1] + r[k / 2]) / 2;
-    *base_profile = (k % 2 ? bv[k / 2] : (bv[k / 2 - 1] + bv[k / 2]) / 2) / mean;
-    *n = k;
-    return mean * *ratio;
+    /* the occurrences timed before a change of pace count as they ran, the others at the
+     * later pace (slowstart: 0.80 s for a run of 0.84 s; 0.70 s without them) */
+    if ((pr->how & PAS2P_PAIR_AFTER_CHANGE) && p->weight > pr->before_n)
+        return (pr->before_s + (double)(p->weight - pr->before_n) * mean * pr->ratio) /
+               (double)p->weight;
+    return mean * pr->ratio;
 }
 
 int pas2p_pet_from_times(const pas2p_signature_t *sig, const char *dir, const char *base_dir,
@@ -393,10 +418,9 @@ int pas2p_pet_from_times(const pas2p_signature_t *sig, const char *dir, const ch
         if (occurrences && used && !pas2p_times_load(dir, R->rank, &tf, perr, sizeof perr)) {
             for (size_t i = 0; i < tf.nphases; i++)
                 for (uint32_t k = 0; k < R->nphases; k++) {
-                    double ratio, profile;
-                    uint32_t n;
+                    pas2p_pairing_t pr;
                     double t = R->phases[k].id == tf.phases[i].id && isfinite(target[r][k])
-                                   ? paired(&R->phases[k], &tf.phases[i], &ratio, &n, &profile)
+                                   ? paired(&R->phases[k], &tf.phases[i], &pr)
                                    : 0;
                     if (t > 0) {
                         target[r][k] = t;
@@ -446,6 +470,7 @@ int pas2p_pet_from_times(const pas2p_signature_t *sig, const char *dir, const ch
     /* what each measured phase rests on: its values on the prediction's rank, their range
      * on the scale of its target PhaseET (median x whatever scaled it) */
     pas2p_times_file_t tf;
+    pas2p_pairing_t pr;
     char lerr[64];
     if (!rc && !pas2p_times_load(dir, out->rank, &tf, lerr, sizeof lerr)) {
         for (uint32_t i = 0; i < out->nphases; i++) {
@@ -460,8 +485,21 @@ int pas2p_pet_from_times(const pas2p_signature_t *sig, const char *dir, const ch
                         for (uint32_t k = 0; sig->ranks[r].rank == out->rank &&
                                              k < sig->ranks[r].nphases; k++)
                             if (sig->ranks[r].phases[k].id == q->id && pair[r] && pair[r][k] &&
-                                paired(&sig->ranks[r].phases[k], &tf.phases[j], &q->paired_ratio,
-                                       &q->paired_n, &q->paired_base) > 0) {
+                                paired(&sig->ranks[r].phases[k], &tf.phases[j], &pr) > 0) {
+                                const pas2p_sig_phase_t *sp = &sig->ranks[r].phases[k];
+                                double mean = sp->runs > 1 && sp->runs_time_mean_s > 0
+                                                  ? sp->runs_time_mean_s : sp->time_mean_s;
+                                q->paired_ratio = pr.ratio;
+                                q->paired_n = pr.n;
+                                q->paired_used = pr.used;
+                                q->paired_from = pr.from;
+                                q->paired_how = pr.how;
+                                q->paired_before = pr.before;
+                                q->paired_base = pr.base_median / mean;
+                                if (pr.used < pr.n && pr.ratio > 0) { /* the used ones' range */
+                                    q->lo_s = q->target_s * pr.rmin / pr.ratio;
+                                    q->hi_s = q->target_s * pr.rmax / pr.ratio;
+                                }
                                 q->paired_first = tf.phases[j].first;
                                 q->paired_runs = sig->ranks[r].phases[k].runs > 1 &&
                                                          sig->ranks[r].phases[k].runs_time_mean_s > 0

@@ -102,6 +102,16 @@ int pas2p_prediction_write(const pas2p_prediction_t *p, const char *path, char *
                                                     q->paired_runs));
             if (q->paired_base > 0)
                 REAL("paired_base", q->paired_base);
+            if (q->paired_how) { /* (pas2p_times_pair: some pairs left out, or about to be) */
+                W(xmlTextWriterWriteFormatAttribute(w, BAD_CAST "paired_used", "%u",
+                                                    q->paired_used));
+                W(xmlTextWriterWriteFormatAttribute(w, BAD_CAST "paired_from", "%u",
+                                                    q->paired_from));
+                W(xmlTextWriterWriteFormatAttribute(w, BAD_CAST "paired_how", "%u",
+                                                    q->paired_how));
+                if (q->paired_how & PAS2P_PAIR_AFTER_CHANGE)
+                    REAL("paired_before", q->paired_before);
+            }
         }
         W(xmlTextWriterEndElement(w));
     }
@@ -178,6 +188,13 @@ int pas2p_prediction_read(const char *path, pas2p_prediction_t *p, char *err, si
                     q->paired_runs = (uint32_t)pas2p_xml_attr_u(k, "paired_runs");
                     q->paired_base = pas2p_xml_attr(k, "paired_base")
                                          ? pas2p_xml_attr_d(k, "paired_base") : 0;
+                    q->paired_used = pas2p_xml_attr(k, "paired_used")
+                                         ? (uint32_t)pas2p_xml_attr_u(k, "paired_used")
+                                         : q->paired_n;
+                    q->paired_from = (uint32_t)pas2p_xml_attr_u(k, "paired_from");
+                    q->paired_how = (unsigned)pas2p_xml_attr_u(k, "paired_how");
+                    q->paired_before = pas2p_xml_attr(k, "paired_before")
+                                           ? pas2p_xml_attr_d(k, "paired_before") : 0;
                 }
                 if (pas2p_xml_attr(k, "values")) {
                     q->nvalues = (uint32_t)pas2p_xml_attr_u(k, "values");

@@ -1153,37 +1153,86 @@ static double median_of(double *v, uint32_t n)
 }
 
 /* A steady time (predict's estimator): when the last awaited occurrence of phase ph has
- * closed and its timed values disagree -- their range is more than half their median
- * (QE's FFT Alltoall: 3 values -75/+53 %), or, once extended, the last value moved the
- * median by more than 5 % -- the stop also awaits the phase's next occurrence, up to
- * steady_cap values, and never past the stop point of the rare phases (the 3 % budget). */
+ * closed, the stop also awaits the phase's next occurrence
+ *  - while its timed values disagree -- their range is more than half their median (QE's
+ *    FFT Alltoall: 3 values -75/+53 %), or, once extended, the last value moved the median
+ *    by more than 5 % -- up to steady_cap values;
+ *  - while their ratio to the base's same occurrences (pas2p_times_pair, the estimate
+ *    pet.c makes) is suspect -- PAS2P_PAIR_SUSPECT x the base's or less or more, or paired
+ *    with fewer than PAS2P_PAIR_TAIL_MIN typical base occurrences -- or, once so extended,
+ *    the last value moved that ratio by more than 5 %, up to every recorded occurrence;
+ *  - while the ratios changed pace and too few have come since to estimate from the new
+ *    one (PAS2P_PAIR_CHANGE_PENDING);
+ * never past the stop point of the rare phases (the 3 % budget), but up to twice that while
+ * the ratio is suspect or a change pending (a target whose first occurrences ran 60x the base's, then the base's pace,
+ * was predicted at 7.4x its run: tests/mpi/slowstart.c; a 10 ms phase whose first base
+ * occurrences ran 0.1 ms, at 0.01-100x: validation/known/paired_amplify.c): a target that
+ * is that much slower (or a base traced that much slower) for good pays those occurrences
+ * for the check. */
+#define PAS2P_PAIR_SUSPECT 4.0
 static void steady(sigrun_t *s, uint32_t ph)
 {
-    double v[PAS2P_SIG_OCC], w[PAS2P_SIG_OCC];
-    uint32_t n = 0, next = UINT32_MAX;
-    int extended = 0;
+    double v[PAS2P_SIG_OCC], w[PAS2P_SIG_OCC], tv[PAS2P_SIG_OCC], bv[PAS2P_SIG_OCC];
+    uint32_t n = 0, next = UINT32_MAX, prev = 0;
+    int extended = 0, suspected = 0, pairable = 1;
+    const pas2p_sig_phase_t *p = &s->me->phases[ph];
+    int pooled = p->runs > 1 && p->runs_time_mean_s > 0;
+    const double *ob = pooled ? p->occ_runs_time_s : p->occ_time_s;
     for (uint32_t i = 0; i < s->niv; i++) {
         const interval_t *y = &s->iv[i];
         if (y->phase != ph || y->timed != 1)
             continue;
         if (y->measured && y->t1 < 0)
             return; /* another awaited one is still open */
-        if (y->t1 >= 0 && y->t0 >= 0 && n < PAS2P_SIG_OCC)
-            v[n++] = y->t1 - y->t0;
-        else if (y->t1 < 0 && !y->measured && next == UINT32_MAX)
+        if (y->t1 >= 0 && y->t0 >= 0 && n < PAS2P_SIG_OCC) {
+            v[n] = y->t1 - y->t0;
+            tv[n] = v[n] * 1e-9;
+            bv[n] = y->occ < PAS2P_SIG_OCC ? ob[y->occ] : 0;
+            /* (consecutive occurrences: those pet.c pairs) */
+            pairable &= bv[n] > 0 && (!n || y->occ == prev + 1);
+            prev = y->occ;
+            n++;
+        } else if (y->t1 < 0 && !y->measured && next == UINT32_MAX)
             next = i;
         extended |= y->measured && y->steady;
+        suspected |= y->measured && y->steady == 2;
     }
-    if (n < 3 || n >= s->steady_cap || next == UINT32_MAX || s->iv[next].oend > s->stop_at)
+    if (n < 3 || next == UINT32_MAX || n >= PAS2P_SIG_OCC)
         return;
-    memcpy(w, v, n * sizeof *v);
-    double med = median_of(w, n), range = w[n - 1] - w[0];
-    memcpy(w, v, (n - 1) * sizeof *v); /* (the values before the last one) */
-    int unsteady = extended ? fabs(med - median_of(w, n - 1)) > 0.05 * med : range > 0.5 * med;
-    if (med <= 0 || !unsteady)
+    pas2p_pairing_t a, z;
+    double typical = p->time_median_s > 0 ? p->time_median_s : p->time_mean_s;
+    int paired = pairable && !pas2p_times_pair(tv, bv, n, typical, &a);
+    int past = s->iv[next].oend > s->stop_at, want = 0;
+    int extreme = paired && (a.ratio > PAS2P_PAIR_SUSPECT || a.ratio * PAS2P_PAIR_SUSPECT < 1);
+    if (s->iv[next].oend > 2 * s->stop_at)
+        return; /* (twice the budget at most) */
+    if (paired && (a.how & PAS2P_PAIR_CHANGE_PENDING))
+        want = 1; /* past the budget too */
+    else if (extreme || (paired && (a.how & PAS2P_PAIR_UNTYPICAL)) ||
+             (paired && (a.how & PAS2P_PAIR_SOME_TYPICAL) && a.used < PAS2P_PAIR_TAIL_MIN))
+        want = 1; /* (so) */
+    else if (past)
+        return;
+    else if (paired && suspected)
+        want = !pas2p_times_pair(tv, bv, n - 1, typical, &z) &&
+               fabs(a.ratio - z.ratio) > 0.05 * a.ratio;
+    else if (n < s->steady_cap) {
+        memcpy(w, v, n * sizeof *v);
+        double med = median_of(w, n), range = w[n - 1] - w[0];
+        memcpy(w, v, (n - 1) * sizeof *v); /* (the values before the last one) */
+        want = med > 0 && (extended ? fabs(med - median_of(w, n - 1)) > 0.05 * med
+                                    : range > 0.5 * med);
+        if (!want)
+            return;
+        s->iv[next].measured = 1;
+        s->iv[next].steady = 1;
+        s->nmeasured++;
+        return;
+    }
+    if (!want)
         return;
     s->iv[next].measured = 1;
-    s->iv[next].steady = 1;
+    s->iv[next].steady = 2;
     s->nmeasured++;
 }
 

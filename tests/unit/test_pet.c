@@ -373,6 +373,112 @@ static void test_paired_occurrences(void **state)
     rmdir(dir);
 }
 
+/* pas2p_times_pair, predict's pairing (validation/known): which pairs enter the median */
+static void test_pairing_rules(void **state)
+{
+    (void)state;
+    pas2p_pairing_t a;
+    /* a target that starts 60x slower than the base's same occurrences, then at its pace:
+     * the pairs after the change, once there are 3 */
+    double slow[8] = {0.020, 0.020, 0.020, 0.020, 0.020, 0.00033, 0.00036, 0.00030};
+    double b33[8] = {0.0003, 0.0003, 0.0003, 0.0003, 0.0003, 0.0003, 0.0003, 0.0003};
+    assert_int_equal(pas2p_times_pair(slow, b33, 8, 0.0003, &a), 0);
+    assert_int_equal(a.how, PAS2P_PAIR_AFTER_CHANGE);
+    assert_int_equal(a.used, 3);
+    assert_int_equal(a.from, 5);
+    assert_int_equal(a.before_n, 5);
+    assert_true(fabs(a.ratio - 1.1) < 1e-9);
+    assert_true(fabs(a.before - 0.020 / 0.0003) < 1e-6);
+    assert_true(fabs(a.before_s - 0.100) < 1e-12);
+    assert_true(fabs(a.rmin - 1.0) < 1e-9 && fabs(a.rmax - 1.2) < 1e-9);
+    /* 2 after it: pending (all used: the median is still the earlier pace's) */
+    assert_int_equal(pas2p_times_pair(slow, b33, 7, 0.0003, &a), 0);
+    assert_int_equal(a.how, PAS2P_PAIR_CHANGE_PENDING);
+    assert_int_equal(a.used, 7);
+    assert_true(a.ratio > 60);
+    /* noise spreads both ways: no change point (ratios 0.5-2.1) */
+    double noisy[6] = {0.0005, 0.0016, 0.0009, 0.0021, 0.0007, 0.0012};
+    double b1[6] = {0.001, 0.001, 0.001, 0.001, 0.001, 0.001};
+    assert_int_equal(pas2p_times_pair(noisy, b1, 6, 0.001, &a), 0);
+    assert_int_equal(a.how, 0);
+    assert_int_equal(a.used, 6);
+    assert_true(fabs(a.ratio - 1.05) < 1e-9);
+    /* a 10 ms phase whose first base occurrences ran 0.1 ms: their pairs' noise (3x, 0.5x)
+     * is left out while typical ones are there */
+    double bt[6] = {0.0001, 0.0001, 0.0001, 0.010, 0.010, 0.010};
+    double tt[6] = {0.0003, 0.00005, 0.0001, 0.0105, 0.0100, 0.0098};
+    assert_int_equal(pas2p_times_pair(tt, bt, 6, 0.010, &a), 0);
+    assert_int_equal(a.how, PAS2P_PAIR_SOME_TYPICAL);
+    assert_int_equal(a.used, 3);
+    assert_int_equal(a.from, 3);
+    assert_true(fabs(a.ratio - 1.0) < 1e-9);
+    /* none typical: all of them, said */
+    assert_int_equal(pas2p_times_pair(tt, bt, 3, 0.010, &a), 0);
+    assert_true(a.how & PAS2P_PAIR_UNTYPICAL); /* (and the 3x first: a change pending) */
+    assert_int_equal(a.used, 3);
+    assert_true(fabs(a.ratio - 1.0) < 1e-9);
+    /* typical unknown (older signatures): none left out for it (the first, 3x every one
+     * after it, is a change point) */
+    assert_int_equal(pas2p_times_pair(tt, bt, 6, 0, &a), 0);
+    assert_int_equal(a.how, PAS2P_PAIR_AFTER_CHANGE);
+    assert_int_equal(a.used, 5);
+    /* nothing to pair */
+    double zero[2] = {0, 0};
+    assert_int_equal(pas2p_times_pair(tt, zero, 2, 0.010, &a), -1);
+}
+
+/* predict over a target that started slow: the occurrences timed before the change count as
+ * they ran, the phase's others at the later pace, and the note says so (slowstart: PET
+ * 6.14 s for a run of 0.82 s before) */
+static void test_paired_change_of_pace(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/pas2p-test-pace-XXXXXX", path[128], err[512];
+    times_file(dir, path, sizeof path,
+               "pas2p-times 1\nrank 0\nnp 1\nstatus stopped\nset_s 0.16\n"
+               "phase 2 0.020 0.020 0.020 0.020 0.020 0.00033 0.00036 0.00030\nfirst 2 2\n");
+    pas2p_sig_phase_t p[1];
+    set_phase(&p[0], 2, 269, 0.0003, 1);
+    p[0].time_median_s = 0.0003;
+    p[0].nocc = 12;
+    for (int j = 0; j < 12; j++)
+        p[0].occ_time_s[j] = 0.0003;
+    pas2p_sig_rank_t R = {.rank = 0, .nphases = 1, .phases = p};
+    pas2p_signature_t sig = {.nranks = 1, .ranks = &R, .np = 1, .representative = 0, .spmd = 1};
+    pas2p_pet_t out;
+    assert_int_equal(pas2p_pet_from_times(&sig, dir, NULL, 1, 0, &out, err, sizeof err), 0);
+    double want = (0.100 + 264 * 0.0003 * 1.1) / 269;
+    assert_true(fabs(out.phases[0].target_s - want) < 1e-12);
+    assert_int_equal(out.phases[0].paired_used, 3);
+    assert_int_equal(out.phases[0].paired_from, 5);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    pas2p_pet_print(&out, f);
+    fclose(f);
+    assert_non_null(strstr(text, "median ratio 1.1000 of 3 of them, after the target changed pace"));
+    assert_non_null(strstr(text, "note: phase 2: its timed occurrences ran 66.7x the base's same "
+                                 "ones, then 1.1x from occurrence 7"));
+    free(text);
+    /* the prediction file keeps it, and prints the same */
+    pas2p_prediction_t a, b;
+    memset(&a, 0, sizeof a);
+    snprintf(a.method, sizeof a.method, "predict");
+    a.pet = out;
+    char xml[256];
+    snprintf(xml, sizeof xml, "%s/prediction.xml", dir);
+    assert_int_equal(pas2p_prediction_write(&a, xml, err, sizeof err), 0);
+    assert_int_equal(pas2p_prediction_read(xml, &b, err, sizeof err), 0);
+    assert_int_equal(b.pet.phases[0].paired_used, 3);
+    assert_int_equal(b.pet.phases[0].paired_how, PAS2P_PAIR_AFTER_CHANGE);
+    assert_true(fabs(b.pet.phases[0].paired_before - 0.020 / 0.0003) < 1e-6);
+    pas2p_prediction_free(&b);
+    pas2p_pet_free(&out);
+    unlink(xml);
+    unlink(path);
+    rmdir(dir);
+}
+
 /* does what pas2p_prediction_print says of a hold `what` (what NULL: no warning at all) */
 static void says(const pas2p_prediction_t *a, const char *what)
 {
@@ -558,6 +664,8 @@ int main(void)
         cmocka_unit_test(test_times_median),
         cmocka_unit_test(test_drift_guard),
         cmocka_unit_test(test_paired_occurrences),
+        cmocka_unit_test(test_pairing_rules),
+        cmocka_unit_test(test_paired_change_of_pace),
         cmocka_unit_test(test_pet_below_set_is_said),
         cmocka_unit_test(test_departed_line),
         cmocka_unit_test(test_outlier_ratio_is_said),
