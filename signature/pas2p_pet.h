@@ -146,7 +146,12 @@ int pas2p_times_read(const char *dir, const pas2p_sig_rank_t *R, double *t, pas2
  * occurrences carry its noise (the same 9 codes, 3 traces pooled: mean |PETE| of a single
  * predict run 2.4 % against 3.1 % paired with its own trace, 3 of 54 runs over 5 % against
  * 6; the mean of the runs did as well there, but one slow start in 5 runs moved ftn_ring's
- * pooled mean and its predictions by -13 %).
+ * pooled mean and its predictions by -13 %).  Of the pairs, those pas2p_times_pair keeps:
+ * the ones whose base occurrence is typical of the phase (within 4x its whole-run median),
+ * and of those the ones after the target's last clean change of pace (3 or more), the
+ * occurrences before it counted as they ran (a target starting at 60x its base's pace:
+ * PET 6.14 s for runs of 0.82 s, now 0.79 s; 0.1 ms base occurrences of a 10 ms phase
+ * paired: PET 0.01-100x the run; tests predict_slow_start, predict_untypical_pairs).
  * Values that cannot be paired (no `first` line, occurrences the signature does not record,
  * an older signature without their times) fall back on this: a phase whose base mean is
  * PAS2P_PET_DRIFT times its base median over the occurrences the signature records (2nd to 32nd) or more,
