@@ -1164,11 +1164,11 @@ static double median_of(double *v, uint32_t n)
  *  - while the ratios changed pace and too few have come since to estimate from the new
  *    one (PAS2P_PAIR_CHANGE_PENDING);
  * never past the stop point of the rare phases (the 3 % budget), but up to twice that while
- * the ratio is suspect or a change pending (a target whose first occurrences ran 60x the base's, then the base's pace,
- * was predicted at 7.4x its run: tests/mpi/slowstart.c; a 10 ms phase whose first base
- * occurrences ran 0.1 ms, at 0.01-100x: validation/known/paired_amplify.c): a target that
- * is that much slower (or a base traced that much slower) for good pays those occurrences
- * for the check. */
+ * the ratio is suspect or a change pending (a target whose first occurrences ran 60x the
+ * base's, then the base's pace, was predicted at 7.4x its run: tests/mpi/slowstart.c; a
+ * 10 ms phase whose first base occurrences ran 0.1 ms, at 0.01-100x its run:
+ * tests/mpi/paired_amplify.c): a target that is that much slower (or a base traced that
+ * much slower) for good pays those occurrences for the check. */
 #define PAS2P_PAIR_SUSPECT 4.0
 static void steady(sigrun_t *s, uint32_t ph)
 {
