@@ -25,6 +25,18 @@ launch_time() {
   done | median
 }
 # rng FILE: "lo-hi" of the numbers in FILE
+# median_ci FILE: "MEDIAN [LO, HI] C%" of the numbers in FILE: the distribution-free
+# interval for the median between order statistics k and n+1-k, k the largest whose coverage
+# 1 - 2 P(Bin(n, 1/2) < k) is >= 95 % (n = 7: the extremes, 98.4 %; n >= 9: inside them)
+median_ci() {
+  sort -g "$1" | awk '{a[NR]=$1} END { n = NR; if (!n) exit
+    m = n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2
+    k = 1; cov = 1 - 2 * 0.5 ^ n
+    for (j = 2; j <= n / 2; j++) { # P(B < j), B ~ Bin(n, 1/2)
+      p = 0; c = 1; for (i = 0; i < j; i++) { if (i) c = c * (n - i + 1) / i; p += c }
+      p *= 0.5 ^ n; if (1 - 2 * p >= 0.95) { k = j; cov = 1 - 2 * p } else break }
+    printf "%+.1f [%+.1f, %+.1f] %.0f%%", m, a[k], a[n+1-k], cov * 100 }'
+}
 rng() { sort -g "$1" | awk 'NR==1{lo=$1} {hi=$1} END{printf "%.3f-%.3f", lo, hi}'; }
 # bench_parse NAME HELP_LAST_LINE "$@": the options the accuracy benchmarks share (--build,
 # --np, --runs, --apps, -h: the header comment up to HELP_LAST_LINE) into build np runs apps,
