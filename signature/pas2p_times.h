@@ -291,6 +291,10 @@ static inline int pas2p_times_load(const char *dir, unsigned rank, pas2p_times_f
                 double x = strtod(p, &end);
                 if (end == p)
                     break;
+                if (x != x || x > 1e300 || x < -1e300) { /* nan, inf: never written */
+                    n = 0;
+                    break;
+                }
                 v[n++] = x;
                 p = end;
             }

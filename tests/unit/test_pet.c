@@ -179,6 +179,20 @@ static void test_times_median(void **state)
     assert_non_null(strstr(err, "malformed times file"));
     unlink(path);
     rmdir(dir);
+    /* a value that no writer prints (nan, inf: a damaged file) is malformed, not a phase
+     * silently estimated or an infinite ratio */
+    const char *bad[] = {"phase 1 1.0 inf 1.2\n", "phase 1 nan\n", "phase 1 1.0 -inf\n"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char d2[] = "/tmp/pas2p-test-times-bad-XXXXXX", p2[128], text[256];
+        snprintf(text, sizeof text, "pas2p-times 1\nrank 0\nnp 1\nstatus stopped\nset_s 1\n%s",
+                 bad[i]);
+        times_file(d2, p2, sizeof p2, text);
+        R.nphases = 3;
+        assert_int_equal(pas2p_times_read(d2, &R, t, &st, err, sizeof err), -1);
+        assert_non_null(strstr(err, "malformed times file"));
+        unlink(p2);
+        rmdir(d2);
+    }
 }
 
 /* the times file's optional `departed` line (predict: rounds of non-relevant phases of an
