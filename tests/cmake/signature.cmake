@@ -447,74 +447,17 @@ add_test(NAME predict_heavy_variant_timed COMMAND bash -c [=[
 # (alone in its suite: beside another test the trace often merges the variant, and skips)
 set_tests_properties(predict_heavy_variant_timed PROPERTIES SKIP_RETURN_CODE 77 RUN_SERIAL TRUE)
 
-# a target whose first iterations run another pace than the base's same ones (SLOWSTART=8:
-# 20 ms instead of 0.3 ms, then the base's pace): the light phase's timed occurrences
-# change pace at its 7th occurrence (iteration 8: the 1st is in the Init phase); predict
-# waits (past its budget, up to twice it) for 3 at the new pace and estimates from those,
-# the ones before counted as they ran.  The old estimator paired the slow start alone: the
-# phase at 62x its base, PET 6.14 s for a run of 0.82 s.  What is asserted is that
-# behaviour: the change found at occurrence 7 (8 or 9 when a loaded machine blurred one),
-# the estimate from after it, the phase's ratio a third of the slow start's or less, and
-# PET within 2x of two runs timed beside it.  Quiet: PET 0.79 s for runs of 0.82 s.
-# Skipped (77) when the trace noted a shared machine, or did not make the light phase
-# (weight 269-270)
+# predict's pairing of the target's occurrences with the base's (tests/predict_pairing.sh
+# says what each asserts): a target that starts at another pace (slowstart), a phase whose
+# first base occurrences are of another regime (paired_amplify).  Alone in their suite:
+# beside another test the trace notes a shared machine, and they skip (77)
 add_executable(slowstart mpi/slowstart.c)
 target_link_libraries(slowstart PRIVATE MPI::MPI_C)
-add_test(NAME predict_slow_start COMMAND bash -c [=[
-  W=$1 pas2p=$2 prog=$3; shift 3; rm -rf "$W"; mkdir -p "$W"
-  "$pas2p" trace -o "$W/t" -- "$@" -np 2 "$prog" 300 >"$W/trace.out" 2>&1 || exit 1
-  "$pas2p" analyze "$W/t" -o "$W/s.xml" >"$W/an.out" 2>&1 || exit 1
-  cat "$W/an.out"
-  id=$(awk '/^# global phases/ { on = 1; next } /^#/ { on = 0 } on && ($2 == 269 || $2 == 270) && $6 == "yes" { print $1; exit }' "$W/an.out")
-  [[ $id ]] || { echo "SKIPPED: no relevant global phase of weight 269-270: the trace did not separate the light iterations (a loaded machine)"; exit 77; }
-  # a base traced beside other jobs (CI's two suites, ctest -j2) has its 0.3 ms iterations
-  # at 6.6 ms on average and at 0.3-20 ms one by one: no pace to compare with
-  ! grep "computed on" "$W/trace.out" || { echo "SKIPPED: the base was traced on a shared machine"; exit 77; }
-  SLOWSTART=8 "$pas2p" predict "$W/s.xml" -o "$W/p" -- "$@" -np 2 "$prog" 300 >"$W/out" 2>&1
-  rc=$?; cat "$W/out"
-  ((rc == 0)) || exit 1
-  grep -Eq "^ +$id +(269|270) .* of [0-9]+ of them, after the target changed pace$|^ +each value over .* of [0-9]+ of them, after the target changed pace$" "$W/out" ||
-    { echo "phase $id: not estimated from after the change"; exit 1; }
-  note=$(grep -E "^note: phase $id: its timed occurrences ran [0-9.e+]+x the base's same ones, then [0-9.e+]+x from occurrence [789]:" "$W/out") ||
-    { echo "phase $id: no change of pace at occurrence 7-9 noted"; exit 1; }
-  before=$(sed -E 's/.* ran ([0-9.e+]+)x the base.*/\1/' <<<"$note")
-  ratio=$(awk -v id="$id" '$1 == id && ($2 == 269 || $2 == 270) { print $5; exit }' "$W/out")
-  awk -v b="$before" -v r="$ratio" 'BEGIN { exit !(r > 0 && 3 * r <= b) }' ||
-    { echo "phase $id: ratio $ratio against the slow start's $before"; exit 1; }
-  # against the runs just before and after it
-  a1=$(SLOWSTART=8 "$@" -np 2 "$prog" 300 | awk '/^run /{print $2}')
-  a2=$(SLOWSTART=8 "$@" -np 2 "$prog" 300 | awk '/^run /{print $2}')
-  pet=$(awk '/^PET = /{print $3}' "$W/out")
-  echo "PET $pet s; the runs: $a1 s, $a2 s"
-  awk -v a="$a1" -v b="$a2" -v p="$pet" 'BEGIN { lo = a < b ? a : b; hi = a < b ? b : a
-    exit !(p > 0.5 * lo && p < 2 * hi) }' 
-  ]=] predict_slow_start ${W}/slowstart ${PAS2P} $<TARGET_FILE:slowstart> ${MPIRUN})
-# (alone in its suite: beside another test the trace notes a shared machine, and skips)
-set_tests_properties(predict_slow_start PROPERTIES SKIP_RETURN_CODE 77 RUN_SERIAL TRUE)
-
-# a phase whose first base occurrences are another regime (0.1 ms, then 3 ms): the
-# target's values are paired with the occurrences whose base time is typical of the phase
-# (within 4x its median), awaited up to twice the budget; the old estimator paired the
-# 0.1 ms ones and multiplied their ratio's noise onto the 3 ms mean (XMDS2: PET 179 s for a
-# run of 1.35 s).  Skipped (77) when the trace noted a shared machine or the analysis did
-# not make the one phase of weight 199
 add_executable(paired_amplify mpi/paired_amplify.c)
 target_link_libraries(paired_amplify PRIVATE MPI::MPI_C)
-add_test(NAME predict_untypical_pairs COMMAND bash -c [=[
-  W=$1 pas2p=$2 prog=$3; shift 3; rm -rf "$W"; mkdir -p "$W"
-  "$pas2p" trace -o "$W/t" -- "$@" -np 2 "$prog" 200 3 >"$W/trace.out" 2>&1 || exit 1
-  "$pas2p" analyze "$W/t" -o "$W/s.xml" >"$W/an.out" 2>&1 || exit 1
-  cat "$W/an.out"
-  id=$(awk '/^# global phases/ { on = 1; next } /^#/ { on = 0 } on && $2 == 199 && $6 == "yes" { print $1; exit }' "$W/an.out")
-  [[ $id ]] || { echo "SKIPPED: no relevant global phase of weight 199"; exit 77; }
-  ! grep "computed on" "$W/trace.out" || { echo "SKIPPED: the base was traced on a shared machine"; exit 77; }
-  "$pas2p" predict "$W/s.xml" -o "$W/p" -- "$@" -np 2 "$prog" 200 3 >"$W/out" 2>&1
-  rc=$?; cat "$W/out"
-  ((rc == 0)) || exit 1
-  grep -Eq "^ +each value over the same occurrence of the base run \(occurrences 2-[0-9]+\): base mean x the median ratio [0-9.]+ of [0-9]+ of them, whose base occurrence was typical of the base run$" "$W/out" ||
-    { echo "phase $id: not paired with its typical base occurrences"; exit 1; }
-  aet=$(awk '/^AET = /{print $3}' "$W/an.out") pet=$(awk '/^PET = /{print $3}' "$W/out")
-  awk -v a="$aet" -v p="$pet" 'BEGIN { exit !(p > 0.5 * a && p < 2 * a) }' ||
-    { echo "PET $pet s for a base run of $aet s"; exit 1; }
-  ]=] predict_untypical_pairs ${W}/untypical ${PAS2P} $<TARGET_FILE:paired_amplify> ${MPIRUN})
-set_tests_properties(predict_untypical_pairs PROPERTIES SKIP_RETURN_CODE 77 RUN_SERIAL TRUE)
+add_test(NAME predict_slow_start COMMAND bash ${T}/predict_pairing.sh slowstart ${PAS2P}
+  $<TARGET_FILE:slowstart> ${W}/slowstart ${MPIRUN})
+add_test(NAME predict_untypical_pairs COMMAND bash ${T}/predict_pairing.sh untypical ${PAS2P}
+  $<TARGET_FILE:paired_amplify> ${W}/untypical ${MPIRUN})
+set_tests_properties(predict_slow_start predict_untypical_pairs PROPERTIES SKIP_RETURN_CODE 77
+  RUN_SERIAL TRUE)

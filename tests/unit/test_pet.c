@@ -289,6 +289,31 @@ static void test_drift_guard(void **state)
     rmdir(dir);
 }
 
+/* what pas2p_pet_print prints of out (free it) */
+static char *printed(const pas2p_pet_t *out)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_non_null(f);
+    pas2p_pet_print(out, f);
+    fclose(f);
+    return text;
+}
+
+/* out as predict's prediction file DIR/prediction.xml, read back into b */
+static void round_trip(const pas2p_pet_t *out, const char *dir, pas2p_prediction_t *b)
+{
+    pas2p_prediction_t a;
+    char xml[256], err[512];
+    memset(&a, 0, sizeof a);
+    snprintf(a.method, sizeof a.method, "predict");
+    a.pet = *out;
+    snprintf(xml, sizeof xml, "%s/prediction.xml", dir);
+    assert_int_equal(pas2p_prediction_write(&a, xml, err, sizeof err), 0);
+    assert_int_equal(pas2p_prediction_read(xml, b, err, sizeof err), 0);
+}
+
 /* predict's values paired with the same occurrences of the base run (the times file's
  * `first` line): a phase whose steps get dearer over its run (base occurrences 2-4 at 4.0,
  * 4.4, 4.8 ms, mean 10 ms) timed at half of those on the target is half its base mean,
@@ -465,29 +490,24 @@ static void test_paired_change_of_pace(void **state)
     assert_true(fabs(out.phases[0].target_s - want) < 1e-12);
     assert_int_equal(out.phases[0].paired_used, 3);
     assert_int_equal(out.phases[0].paired_from, 5);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    pas2p_pet_print(&out, f);
-    fclose(f);
+    char *text = printed(&out);
     assert_non_null(strstr(text, "median ratio 1.1000 of 3 of them, after the target changed pace"));
     assert_non_null(strstr(text, "note: phase 2: its timed occurrences ran 66.7x the base's same "
                                  "ones, then 1.1x from occurrence 7"));
     free(text);
     /* the prediction file keeps it, and prints the same */
-    pas2p_prediction_t a, b;
-    memset(&a, 0, sizeof a);
-    snprintf(a.method, sizeof a.method, "predict");
-    a.pet = out;
-    char xml[256];
-    snprintf(xml, sizeof xml, "%s/prediction.xml", dir);
-    assert_int_equal(pas2p_prediction_write(&a, xml, err, sizeof err), 0);
-    assert_int_equal(pas2p_prediction_read(xml, &b, err, sizeof err), 0);
+    pas2p_prediction_t b;
+    round_trip(&out, dir, &b);
     assert_int_equal(b.pet.phases[0].paired_used, 3);
     assert_int_equal(b.pet.phases[0].paired_how, PAS2P_PAIR_AFTER_CHANGE);
     assert_true(fabs(b.pet.phases[0].paired_before - 0.020 / 0.0003) < 1e-6);
+    text = printed(&b.pet);
+    assert_non_null(strstr(text, "then 1.1x from occurrence 7"));
+    free(text);
     pas2p_prediction_free(&b);
     pas2p_pet_free(&out);
+    char xml[256];
+    snprintf(xml, sizeof xml, "%s/prediction.xml", dir);
     unlink(xml);
     unlink(path);
     rmdir(dir);
