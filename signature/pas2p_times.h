@@ -341,11 +341,11 @@ static inline int pas2p_times_load(const char *dir, unsigned rank, pas2p_times_f
  *  - those whose base occurrence is within PAS2P_PAIR_TYPICAL x typical, when there are any:
  *    a base occurrence of another regime pairs its noise with the target's (a 10 ms phase
  *    whose first occurrences ran 0.1 ms: their ratio's noise multiplied its mean, PET 0.01x
- *    or 100x the run; validation/known/paired_amplify.c);
+ *    or 100x the run; tests/mpi/paired_amplify.c);
  *  - of those, after the last change point when 3 or more come after it: a k where every
  *    ratio before k is PAS2P_PAIR_SHIFT x every one from k or more (or less), the target
  *    running another regime first (a start 60x slower than the base's same occurrences,
- *    then the base's pace: PET 7.4x the run; validation/known/slowstart.c), which noise
+ *    then the base's pace: PET 7.4x the run; tests/mpi/slowstart.c), which noise
  *    alone, spreading both sides, does not make;
  * and the ratio is their median. */
 #define PAS2P_PAIR_TYPICAL 4.0

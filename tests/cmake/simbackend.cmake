@@ -32,8 +32,10 @@ set_tests_properties(replay_kernel_rates_differ PROPERTIES FIXTURES_REQUIRED cg_
 add_test(NAME replay_show COMMAND ${EXPECT} --out "^method = replay" --out "^PET = "
   -- ${PAS2P} show ${W}/rep-cg/prediction.xml)
 set_tests_properties(replay_show PROPERTIES DEPENDS replay_app)
+# (10.0-10.99 s: a loaded machine only lengthens a timed wait; the ASan suite beside
+# another test made the 1.001 s wait 1.030 s: PET 10.30 s)
 add_test(NAME replay_sleep_closed_form COMMAND ${EXPECT} --clean ${W}/rep-cf
-  --out "^PET = 10\\.[0-2][0-9]* s" --out "computation as a timed wait"
+  --out "^PET = 10\\.[0-9]+ s" --out "computation as a timed wait"
   -- ${PAS2P} replay ${D}/closed-form.sig.xml --compute=sleep --reps 1 -o ${W}/rep-cf
      -- ${MPIRUN} -np 2)
 # the warm-up repetition replays the messages, not the computation: --reps 2 is the
