@@ -343,8 +343,8 @@ static inline int pas2p_times_load(const char *dir, unsigned rank, pas2p_times_f
  *    whose first occurrences ran 0.1 ms: their ratio's noise multiplied its mean, PET 0.01x
  *    or 100x the run; tests/mpi/paired_amplify.c);
  *  - of those, after the last change point when 3 or more come after it: a k where every
- *    ratio before k is PAS2P_PAIR_SHIFT x every one from k or more (or less), the target
- *    running another regime first (a start 60x slower than the base's same occurrences,
+ *    ratio before k is PAS2P_PAIR_SHIFT x every one from k or more (or less), and every
+ *    target value too, the target running another regime first (a start 60x slower than the base's same occurrences,
  *    then the base's pace: PET 7.4x the run; tests/mpi/slowstart.c), which noise
  *    alone, spreading both sides, does not make;
  * and the ratio is their median. */
@@ -384,6 +384,7 @@ static inline int pas2p_times_pair(const double *tv, const double *bv, unsigned 
     double r[PAS2P_TIMES_MAX_VALUES], b[PAS2P_TIMES_MAX_VALUES], w[PAS2P_TIMES_MAX_VALUES];
     double pmin[PAS2P_TIMES_MAX_VALUES], pmax[PAS2P_TIMES_MAX_VALUES];
     double smin[PAS2P_TIMES_MAX_VALUES], smax[PAS2P_TIMES_MAX_VALUES];
+    double tp[2][PAS2P_TIMES_MAX_VALUES], ts[2][PAS2P_TIMES_MAX_VALUES]; /* the same of tv */
     unsigned at[PAS2P_TIMES_MAX_VALUES], m = 0, t = 0, valid = 0;
     memset(out, 0, sizeof *out);
     if (n > PAS2P_TIMES_MAX_VALUES)
@@ -411,16 +412,26 @@ static inline int pas2p_times_pair(const double *tv, const double *bv, unsigned 
     }
     out->how = !(typical > 0) ? 0 : !t ? PAS2P_PAIR_UNTYPICAL : t < valid ? PAS2P_PAIR_SOME_TYPICAL : 0;
     for (unsigned i = 0; i < m; i++) {
+        double x = tv[at[i]];
         pmin[i] = i && pmin[i - 1] < r[i] ? pmin[i - 1] : r[i];
         pmax[i] = i && pmax[i - 1] > r[i] ? pmax[i - 1] : r[i];
+        tp[0][i] = i && tp[0][i - 1] < x ? tp[0][i - 1] : x;
+        tp[1][i] = i && tp[1][i - 1] > x ? tp[1][i - 1] : x;
     }
     for (unsigned i = m; i-- > 0;) {
+        double x = tv[at[i]];
         smin[i] = i + 1 < m && smin[i + 1] < r[i] ? smin[i + 1] : r[i];
         smax[i] = i + 1 < m && smax[i + 1] > r[i] ? smax[i + 1] : r[i];
+        ts[0][i] = i + 1 < m && ts[0][i + 1] < x ? ts[0][i + 1] : x;
+        ts[1][i] = i + 1 < m && ts[1][i + 1] > x ? ts[1][i + 1] : x;
     }
+    /* (the target's own values must change as cleanly: a base occurrence that a hiccup made
+     * twice the others is one ratio off, not the target changing pace; the CI's ASan suite
+     * awaited a steady loop's occurrences for one) */
     unsigned lo = 0;
     for (unsigned k = m; k-- > 1;)
-        if (pmin[k - 1] > PAS2P_PAIR_SHIFT * smax[k] || pmax[k - 1] * PAS2P_PAIR_SHIFT < smin[k]) {
+        if ((pmin[k - 1] > PAS2P_PAIR_SHIFT * smax[k] && tp[0][k - 1] > PAS2P_PAIR_SHIFT * ts[1][k]) ||
+            (pmax[k - 1] * PAS2P_PAIR_SHIFT < smin[k] && tp[1][k - 1] * PAS2P_PAIR_SHIFT < ts[0][k])) {
             if (m - k >= PAS2P_PAIR_TAIL_MIN) {
                 memcpy(w, r, k * sizeof *w);
                 out->before = pas2p_times_median_(w, k);
