@@ -1159,8 +1159,8 @@ static double median_of(double *v, uint32_t n)
  *    by more than 5 % -- up to steady_cap values;
  *  - while their ratio to the base's same occurrences (pas2p_times_pair, the estimate
  *    pet.c makes) is suspect -- PAS2P_PAIR_SUSPECT x the base's or less or more, or paired
- *    with fewer than PAS2P_PAIR_TAIL_MIN typical base occurrences -- or, once so extended,
- *    the last value moved that ratio by more than 5 %, up to every recorded occurrence;
+ *    with no typical base occurrence -- or, once so extended, the last value moved that
+ *    ratio by more than 5 %, up to every recorded occurrence;
  *  - while the ratios changed pace and too few have come since to estimate from the new
  *    one (PAS2P_PAIR_CHANGE_PENDING);
  * never past the stop point of the rare phases (the 3 % budget), but up to twice that while
@@ -1208,9 +1208,9 @@ static void steady(sigrun_t *s, uint32_t ph)
         return; /* (twice the budget at most) */
     if (paired && (a.how & PAS2P_PAIR_CHANGE_PENDING))
         want = 1; /* past the budget too */
-    else if (extreme || (paired && (a.how & PAS2P_PAIR_UNTYPICAL)) ||
-             (paired && (a.how & PAS2P_PAIR_SOME_TYPICAL) && a.used < PAS2P_PAIR_TAIL_MIN))
-        want = 1; /* (so) */
+    else if (extreme || (paired && (a.how & PAS2P_PAIR_UNTYPICAL)))
+        want = 1; /* (so; not for some untypical pairs: under load those are the base's
+                     hiccups, and awaiting more for them made steady loops wait) */
     else if (past)
         return;
     else if (paired && suspected)
