@@ -16,7 +16,9 @@
 #             of the phase (within 4x its median), awaited up to twice the budget; the old
 #             estimator paired the 0.1 ms ones and multiplied their ratio's noise onto the
 #             3 ms mean (XMDS2: PET 179 s for a run of 1.35 s).  Asserted: the typical pairs
-#             used, PET within 2x of the base's AET.
+#             used, PET within 2x of the base's AET.  (A light base occurrence that noise
+#             made typical, 0.8 ms, pairs with the target's 0.25 ms: a change of pace
+#             among the typical pairs, said too; CI's main suite saw it once)
 # Exits 77 (skipped) when the trace noted a shared machine (a base traced beside other jobs
 # had its 0.3 ms iterations at 6.6 ms on average and 0.3-20 ms one by one: no pace to
 # compare with) or the analysis did not make the phase (weight 269-270, or 199).
@@ -45,7 +47,7 @@ within() { # within PET LO HI: PET in (LO / 2, 2 HI)
   awk -v p="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(p > 0.5 * lo && p < 2 * hi) }'
 }
 if [[ $mode == untypical ]]; then
-  grep -Eq "^ +each value over the same occurrence of the base run \(occurrences 2-[0-9]+\): base mean x the median ratio [0-9.]+ of [0-9]+ of them, whose base occurrence was typical of the base run$" "$W/out" ||
+  grep -Eq "^ +each value over the same occurrence of the base run \(occurrences 2-[0-9]+\): base mean x the median ratio [0-9.]+ of [0-9]+ of them, whose base occurrence was typical of the base run(, after the target changed pace)?$" "$W/out" ||
     { echo "phase $id: not paired with its typical base occurrences"; exit 1; }
   aet=$(awk '/^AET = /{print $3}' "$W/an.out")
   within "$pet" "$aet" "$aet" || { echo "PET $pet s for a base run of $aet s"; exit 1; }
