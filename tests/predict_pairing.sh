@@ -53,7 +53,7 @@ if [[ $mode == untypical ]]; then
   within "$pet" "$aet" "$aet" || { echo "PET $pet s for a base run of $aet s"; exit 1; }
   exit 0
 fi
-grep -Eq "^ +each value over .* of [0-9]+ of them, after the target changed pace$" "$W/out" ||
+grep -Eq "^ +each value over .* of [0-9]+ of them(, whose base occurrence was typical of the base run)?, after the target changed pace$" "$W/out" ||
   { echo "phase $id: not estimated from after the change"; exit 1; }
 note=$(grep -E "^note: phase $id: its timed occurrences ran [0-9.e+]+x the base's same ones, then [0-9.e+]+x from occurrence [789]:" "$W/out") ||
   { echo "phase $id: no change of pace at occurrence 7-9 noted"; exit 1; }
