@@ -371,7 +371,8 @@ typedef struct {
     unsigned how;       /* PAS2P_PAIR_* */
 } pas2p_pairing_t;
 
-static inline double pas2p_times_median_(double *v, unsigned n)
+/* the median of v[0..n), n > 0 (v sorted in place) */
+static inline double pas2p_times_median(double *v, unsigned n)
 {
     qsort(v, n, sizeof *v, pas2p_times_cmp_double);
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
@@ -386,25 +387,23 @@ static inline int pas2p_times_pair(const double *tv, const double *bv, unsigned 
     double smin[PAS2P_TIMES_MAX_VALUES], smax[PAS2P_TIMES_MAX_VALUES];
     double tp[2][PAS2P_TIMES_MAX_VALUES], ts[2][PAS2P_TIMES_MAX_VALUES]; /* the same of tv */
     unsigned at[PAS2P_TIMES_MAX_VALUES], m = 0, t = 0, valid = 0;
+    unsigned char ok[PAS2P_TIMES_MAX_VALUES], typ[PAS2P_TIMES_MAX_VALUES];
     memset(out, 0, sizeof *out);
     if (n > PAS2P_TIMES_MAX_VALUES)
         n = PAS2P_TIMES_MAX_VALUES;
     out->n = n;
-    for (unsigned i = 0; i < n; i++)
-        if (bv[i] > 0 && tv[i] >= 0) {
-            valid++;
-            t += typical > 0 && bv[i] * PAS2P_PAIR_TYPICAL >= typical &&
+    for (unsigned i = 0; i < n; i++) {
+        ok[i] = bv[i] > 0 && tv[i] >= 0;
+        typ[i] = ok[i] && typical > 0 && bv[i] * PAS2P_PAIR_TYPICAL >= typical &&
                  bv[i] <= PAS2P_PAIR_TYPICAL * typical;
-        }
+        valid += ok[i];
+        t += typ[i];
+    }
     out->valid = valid;
     if (!valid)
         return -1;
     for (unsigned i = 0; i < n; i++) {
-        if (!(bv[i] > 0 && tv[i] >= 0))
-            continue;
-        int typ = typical > 0 && bv[i] * PAS2P_PAIR_TYPICAL >= typical &&
-                  bv[i] <= PAS2P_PAIR_TYPICAL * typical;
-        if (t && !typ)
+        if (!ok[i] || (t && !typ[i]))
             continue;
         r[m] = tv[i] / bv[i];
         b[m] = bv[i];
@@ -434,7 +433,7 @@ static inline int pas2p_times_pair(const double *tv, const double *bv, unsigned 
             (pmax[k - 1] * PAS2P_PAIR_SHIFT < smin[k] && tp[1][k - 1] * PAS2P_PAIR_SHIFT < ts[0][k])) {
             if (m - k >= PAS2P_PAIR_TAIL_MIN) {
                 memcpy(w, r, k * sizeof *w);
-                out->before = pas2p_times_median_(w, k);
+                out->before = pas2p_times_median(w, k);
                 for (unsigned i = 0; i < k; i++)
                     out->before_s += tv[at[i]];
                 out->before_n = k;
@@ -445,11 +444,11 @@ static inline int pas2p_times_pair(const double *tv, const double *bv, unsigned 
             break;
         }
     memcpy(w, r + lo, (m - lo) * sizeof *w);
-    out->ratio = pas2p_times_median_(w, m - lo);
+    out->ratio = pas2p_times_median(w, m - lo);
     out->rmin = w[0];
     out->rmax = w[m - lo - 1];
     memcpy(w, b + lo, (m - lo) * sizeof *w);
-    out->base_median = pas2p_times_median_(w, m - lo);
+    out->base_median = pas2p_times_median(w, m - lo);
     out->used = m - lo;
     out->from = at[lo];
     return 0;

@@ -1139,19 +1139,6 @@ static void maybe_stop(sigrun_t *s)
     _exit(0);
 }
 
-/* interval k's last event ended at boundary value v */
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median_of(double *v, uint32_t n)
-{
-    qsort(v, n, sizeof *v, cmp_d);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 /* A steady time (predict's estimator): when the last awaited occurrence of phase ph has
  * closed, the stop also awaits the phase's next occurrence
  *  - while its timed values disagree -- their range is more than half their median (QE's
@@ -1218,9 +1205,9 @@ static void steady(sigrun_t *s, uint32_t ph)
                fabs(a.ratio - z.ratio) > 0.05 * a.ratio;
     else if (n < s->steady_cap) {
         memcpy(w, v, n * sizeof *v);
-        double med = median_of(w, n), range = w[n - 1] - w[0];
+        double med = pas2p_times_median(w, n), range = w[n - 1] - w[0];
         memcpy(w, v, (n - 1) * sizeof *v); /* (the values before the last one) */
-        want = med > 0 && (extended ? fabs(med - median_of(w, n - 1)) > 0.05 * med
+        want = med > 0 && (extended ? fabs(med - pas2p_times_median(w, n - 1)) > 0.05 * med
                                     : range > 0.5 * med);
         if (!want)
             return;
@@ -1236,6 +1223,7 @@ static void steady(sigrun_t *s, uint32_t ph)
     s->nmeasured++;
 }
 
+/* interval k's last event ended at boundary value v */
 static void close_interval(sigrun_t *s, uint32_t k, double v)
 {
     interval_t *x = &s->iv[k];
