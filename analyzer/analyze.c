@@ -531,7 +531,7 @@ int pas2p_build_signature(const pas2p_rank_phases_t *res, const pas2p_manifest_t
     s->global = o->global;
     s->runs = s->tests = s->probes = s->waits = o->global; /* global.c numbers calls with
                                            pas2p_number_event(.., pas2p_analysis_rules(o)) */
-    s->waits += o->global && o->waits_tested;
+    s->waits += 2 * (o->global && o->waits_tested); /* 3: "flagged" */
     s->characteristic_comm = UINT32_MAX;
     s->nranks = (uint32_t)m->np;
     s->ranks = calloc(s->nranks ? s->nranks : 1, sizeof *s->ranks);

@@ -68,13 +68,18 @@ typedef struct {
                                     always; 0 (--locate ordinals) by ordinals always */
     int waits_tested;            /* not an option: the trace's tracer flags waits for tested
                                     requests (manifest waits_tested), so global phases number
-                                    calls with PAS2P_NUMBER_TESTED too (set by the analysis) */
+                                    calls with PAS2P_NUMBER_TESTED instead of
+                                    PAS2P_NUMBER_WAITS (set by the analysis) */
 } pas2p_analysis_opts_t;
 
 /* the rules global phases number a rank's calls with (pas2p_number_event) */
 static inline int pas2p_analysis_rules(const pas2p_analysis_opts_t *o)
 {
-    return PAS2P_NUMBER_GLOBAL | (o->waits_tested ? PAS2P_NUMBER_TESTED : 0);
+    /* (the flag says which waits a test decided; the after-tests rule guessed it from the
+     * calls before, and a wait for a request no test looked at then became a call or not
+     * by whether a test of another request happened to come just before it: SuperLU_DIST) */
+    return o->waits_tested ? (PAS2P_NUMBER_GLOBAL & ~PAS2P_NUMBER_WAITS) | PAS2P_NUMBER_TESTED
+                           : PAS2P_NUMBER_GLOBAL;
 }
 
 void pas2p_analysis_defaults(pas2p_analysis_opts_t *o);

@@ -139,7 +139,9 @@ typedef struct {
     int waits;                   /* global: 1 ordinals count no Wait/Waitany/Waitall after a
                                     Test* (analysis/completion_waits="after-tests";
                                     PAS2P_NUMBER_WAITS); 2 nor one flagged PAS2P_EV_TESTED
-                                    either ("tested"; PAS2P_NUMBER_TESTED too) */
+                                    or completing nothing either ("tested";
+                                    PAS2P_NUMBER_TESTED too); 3 only those ("flagged";
+                                    PAS2P_NUMBER_TESTED alone) */
     uint32_t ncomms;
     pas2p_sig_comm_t *comms;
     uint32_t nranks;

@@ -233,7 +233,8 @@ int pas2p_signature_write(const pas2p_signature_t *s, const char *path, char *er
     if (s->global && s->probes)
         ATTR("probes", "%s", "polls");
     if (s->global && s->waits)
-        ATTR("completion_waits", "%s", s->waits > 1 ? "tested" : "after-tests");
+        ATTR("completion_waits", "%s",
+             s->waits > 2 ? "flagged" : s->waits > 1 ? "tested" : "after-tests");
     W(xmlTextWriterEndElement(w));
 
     for (uint32_t i = 0; i < s->ncomms; i++) {
@@ -417,7 +418,10 @@ static int fill_top(xmlNodePtr n, pas2p_signature_t *s, uint32_t *cap)
         const char *pr = pas2p_xml_attr(n, "probes");
         s->probes = s->global && pr && !strcmp(pr, "polls");
         const char *wa = pas2p_xml_attr(n, "completion_waits");
-        s->waits = !s->global || !wa ? 0 : !strcmp(wa, "tested") ? 2 : !strcmp(wa, "after-tests");
+        s->waits = !s->global || !wa            ? 0
+                   : !strcmp(wa, "flagged") ? 3
+                   : !strcmp(wa, "tested")  ? 2
+                                            : !strcmp(wa, "after-tests");
     } else if (pas2p_xml_is(n, "communicator")) {
         if (s->ncomms == *cap) {
             uint32_t c = *cap ? 2 * *cap : 8;

@@ -1252,7 +1252,8 @@ static void sig_event_checked(void *state, const pas2p_event_t *e, uint64_t i)
      * that polls, tests, probes or waits more or less often than the base still follows
      * the signature */
     int rules = (s->sig.runs ? PAS2P_NUMBER_RUNS : 0) | (s->sig.tests ? PAS2P_NUMBER_TESTS : 0) |
-                (s->sig.probes ? PAS2P_NUMBER_PROBES : 0) | (s->sig.waits ? PAS2P_NUMBER_WAITS : 0) |
+                (s->sig.probes ? PAS2P_NUMBER_PROBES : 0) |
+                (s->sig.waits == 1 || s->sig.waits == 2 ? PAS2P_NUMBER_WAITS : 0) |
                 (s->sig.waits > 1 ? PAS2P_NUMBER_TESTED : 0);
     int kind = s->sig.global ? pas2p_number_event(&s->last_call, e, rules) : PAS2P_NUM_CALL;
     if (kind == PAS2P_NUM_POLL)

@@ -439,7 +439,14 @@ enum { PAS2P_NUM_CALL, PAS2P_NUM_POLL, PAS2P_NUM_RUN };
  * that does nothing), on the request where it did not (a wait for what a test did not find
  * done); which one a run makes is timing, and the tests' own number too.  Neither is a
  * call.  Only from a trace whose tracer set the flag (manifest waits_tested = 1): a wait in
- * an older trace is not flagged, and the runtime's would be. */
+ * an older trace is not flagged, and the runtime's would be.  With the flag the waits rule
+ * is left out (analysis/completion_waits="flagged": tested alone; "tested" was both):
+ * the flag says which waits a test decided, and the waits rule also folded a wait for a
+ * request no test had looked at whenever a test of another one came just before it --
+ * SuperLU_DIST sends a panel, tests its look-ahead receive only while it is pending, then
+ * waits for the previous panel's send: a poll while the receive was pending, a call after
+ * it arrived, so when it arrived decided how many calls the rank made, and predict
+ * diverged in every run (tests/mpi/testwait.c sends). */
 enum { PAS2P_NUMBER_RUNS = 1, PAS2P_NUMBER_TESTS = 2, PAS2P_NUMBER_PROBES = 4,
        PAS2P_NUMBER_WAITS = 8, PAS2P_NUMBER_TESTED = 16 };
 /* the rules `pas2p analyze` numbers a global signature with (and says so in its file) */

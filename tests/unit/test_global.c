@@ -560,6 +560,30 @@ static void test_number_event(void **state)
     assert_int_equal(pas2p_number_event(&last, &wnull, both), PAS2P_NUM_CALL);
     assert_int_equal(pas2p_number_event(&last, &isend, both), PAS2P_NUM_CALL);
     assert_int_equal(pas2p_number_event(&last, &w1t, both), PAS2P_NUM_CALL);
+    /* flagged (what analyze writes from such a trace now): the flag alone, no after-tests
+     * guess -- a wait for a send no test looked at, right after a failed test of another
+     * request, is a call (SuperLU_DIST: it was a poll while its look-ahead receive was
+     * pending and a call after, so the receive's arrival decided the rank's calls); what
+     * the flag or MPI_REQUEST_NULL says is still a poll; the analyzer's rules are these */
+    pas2p_analysis_opts_t o;
+    pas2p_analysis_defaults(&o);
+    o.global = 1;
+    o.waits_tested = 1;
+    const int flagged = pas2p_analysis_rules(&o);
+    assert_int_equal(flagged, (both & ~PAS2P_NUMBER_WAITS) | PAS2P_NUMBER_TESTED);
+    last = 0;
+    assert_int_equal(pas2p_number_event(&last, &isend, flagged), PAS2P_NUM_CALL);
+    assert_int_equal(pas2p_number_event(&last, &test0, flagged), PAS2P_NUM_POLL);
+    assert_int_equal(pas2p_number_event(&last, &w1, flagged), PAS2P_NUM_CALL);
+    assert_int_equal(pas2p_number_event(&last, &test0, flagged), PAS2P_NUM_POLL);
+    assert_int_equal(pas2p_number_event(&last, &wall, flagged), PAS2P_NUM_CALL);
+    assert_int_equal(pas2p_number_event(&last, &test0, flagged), PAS2P_NUM_POLL);
+    assert_int_equal(pas2p_number_event(&last, &wallt, flagged), PAS2P_NUM_POLL);
+    assert_int_equal(pas2p_number_event(&last, &wnull, flagged), PAS2P_NUM_POLL);
+    assert_int_equal(pas2p_number_event(&last, &ts, flagged), PAS2P_NUM_POLL);
+    assert_int_equal(pas2p_number_event(&last, &ws, flagged), PAS2P_NUM_CALL);
+    o.waits_tested = 0; /* an older trace: the after-tests rule */
+    assert_int_equal(pas2p_analysis_rules(&o), both);
 }
 
 /* a Waitsome completing the requests posted at post[0..n), in one call */

@@ -156,6 +156,46 @@ static void test_round_trip(void **state)
     pas2p_signature_free(&b);
 }
 
+/* the numbering rules a global signature says (analysis/completion_waits...) are read back
+ * as written: the runtime numbers calls by them, so a value lost is a divergence */
+static void test_numbering_rules(void **state)
+{
+    (void)state;
+    char path[128], err[512];
+    path_of(path, sizeof path, "rules.xml");
+    for (int w = 0; w <= 3; w++) {
+        pas2p_signature_t a, b;
+        sample(&a);
+        a.global = 1;
+        a.runs = a.tests = a.probes = 1;
+        a.waits = w;
+        assert_int_equal(pas2p_signature_write(&a, path, err, sizeof err), 0);
+        assert_int_equal(pas2p_signature_read(path, &b, err, sizeof err), 0);
+        assert_int_equal(b.waits, w);
+        assert_int_equal(b.runs, 1);
+        pas2p_signature_free(&a);
+        pas2p_signature_free(&b);
+    }
+    /* an unknown value is refused (the grammar) */
+    pas2p_signature_t a, b;
+    sample(&a);
+    a.global = 1;
+    a.waits = 3;
+    assert_int_equal(pas2p_signature_write(&a, path, err, sizeof err), 0);
+    pas2p_signature_free(&a);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char text[1 << 16];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = 0;
+    char *v = strstr(text, "completion_waits=\"flagged\"");
+    assert_non_null(v);
+    memcpy(v + strlen("completion_waits=\""), "flogged", 7);
+    write_text(path, text);
+    assert_int_equal(pas2p_signature_read(path, &b, err, sizeof err), -1);
+}
+
 /* a phase below the relevance threshold in time but with >= 1 % of a rank's messages (or
  * bytes sent) is replayed as relevant (simulate, replay); one with neither is not; only in
  * a global signature */
@@ -504,6 +544,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_numbering_rules),
         cmocka_unit_test(test_read_rank),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_repeats),
