@@ -98,13 +98,19 @@ static int trace_once(const char *lib, char **launch, int nlaunch, const char *a
     *app_code = code;
     if (code == 127)
         return 127;
-    char err[1024], rank0[PATH_MAX];
+    char err[1024], rank0[PATH_MAX], prog[PATH_MAX];
     if (pas2p_manifest_read(absdir, m, err, sizeof err)) {
         pas2p_rank_path(absdir, 0, rank0, sizeof rank0);
         char sp[PATH_MAX + 16];
         snprintf(sp, sizeof sp, "%s/" PAS2P_SPAWNED, absdir);
         if (!access(sp, F_OK)) /* MPI_Comm_spawn: the reader's reason, whatever the status */
             pas2p_err("trace", "%s", err);
+        else if (access(rank0, F_OK) && code &&
+                 pas2p_launch_mpich_program(launch, nlaunch, prog, sizeof prog))
+            pas2p_err("trace", "no trace in %s%s: the launch failed (exit status %d): %s is "
+                      "linked to MPICH (ldd: libmpich), and pas2p works with Open MPI: an "
+                      "application built with Open MPI (mpicc.openmpi), launched with its "
+                      "mpirun", shown, which, code, prog);
         else if (access(rank0, F_OK) && code)
             pas2p_err("trace", "no trace in %s%s: the launch failed (exit status %d; its "
                       "message above) before any rank called MPI_Init with libpas2p", shown,

@@ -142,6 +142,91 @@ static int is_ompi_launcher(const char *arg0)
            !strncmp(b, "mpirun.", 7) || !strncmp(b, "mpiexec.", 8);
 }
 
+/* MPICH's launcher (Hydra), by what the name resolves to: Debian's mpirun is an
+ * alternative that points to mpirun.openmpi or to mpirun.mpich -> mpiexec.hydra.  pas2p
+ * is built on Open MPI (libpas2p intercepts its MPI), so a job that launcher starts cannot
+ * be followed: said before anything runs (it was handed Open MPI's -x options, and
+ * answered "match_arg: unrecognized argument x").  real: what it resolved to. */
+static int is_mpich_launcher(const char *arg0, char *real, size_t len)
+{
+    char path[PATH_MAX], r[PATH_MAX];
+    if (strchr(arg0, '/')) {
+        snprintf(path, sizeof path, "%s", arg0);
+    } else {
+        const char *p = getenv("PATH");
+        int found = 0;
+        while (p && *p && !found) {
+            const char *c = strchr(p, ':');
+            size_t n = c ? (size_t)(c - p) : strlen(p);
+            snprintf(path, sizeof path, "%.*s/%s", (int)(n ? n : 1), n ? p : ".", arg0);
+            found = !access(path, X_OK);
+            p = c ? c + 1 : NULL;
+        }
+        if (!found)
+            return 0;
+    }
+    if (!realpath(path, r))
+        return 0;
+    const char *b = strrchr(r, '/');
+    b = b ? b + 1 : r;
+    if (!strstr(b, "hydra") && !strstr(b, "mpich"))
+        return 0;
+    snprintf(real, len, "%s", r);
+    return 1;
+}
+
+/* an executable the launch names (one of its arguments, a path or found on PATH) that is
+ * linked to MPICH's library (ldd says libmpich): its ranks abort in their first MPI call
+ * under libpas2p, built on Open MPI, before any trace file exists ("internal_Comm_rank:
+ * Invalid communicator"); only asked after such a failure.  1 and its name in prog. */
+int pas2p_launch_mpich_program(char *const *launch, int nlaunch, char *prog, size_t len)
+{
+    int tried = 0;
+    for (int k = 0; k < nlaunch && tried < 4; k++) {
+        const char *a = launch[k];
+        char path[PATH_MAX];
+        struct stat st;
+        if (!*a || a[0] == '-')
+            continue;
+        if (strchr(a, '/')) {
+            snprintf(path, sizeof path, "%s", a);
+        } else {
+            const char *p = getenv("PATH");
+            path[0] = 0;
+            while (p && *p) {
+                const char *c = strchr(p, ':');
+                size_t n = c ? (size_t)(c - p) : strlen(p);
+                snprintf(path, sizeof path, "%.*s/%s", (int)n, p, a);
+                if (n && !access(path, X_OK))
+                    break;
+                path[0] = 0;
+                p = c ? c + 1 : NULL;
+            }
+        }
+        if (!path[0] || stat(path, &st) || !S_ISREG(st.st_mode) || access(path, X_OK))
+            continue;
+        tried++;
+        char cmd[PATH_MAX * 4 + 32], *o = cmd;
+        o += sprintf(o, "ldd -- '");
+        for (const char *q = path; *q; q++)
+            o += *q == '\'' ? sprintf(o, "'\\''") : sprintf(o, "%c", *q);
+        sprintf(o, "' 2>/dev/null");
+        FILE *f = popen(cmd, "r");
+        if (!f)
+            continue;
+        char line[1024];
+        int mpich = 0;
+        while (fgets(line, sizeof line, f))
+            mpich |= strstr(line, "libmpich") != NULL;
+        pclose(f);
+        if (mpich) {
+            snprintf(prog, len, "%s", a);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* ------------------------------------------------------------------ stderr relay
  * `pas2p predict` ends a job whose loop offers no safe stop with MPI_Abort(code) once the
  * results are safe; Open MPI's launcher then prints its abort banner, which is not an
@@ -388,6 +473,13 @@ static int launch_impl(const char *who, const char *lib, char **launch, int nlau
                        const char *log, double timeout_s, pas2p_launch_info_t *info)
 {
     memset(info, 0, sizeof *info);
+    char real[PATH_MAX];
+    if (nlaunch > 0 && is_mpich_launcher(launch[0], real, sizeof real)) {
+        fprintf(stderr, "%s: %s is MPICH's launcher (%s): pas2p works with Open MPI; launch "
+                "with Open MPI's mpirun (mpirun.openmpi), an application built with it\n", who,
+                launch[0], real);
+        return 127;
+    }
     int logfd = -1;
     if (log && (logfd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) < 0) {
         fprintf(stderr, "%s: cannot write %s: %s\n", who, log, strerror(errno));

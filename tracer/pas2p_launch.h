@@ -55,6 +55,9 @@ typedef struct {
 /* The note a caller gives when it keeps a launch that no_sync failed (status: the
  * launcher's exit status; what: what every rank wrote, e.g. "its trace"). */
 void pas2p_launch_no_sync_note(char *out, size_t len, int status, const char *what);
+/* after a launch that left no trace: an executable it names that is linked to MPICH's
+ * library (ldd), whose ranks cannot run under libpas2p (Open MPI's): 1, its name in prog */
+int pas2p_launch_mpich_program(char *const *launch, int nlaunch, char *prog, size_t len);
 
 /* Runs launch[0..nlaunch) with `lib` preloaded (NULL: nothing preloaded); the environment variables named in vars
  * (those set) are forwarded.  SIGTERM/SIGHUP/SIGINT are passed to the launcher while it

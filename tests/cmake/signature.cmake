@@ -404,6 +404,9 @@ add_test(NAME predict_root_moved COMMAND bash -c [=[
 # Open MPI 4's launcher now and then reports a rank that ended normally as "with PID 0 ...
 # exiting improperly" and exits 1 (open-mpi/ompi#7833; a CI replay failed so): trace,
 # replay and predict keep the work when every rank's results are whole, and say why
+# MPICH's launcher, or a program linked to MPICH, named in one line (tests/foreign_mpi.sh)
+add_test(NAME foreign_mpi COMMAND bash ${T}/foreign_mpi.sh ${PAS2P} ${W} $<TARGET_FILE:stencil2d>
+  -- ${MPIRUN})
 add_test(NAME no_sync_launcher COMMAND bash ${T}/no_sync.sh ${PAS2P} ${W} $<TARGET_FILE:stencil2d>
   -- ${MPIRUN})
 # SuperLU_DIST's pattern: a request's test, another call, then a wait for the request only
