@@ -3,6 +3,7 @@
  * checks), then each phase block of each rank is rewritten in the stock vocabulary that
  * SimGrid's smpireplaymain reads. */
 #include <errno.h>
+#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -781,6 +782,13 @@ int pas2p_actions_export_ti(const pas2p_signature_t *sig, const char *dir, doubl
     return rc;
 }
 
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    remove(path);
+    return 0;
+}
+
 int pas2p_actions_export_file(const char *sig_path, const char *dir, double base_speed,
                               char *err, size_t errlen)
 {
@@ -791,10 +799,15 @@ int pas2p_actions_export_file(const char *sig_path, const char *dir, double base
     pas2p_signature_relevant_comm(&sig, sig.relevance > 0 ? sig.relevance : 0.01);
     pas2p_signature_relevant_cover(&sig, PAS2P_REPLAY_COVER, NULL);
     int rc = 0;
-    if (pas2p_prepare_dir_err(dir, err, errlen))
+    if (pas2p_prepare_dir_err(dir, err, errlen)) {
         rc = 2;
-    else if ((rc = pas2p_actions_export_ti(&sig, dir, base_speed, err, errlen)))
+    } else if ((rc = pas2p_actions_export_ti(&sig, dir, base_speed, err, errlen))) {
         rc = rc == -2 ? 2 : 1;
+        /* a refusal (a call stock SimGrid cannot replay) comes with phases written: the
+         * directory, empty or new before, is removed, so that the same command can run
+         * again once the cause is gone (it said "not empty") */
+        nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+    }
     pas2p_signature_free(&sig);
     return rc;
 }

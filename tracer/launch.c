@@ -54,7 +54,8 @@ int pas2p_prepare_dir_err(const char *dir, char *err, size_t errlen)
             return -1;
         }
         if (dir_is_empty(dir) != 1) {
-            snprintf(err, errlen, "%s is not empty; choose another -o or remove it", dir);
+            snprintf(err, errlen, "%s is not empty; choose another directory or remove it",
+                     dir);
             return -1;
         }
     } else if (pas2p_mkdir_p(dir)) {

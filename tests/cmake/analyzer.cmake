@@ -59,6 +59,18 @@ foreach(line IN LISTS size_lines)
 endforeach()
 pas2p_check(probe logical ${EXPECT} --out "^logical time = [0-9]+ ticks \\(global\\)"
   -- ${PAS2P} analyze ${W}/probe --logical global -o ${W}/probe-sig.xml)
+# replay --export of a signature with a call stock SimGrid cannot replay (a non-blocking
+# collective): refused in one line, and the directory it had begun is gone, so the same
+# command says the same again (it said "not empty" the second time: deal.II, DOLFIN)
+add_test(NAME export_refusal_clean COMMAND bash -c [=[
+  pas2p=$1 sig=$2 x=$3; rm -rf "$x"
+  for k in 1 2; do
+    out=$("$pas2p" replay "$sig" --export "$x" 2>&1); rc=$?; echo "$k: rc $rc: $out"
+    ((rc == 1)) && grep -q "'iallreduce' has no SimGrid time-independent action" <<<"$out" &&
+      [[ $(wc -l <<<"$out") == 1 ]] && [[ ! -e $x ]] || exit 1
+  done
+  ]=] export_refusal_clean ${PAS2P} ${W}/probe-sig.xml ${W}/probe-export)
+set_tests_properties(export_refusal_clean PROPERTIES DEPENDS probe_logical FIXTURES_REQUIRED probe)
 pas2p_check(threads logical ${EXPECT} --fail --one-line --out "several threads.*--logical local"
   -- ${PAS2P} analyze ${W}/threads --logical global -o ${W}/threads-sig.xml)
 # ranks that called MPI from several threads at a time: replay and simulate, which run each
