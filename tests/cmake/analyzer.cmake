@@ -59,6 +59,17 @@ foreach(line IN LISTS size_lines)
 endforeach()
 pas2p_check(probe logical ${EXPECT} --out "^logical time = [0-9]+ ticks \\(global\\)"
   -- ${PAS2P} analyze ${W}/probe --logical global -o ${W}/probe-sig.xml)
+# a non-blocking collective posted after a receive on one rank and before the matching
+# send on the other (NBX, deal.II's consensus): the global logical clock goes on (it
+# reported "the ranks wait for each other" and failed)
+add_executable(nbx mpi/nbx.c)
+target_link_libraries(nbx PRIVATE MPI::MPI_C)
+add_test(NAME nbx_logical_global COMMAND bash -c [=[
+  W=$1 pas2p=$2 prog=$3; shift 3; rm -rf "$W"; mkdir -p "$W"
+  "$pas2p" trace -o "$W/t" -- "$@" -np 2 "$prog" 50 >"$W/trace.out" 2>&1 || exit 1
+  "$pas2p" analyze "$W/t" --logical global -o "$W/s.xml" >"$W/out" 2>&1; rc=$?; cat "$W/out"
+  ((rc == 0)) && grep -q "^logical time = [0-9]* ticks (global)" "$W/out"
+  ]=] nbx_logical_global ${W}/nbx ${PAS2P} $<TARGET_FILE:nbx> ${MPIRUN})
 # replay --export of a signature with a call stock SimGrid cannot replay (a non-blocking
 # collective): refused in one line, and the directory it had begun is gone, so the same
 # command says the same again (it said "not empty" the second time: deal.II, DOLFIN)
