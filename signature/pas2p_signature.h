@@ -188,8 +188,13 @@ const pas2p_sig_rank_t *pas2p_signature_uncalibrated(const pas2p_signature_t *s)
  * phase cheap on the base (messages over shared memory, no computation) can take much of
  * a target's when its network is slower: estimated from the relevant phases' ratio, md's
  * first six steps (0.17 % of a 17 ms base run) were 3.2 ms short on a 100 Mbit/s cluster,
- * 4 % of the run.  Global signatures only (ids per rank name no common slice); marks the
- * phase on every rank; returns how many phases it marked. */
+ * 4 % of the run.  Then, while the phases replayed hold under PAS2P_COMM_COVER of a
+ * rank's messages (calls that communicate, weighted), the least covered rank's phase with
+ * the most of them is taken too: many phases under `share` each can hold much of the
+ * communication together (deal.II's step-40: a quarter of its collectives; 4 % off the
+ * full trace with its ranks on two hosts).  Global signatures only (ids per rank name no
+ * common slice); marks the phase on every rank; returns how many phases it marked. */
+#define PAS2P_COMM_COVER 0.95
 uint32_t pas2p_signature_relevant_comm(pas2p_signature_t *s, double share);
 
 /* Marks relevant (3) the phases a replay needs so that the phases it replays hold at least

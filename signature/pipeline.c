@@ -182,7 +182,9 @@ int pas2p_pipeline_run(const pas2p_pipeline_opts_t *o, pas2p_pipeline_result_t *
     /* (result lines, not stderr: a refusal, here or when the run starts, stays one line) */
     if (more)
         printf("note: %u phase(s) below the relevance threshold in the base's time carry >= %g "
-               "%% of a rank's communication: replayed as relevant too\n", more, 100 * share);
+               "%% of a rank's communication, or are needed so that the replayed ones hold >= "
+               "%g %% of every rank's messages: replayed as relevant too\n", more,
+               100 * share, 100 * PAS2P_COMM_COVER);
     if (cov)
         printf("note: the relevant phases hold %.1f %% of a rank's base time: %u more phase(s) "
                "replayed, so that the replayed ones hold >= %g %% of every rank's (the rest is "
