@@ -148,25 +148,29 @@ static int is_ompi_launcher(const char *arg0)
  * is built on Open MPI (libpas2p intercepts its MPI), so a job that launcher starts cannot
  * be followed: said before anything runs (it was handed Open MPI's -x options, and
  * answered "match_arg: unrecognized argument x").  real: what it resolved to. */
+/* name as the shell finds it: itself when it has a '/', else the first executable of
+ * that name on PATH (an empty entry: the current directory); 0, or -1 when none */
+static int on_path(const char *name, char *path, size_t len)
+{
+    if (strchr(name, '/')) {
+        snprintf(path, len, "%s", name);
+        return 0;
+    }
+    for (const char *p = getenv("PATH"); p && *p;) {
+        const char *c = strchr(p, ':');
+        size_t n = c ? (size_t)(c - p) : strlen(p);
+        snprintf(path, len, "%.*s/%s", (int)(n ? n : 1), n ? p : ".", name);
+        if (!access(path, X_OK))
+            return 0;
+        p = c ? c + 1 : NULL;
+    }
+    return -1;
+}
+
 static int is_mpich_launcher(const char *arg0, char *real, size_t len)
 {
     char path[PATH_MAX], r[PATH_MAX];
-    if (strchr(arg0, '/')) {
-        snprintf(path, sizeof path, "%s", arg0);
-    } else {
-        const char *p = getenv("PATH");
-        int found = 0;
-        while (p && *p && !found) {
-            const char *c = strchr(p, ':');
-            size_t n = c ? (size_t)(c - p) : strlen(p);
-            snprintf(path, sizeof path, "%.*s/%s", (int)(n ? n : 1), n ? p : ".", arg0);
-            found = !access(path, X_OK);
-            p = c ? c + 1 : NULL;
-        }
-        if (!found)
-            return 0;
-    }
-    if (!realpath(path, r))
+    if (on_path(arg0, path, sizeof path) || !realpath(path, r))
         return 0;
     const char *b = strrchr(r, '/');
     b = b ? b + 1 : r;
@@ -187,24 +191,8 @@ int pas2p_launch_mpich_program(char *const *launch, int nlaunch, char *prog, siz
         const char *a = launch[k];
         char path[PATH_MAX];
         struct stat st;
-        if (!*a || a[0] == '-')
-            continue;
-        if (strchr(a, '/')) {
-            snprintf(path, sizeof path, "%s", a);
-        } else {
-            const char *p = getenv("PATH");
-            path[0] = 0;
-            while (p && *p) {
-                const char *c = strchr(p, ':');
-                size_t n = c ? (size_t)(c - p) : strlen(p);
-                snprintf(path, sizeof path, "%.*s/%s", (int)n, p, a);
-                if (n && !access(path, X_OK))
-                    break;
-                path[0] = 0;
-                p = c ? c + 1 : NULL;
-            }
-        }
-        if (!path[0] || stat(path, &st) || !S_ISREG(st.st_mode) || access(path, X_OK))
+        if (!*a || a[0] == '-' || on_path(a, path, sizeof path) || stat(path, &st) ||
+            !S_ISREG(st.st_mode) || access(path, X_OK))
             continue;
         tried++;
         char cmd[PATH_MAX * 4 + 32], *o = cmd;
