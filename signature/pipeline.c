@@ -94,7 +94,8 @@ static int collect(pas2p_run_t *run, pas2p_pipeline_result_t *res, char *err, si
          * choose its calls by timing (NetPIPE sets its repeat counts by measuring): say
          * what is left then */
         const char *why = run->st[diverged].reason;
-        int call = !strncmp(why, "diverged from the signature at event", 36);
+        int call = !strncmp(why, "diverged from the signature at event", 36) &&
+                   !strstr(why, "a collective's root moved first"); /* (said already) */
         snprintf(err, errlen, "rank %u: %s%s%s", sig->ranks[diverged].rank, why,
                  call ? " (another input or np, a file an earlier run left, or calls chosen by "
                         "timing: replay and simulate need no application"

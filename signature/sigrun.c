@@ -107,6 +107,7 @@ typedef struct {
                                 (tolerate(), shuffled(), check_event) */
     const interval_t *departed_last; /* the last of them (counted once) */
     char departed_why[600];  /* the first departure, said as a divergence would be */
+    int root_moved_first;    /* that first departure was a rooted collective's root moved */
     int frozen;              /* the run left the signature after this rank had measured all
                                 it must: its calls are no longer followed (departs_when_done) */
     double end_share;        /* the end's phase's share of this rank's time, when it holds so
@@ -219,10 +220,18 @@ static void diverge(sigrun_t *s, const char *why)
     /* tolerated departures before it may be where the run left the signature (a phase
      * that made its skeleton's calls in another number shifts every ordinal after it):
      * the first one is said too */
-    char all[1024];
+    char all[1280];
     if (s->departed) {
-        snprintf(all, sizeof all, "%.600s (after %llu tolerated departure(s); the first: %.300s)",
-                 why, (unsigned long long)s->departed, s->departed_why);
+        /* a root that moved first and calls that differ after it: the program placed its
+         * data otherwise in this run (DOLFIN partitions its mesh anew each run: a broadcast's
+         * root, then a scatter's sizes, then its calls), which no locating follows */
+        snprintf(all, sizeof all, "%.*s (after %llu tolerated departure(s); the first: %.300s)%s",
+                 s->root_moved_first ? 450 : 600, why, (unsigned long long)s->departed,
+                 s->departed_why,
+                 s->root_moved_first ? "; a collective's root moved first: this program places "
+                                       "its data at run time, which predict cannot follow "
+                                       "(replay and simulate need no application)"
+                                     : "");
         why = all;
     }
     if (!s->host->quiet && !s->predict_reports)
@@ -931,6 +940,7 @@ static void check_event(sigrun_t *s, const interval_t *v, const pas2p_event_t *e
     if (pas2p_call_class(e->call) == PAS2P_CLASS_COLLECTIVE && x->call == e->call &&
         x->comm == e->comm && x->peer >= 0 && e->peer >= 0 && x->peer != e->peer &&
         tag_ok(x->tag, e->tag) && (size || size_drifted(x, got, s->sig.size_floor))) {
+        s->root_moved_first |= !s->departed;
         depart(s, v, why);
         return;
     }
