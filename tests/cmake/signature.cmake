@@ -378,16 +378,8 @@ add_test(NAME predict_launcher_mpmd COMMAND bash -c [=[
 # follows the signature (it diverged at the first Waitall)
 add_executable(testwait mpi/testwait.c)
 target_link_libraries(testwait PRIVATE MPI::MPI_C)
-add_test(NAME predict_waits_after_tests COMMAND bash -c [=[
-  W=$1 pas2p=$2 prog=$3; shift 3; rm -rf "$W"; mkdir -p "$W"
-  "$pas2p" trace -o "$W/t" -- "$@" -np 2 "$prog" 60 >"$W/trace.out" 2>&1 || exit 1
-  cat "$W/trace.out" | grep "^testwait"
-  "$pas2p" analyze "$W/t" -o "$W/s.xml" >/dev/null || exit 1
-  grep -Eq 'completion_waits="(after-tests|tested|flagged)"' "$W/s.xml" || exit 1
-  "$pas2p" predict "$W/s.xml" -o "$W/p" -- "$@" -x TW_DELAY=1 -np 2 "$prog" 60 >"$W/out" 2>&1
-  rc=$?; cat "$W/out"
-  ((rc == 0)) && ! grep -q "diverged" "$W/out" && grep -q "^PET = " "$W/out"
-  ]=] predict_waits_after_tests ${W}/testwait ${PAS2P} $<TARGET_FILE:testwait> ${MPIRUN})
+add_test(NAME predict_waits_after_tests COMMAND bash ${T}/predict_waits.sh after ${PAS2P}
+  $<TARGET_FILE:testwait> ${W}/testwait ${MPIRUN})
 # a broadcast root that moved between runs of the same program (FEniCSx's partitioning):
 # departures, said, not a divergence; a size the base never saw still diverges
 add_executable(rootmove mpi/rootmove.c)
@@ -407,12 +399,12 @@ add_test(NAME predict_root_moved COMMAND bash -c [=[
   ((rc != 0)) && grep -q "diverged.*a collective's root moved first: this program places its data at run time" "$W/out2" &&
     ! grep -q "locate anchors" "$W/out2"
   ]=] predict_root_moved ${W}/rootmove ${PAS2P} $<TARGET_FILE:rootmove> ${MPIRUN})
-# Open MPI 4's launcher now and then reports a rank that ended normally as "with PID 0 ...
-# exiting improperly" and exits 1 (open-mpi/ompi#7833; a CI replay failed so): trace,
-# replay and predict keep the work when every rank's results are whole, and say why
 # MPICH's launcher, or a program linked to MPICH, named in one line (tests/foreign_mpi.sh)
 add_test(NAME foreign_mpi COMMAND bash ${T}/foreign_mpi.sh ${PAS2P} ${W} $<TARGET_FILE:stencil2d>
   -- ${MPIRUN})
+# Open MPI 4's launcher now and then reports a rank that ended normally as "with PID 0 ...
+# exiting improperly" and exits 1 (open-mpi/ompi#7833; a CI replay failed so): trace,
+# replay and predict keep the work when every rank's results are whole, and say why
 add_test(NAME no_sync_launcher COMMAND bash ${T}/no_sync.sh ${PAS2P} ${W} $<TARGET_FILE:stencil2d>
   -- ${MPIRUN})
 # SuperLU_DIST's pattern: a request's test, another call, then a wait for the request only
@@ -421,35 +413,16 @@ add_test(NAME no_sync_launcher COMMAND bash ${T}/no_sync.sh ${PAS2P} ${W} $<TARG
 # call (completion_waits="flagged"), so predict follows the signature (it diverged at the
 # first MPI_Wait); a trace without the tracer's flag (its manifest says so) keeps the
 # after-tests rule alone
-add_test(NAME predict_waits_tested COMMAND bash -c [=[
-  W=$1 pas2p=$2 prog=$3; shift 3; rm -rf "$W"; mkdir -p "$W"
-  "$pas2p" trace -o "$W/t" -- "$@" -np 2 "$prog" 60 later >"$W/trace.out" 2>&1 || exit 1
-  cat "$W/trace.out" | grep "^testwait"
-  "$pas2p" analyze "$W/t" -o "$W/s.xml" >/dev/null || exit 1
-  grep -q 'completion_waits="flagged"' "$W/s.xml" || { echo "no completion_waits=flagged"; exit 1; }
-  "$pas2p" predict "$W/s.xml" -o "$W/p" -- "$@" -x TW_DELAY=1 -np 2 "$prog" 60 later >"$W/out" 2>&1
-  rc=$?; cat "$W/out"
-  ((rc == 0)) && ! grep -q "diverged" "$W/out" && grep -q "^PET = " "$W/out" || exit 1
-  grep -v '^waits_tested' "$W/t/manifest" >"$W/m" && mv "$W/m" "$W/t/manifest"
-  "$pas2p" analyze "$W/t" -o "$W/old.xml" >/dev/null || exit 1
-  grep -q 'completion_waits="after-tests"' "$W/old.xml" || { echo "old trace: not after-tests"; exit 1; }
-  ]=] predict_waits_tested ${W}/testwait_later ${PAS2P} $<TARGET_FILE:testwait> ${MPIRUN})
+add_test(NAME predict_waits_tested COMMAND bash ${T}/predict_waits.sh later ${PAS2P}
+  $<TARGET_FILE:testwait> ${W}/testwait_later ${MPIRUN})
 # SuperLU_DIST's factorisation: a panel sent, the look-ahead receive tested while it is
 # pending, the previous panel's send waited for (no test looked at it).  Traced with the
 # look-ahead message there at the first test (every such wait a call), predicted with it
 # late on rank 0 (its first waits right after failed tests): the wait is a call either
 # way (completion_waits="flagged"); with the after-tests rule it was a poll after a failed
 # test, rank 0 made fewer calls than the signature and predict diverged in every run
-add_test(NAME predict_waits_sends COMMAND bash -c [=[
-  W=$1 pas2p=$2 prog=$3; shift 3; rm -rf "$W"; mkdir -p "$W"
-  "$pas2p" trace -o "$W/t" -- "$@" -np 2 "$prog" 60 sends >"$W/trace.out" 2>&1 || exit 1
-  cat "$W/trace.out" | grep "^testwait"
-  "$pas2p" analyze "$W/t" -o "$W/s.xml" >/dev/null || exit 1
-  grep -q 'completion_waits="flagged"' "$W/s.xml" || { echo "no completion_waits=flagged"; exit 1; }
-  "$pas2p" predict "$W/s.xml" -o "$W/p" -- "$@" -x TW_DELAY=1 -np 2 "$prog" 60 sends >"$W/out" 2>&1
-  rc=$?; cat "$W/out"
-  ((rc == 0)) && ! grep -q "diverged" "$W/out" && grep -q "^PET = " "$W/out"
-  ]=] predict_waits_sends ${W}/testwait_sends ${PAS2P} $<TARGET_FILE:testwait> ${MPIRUN})
+add_test(NAME predict_waits_sends COMMAND bash ${T}/predict_waits.sh sends ${PAS2P}
+  $<TARGET_FILE:testwait> ${W}/testwait_sends ${MPIRUN})
 # a heavy variant: the calls of a lighter-per-occurrence phase, less time in total but
 # >= 10 % of the rank's: timed (it was taken for a noise-split "minor variant" and always
 # estimated from the other phase's ratio: XMDS2's nlse2d, 52 % of its run so)
