@@ -1,7 +1,7 @@
 /* endheavy N END_MS: N iterations of 5 ms of computation and an MPI_Allreduce, then END_MS
  * of computation before MPI_Finalize: a code whose last stretch, once, at the end (tree-
  * puzzle's puzzling step: 70 % of its run), may hold most of the run.  predict estimates
- * such an end phase from the other phases' ratio while it holds under 25 % of a rank's time
+ * such an end phase from the other phases' ratio while it holds under half a rank's time
  * (the run stops early), and times it, running to the end, when it holds more. */
 #include <mpi.h>
 #include <stdio.h>
