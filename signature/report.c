@@ -214,6 +214,11 @@ static void timeline(FILE *f, const pas2p_signature_t *s, int h)
     occ_t **per = calloc(s->nranks ? s->nranks : 1, sizeof *per);
     size_t *n = calloc(s->nranks ? s->nranks : 1, sizeof *n);
     double longest = 0;
+    int timed = 0; /* the signature records occurrence times (a pas2p of 2026-11 or later) */
+    for (uint32_t r = 0; r < s->nranks && !timed; r++)
+        for (uint32_t i = 0; i < s->ranks[r].nphases && !timed; i++)
+            for (uint32_t j = 0; j < s->ranks[r].phases[i].nocc && !timed; j++)
+                timed = s->ranks[r].phases[i].occ_time_s[j] > 0;
     for (uint32_t r = 0; per && n && r < s->nranks; r++) {
         const pas2p_sig_rank_t *R = &s->ranks[r];
         size_t tot = 0;
@@ -227,11 +232,13 @@ static void timeline(FILE *f, const pas2p_signature_t *s, int h)
                 per[r][n[r]++] = (occ_t){R->phases[i].occ_start[j], R->phases[i].occ_end[j],
                                          R->phases[i].id, R->phases[i].occ_time_s[j]};
         qsort(per[r], n[r], sizeof **per, cmp_occ);
-        /* keep the prefix in which every event is in a located occurrence with a time */
+        /* keep the prefix in which every event is in a located occurrence with a time (a
+         * time of 0 is a time when the signature records others: MPI_Init alone as its
+         * first phase takes none, and the whole timeline was said to be missing) */
         size_t k = 0;
         double t = 0;
         while (k < n[r] && per[r][k].start == (k ? per[r][k - 1].end : per[r][0].start) &&
-               per[r][k].t > 0)
+               (per[r][k].t > 0 || (timed && per[r][k].t == 0)))
             t += per[r][k++].t;
         n[r] = k;
         if (t > longest)

@@ -1198,6 +1198,8 @@ void pas2p_signature_print_global(const pas2p_signature_t *s, FILE *out)
             }
             if (p && worst > 0)
                 fprintf(out, " %3.0f%%", 100 * p->time_mean_s / worst);
+            else if (p) /* (a phase of no time on any rank, MPI_Init alone: all alike) */
+                fprintf(out, " %3.0f%%", 100.0);
             else
                 fprintf(out, " %4s", "-");
         }

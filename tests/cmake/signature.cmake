@@ -292,6 +292,21 @@ add_test(NAME stream_polled_receives COMMAND bash ${T}/stream.sh ${PAS2P}
 set_tests_properties(stream_polled_receives PROPERTIES TIMEOUT 400)
 
 # pas2p report (one self-contained HTML page), rendered by headless Chromium
+# a first phase of no time (MPI_Init alone: its occurrence has no time_s, its mean 0), in a
+# signature that records the others': the report draws the timeline (it said "records no
+# occurrence times ... older pas2p") and `show` gives each rank its share, not "-" (no call)
+add_test(NAME report_zero_time_phase COMMAND bash -c [=[
+  pas2p=$1 trace=$2 w=$3; rm -rf "$w"; mkdir -p "$w"
+  "$pas2p" analyze "$trace" -o "$w/a.xml" >/dev/null || exit 1
+  sed -E -e 's/(<occurrence start="0" end="[0-9]+") time_s="[^"]*"/\1/' \
+    -e 's/(<phase id="1" [^>]*time_mean_s=")[^"]*"/\10"/' "$w/a.xml" >"$w/s.xml"
+  "$pas2p" report "$w/s.xml" -o "$w/r.html" >/dev/null || exit 1
+  ! grep -q "records no occurrence times" "$w/r.html" && grep -q "<rect" "$w/r.html" || exit 1
+  "$pas2p" show "$w/s.xml" >"$w/show" || exit 1
+  cat "$w/show"
+  grep -Eq "^ +1 +1 +0\.000000 .*( 100%)+$" "$w/show"
+  ]=] report_zero_time_phase ${PAS2P} ${W}/app_stencil2d ${W}/report-zero)
+set_tests_properties(report_zero_time_phase PROPERTIES FIXTURES_REQUIRED app_stencil2d)
 add_test(NAME report_renders COMMAND bash ${T}/report.sh ${PAS2P} ${CMAKE_CURRENT_SOURCE_DIR}/data/closed-form.sig.xml
   ${CMAKE_CURRENT_SOURCE_DIR}/data/one-link.xml ${W}/report)
 set_tests_properties(report_renders PROPERTIES TIMEOUT 200)
