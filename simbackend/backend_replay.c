@@ -182,28 +182,38 @@ static void describe(const pas2p_run_t *run, pas2p_prediction_t *res)
  * while it was traced: a rank that shared its core then has a slower one.  Where the
  * ranks' calibrations are far apart the base was not one machine state (GARLI traced
  * beside other jobs: 2.3x between its 2 ranks, replay -39 %; PhyML +57 to +78 %): said
- * with the result, not hidden (and not before a failure's one line) */
+ * with the result, not hidden (and not before a failure's one line).  Compared over the
+ * time each rank was not blocked off the CPU (compute_blocked): a rank that slept most of
+ * its time (RELION's master, 1 % of a core and 99 % blocked) has a low rate by its own
+ * doing, not the machine's */
+static double unblocked_rate(const pas2p_sig_rank_t *R)
+{
+    double b = R->compute_blocked > 0 && R->compute_blocked < 1 ? R->compute_blocked : 0;
+    return R->kernel_rate / (1 - b);
+}
+
 static void print(const pas2p_run_t *run, FILE *out)
 {
     const pas2p_replay_opts_t *o = run->bopts;
     const pas2p_signature_t *sig = run->sig;
     uint32_t lo = UINT32_MAX, hi = UINT32_MAX;
     for (uint32_t r = 0; o->kernel && r < sig->nranks; r++) {
-        double k = sig->ranks[r].kernel_rate;
-        if (k <= 0)
+        double k = unblocked_rate(&sig->ranks[r]);
+        if (!(k > 0))
             continue;
-        if (lo == UINT32_MAX || k < sig->ranks[lo].kernel_rate)
+        if (lo == UINT32_MAX || k < unblocked_rate(&sig->ranks[lo]))
             lo = r;
-        if (hi == UINT32_MAX || k > sig->ranks[hi].kernel_rate)
+        if (hi == UINT32_MAX || k > unblocked_rate(&sig->ranks[hi]))
             hi = r;
     }
-    if (lo != UINT32_MAX && sig->ranks[hi].kernel_rate > 1.5 * sig->ranks[lo].kernel_rate)
+    if (lo != UINT32_MAX && unblocked_rate(&sig->ranks[hi]) > 1.5 * unblocked_rate(&sig->ranks[lo]))
         fprintf(out, "note: the trace's kernel calibrations differ %.1fx between ranks (rank %u: "
                 "%.3g blocks/s, rank %u: %.3g): the base machine was shared while tracing, and "
                 "this replay carries it (--compute sleep replays the recorded times; a trace on "
                 "a quiet machine calibrates again)\n",
-                sig->ranks[hi].kernel_rate / sig->ranks[lo].kernel_rate, sig->ranks[hi].rank,
-                sig->ranks[hi].kernel_rate, sig->ranks[lo].rank, sig->ranks[lo].kernel_rate);
+                unblocked_rate(&sig->ranks[hi]) / unblocked_rate(&sig->ranks[lo]),
+                sig->ranks[hi].rank, unblocked_rate(&sig->ranks[hi]), sig->ranks[lo].rank,
+                unblocked_rate(&sig->ranks[lo]));
 }
 
 static void release(pas2p_run_t *run)

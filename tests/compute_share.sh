@@ -5,17 +5,22 @@
 # says the rest was blocked (not waiting for a core), and so do trace and analyze (a note),
 # the signature, the replay's actions and the replay's PET.  One whose computation a worker
 # thread does while the thread that calls MPI waits off the CPU (StarPU) has the process's
-# share, near 1 (it had the waiting thread's, 0.03: the replay's kernel ran at 3 %).
+# share, near 1 (it had the waiting thread's, 0.03: the replay's kernel ran at 3 %).  One
+# whose worker thread computes a quarter of the time and sleeps the rest (RELION) has the
+# rest blocked (it had none: the replay ran the quarter alone, -21 %), asserted when the
+# node's load was within its cores (else the tracer does not guess: threads that ended
+# took their waits for a core with them).
 # usage: compute_share.sh PAS2P SHARE_PROGRAM WORKDIR MPIRUN...
 set -euo pipefail
 pas2p=$1 prog=$2 work=$3
 shift 3
 fail() { echo "FAIL: $*" >&2; exit 1; }
 field() { awk -F' = ' -v k="$1" '$1 == k { print $2 }' "$2/manifest"; }
-for mode in spin sleep thread; do
+for mode in spin sleep thread idlethread; do
   rm -rf "$work/share-$mode"
   "$pas2p" trace -o "$work/share-$mode" -- "$@" -np 2 "$prog" "$mode" >/dev/null 2>"$work/share-$mode.err"
 done
+idle_load=$(awk '{ print $1 }' /proc/loadavg)
 # the sleeper's trace says that its ranks had far less than a core, and that they were
 # blocked (sleeping), not waiting for a core (one line)
 grep -Eq "^pas2p trace: note: rank [01] computed on [0-9] % of a core .*blocked off the CPU for [0-9]+ %" "$work/share-sleep.err" ||
@@ -75,4 +80,13 @@ echo "compute_share: worker thread $thr"
 awk -v t="$thr" -v z="$sleep" 'BEGIN { n = split(t, a, ","); split(z, b, ",")
   for (i = 1; i <= n; i++)
     if (!(a[i] >= 0.15 && a[i] > 5 * b[i])) { print "FAIL: worker-thread share " a[i] " (the sleeper had " b[i] ")"; exit 1 } }' >&2 || exit 1
+blk=$(field compute_blocked "$work/share-idlethread")
+echo "compute_blocked: idle worker thread '$blk' (load $idle_load on $(nproc) cores)"
+if awk -v l="$idle_load" -v c="$(nproc)" 'BEGIN { exit !(l <= c + 0.5) }'; then
+  awk -v b="$blk" 'BEGIN { n = split(b, a, ","); if (n != 2) exit 1
+    for (i = 1; i <= n; i++) if (!(a[i] >= 0.4 && a[i] < 1)) exit 1 }' ||
+    fail "the idle worker thread's compute_blocked is '$blk', not two shares in [0.4, 1)"
+else
+  echo "(the node was loaded: the idle worker's blocked share not asserted)"
+fi
 echo "compute share OK"

@@ -123,6 +123,8 @@ typedef struct {
     uint64_t t_init;                    /* ns, MPI_Init returned */
     uint64_t runq0_ns;                  /* the main thread's run-queue wait then (ns) ... */
     int runq_ok;                        /* ... when /proc/thread-self/schedstat could say */
+    uint64_t prunq0_ns;                 /* the process's threads' then (ns) ... */
+    int prunq_ok;                       /* ... when /proc/self/task/N/schedstat could say */
     pthread_mutex_t lock;
     uint32_t nthreads;
     /* communicator table: open addressing keyed by handle */

@@ -3,7 +3,9 @@
  * or as `sleep` (off the CPU).  The manifest's compute_share must be high for the first
  * and near zero for the second.  `pas2p trace --runs` uses the count to make runs of
  * known, different lengths; a third argument, `sleep` only, sets the milliseconds of each
- * iteration (runs of one event count and different lengths). */
+ * iteration (runs of one event count and different lengths).  `thread`: a worker thread
+ * spins while the MPI thread waits for it (StarPU); `idlethread`: the worker spins 5 ms and
+ * sleeps 15 ms (RELION's worker: a quarter of a core, the rest blocked). */
 #define _POSIX_C_SOURCE 200809L
 #include <mpi.h>
 #include <pthread.h>
@@ -26,11 +28,21 @@ static void *spinner(void *arg)
     return arg;
 }
 
+/* RELION's worker: its computation in a thread a quarter of the time, asleep the rest */
+static void *idler(void *arg)
+{
+    spin5ms();
+    struct timespec ts = {0, 15000000};
+    nanosleep(&ts, NULL);
+    return arg;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     int sleep_mode = argc > 1 && !strcmp(argv[1], "sleep"),
-        thread_mode = argc > 1 && !strcmp(argv[1], "thread");
+        thread_mode = argc > 1 && !strcmp(argv[1], "thread"),
+        idle_mode = argc > 1 && !strcmp(argv[1], "idlethread");
     int iters = argc > 2 ? atoi(argv[2]) : 40;
     long ms = argc > 3 ? atol(argv[3]) : 5;
     for (int i = 0; i < iters; i++) {
@@ -40,6 +52,10 @@ int main(int argc, char **argv)
         } else if (thread_mode) { /* a worker computes, the MPI thread waits off the CPU */
             pthread_t t;
             if (pthread_create(&t, NULL, spinner, NULL) == 0)
+                pthread_join(t, NULL);
+        } else if (idle_mode) { /* a worker computes 1/4 of the time, sleeps the rest */
+            pthread_t t;
+            if (pthread_create(&t, NULL, idler, NULL) == 0)
                 pthread_join(t, NULL);
         } else {
             spin5ms();
