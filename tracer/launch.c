@@ -143,11 +143,6 @@ static int is_ompi_launcher(const char *arg0)
            !strncmp(b, "mpirun.", 7) || !strncmp(b, "mpiexec.", 8);
 }
 
-/* MPICH's launcher (Hydra), by what the name resolves to: Debian's mpirun is an
- * alternative that points to mpirun.openmpi or to mpirun.mpich -> mpiexec.hydra.  pas2p
- * is built on Open MPI (libpas2p intercepts its MPI), so a job that launcher starts cannot
- * be followed: said before anything runs (it was handed Open MPI's -x options, and
- * answered "match_arg: unrecognized argument x").  real: what it resolved to. */
 /* name as the shell finds it: itself when it has a '/', else the first executable of
  * that name on PATH (an empty entry: the current directory); 0, or -1 when none */
 static int on_path(const char *name, char *path, size_t len)
@@ -167,6 +162,11 @@ static int on_path(const char *name, char *path, size_t len)
     return -1;
 }
 
+/* MPICH's launcher (Hydra), by what the name resolves to: Debian's mpirun is an
+ * alternative that points to mpirun.openmpi or to mpirun.mpich -> mpiexec.hydra.  pas2p
+ * is built on Open MPI (libpas2p intercepts its MPI), so a job that launcher starts cannot
+ * be followed: said before anything runs (it was handed Open MPI's -x options, and
+ * answered "match_arg: unrecognized argument x").  real: what it resolved to. */
 static int is_mpich_launcher(const char *arg0, char *real, size_t len)
 {
     char path[PATH_MAX], r[PATH_MAX];
