@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # LAMMPS (Debian's lmp, its LJ melt at 500 atoms, 200 steps, np 2) through every path: a
 # real code the way a user runs it, through a launch script (validation/lammps/run.sh).
-# trace; analyze, byte-identical with --mpi 2; simulate of the signature within 3 % of the
-# full trace's (the global-phases target; both replay the same trace); replay; predict
+# trace; analyze, byte-identical with --mpi 2; simulate of the signature within 5 % of the
+# full trace's (both replay the same trace; the target is 3 % on quiet traces); replay; predict
 # (follows the signature, exit 0); replay --export; report.  Each must exit 0 with its PET.
 # usage: lammps_paths.sh PAS2P PLATFORM.xml WORKDIR RUN_SH -- MPIRUN...
 set -uo pipefail
@@ -30,8 +30,10 @@ for f in simulate full replay predict; do
 done
 s=$(awk '/^PET = /{print $3}' "$w/simulate.out") f=$(awk '/^PET = /{print $3}' "$w/full.out")
 echo "simulate: signature $s s, full trace $f s"
-awk -v s="$s" -v f="$f" 'BEGIN { e = (s - f) / f; exit !(e <= 0.03 && e >= -0.03) }' ||
-  fail "the signature's simulation $s s is not within 3 % of the full trace's $f s"
+# (5 %: the 3 % target is measured on quiet traces by validation/bench/sig_vs_full.sh, and
+# this trace may be made beside other tests; a signature that misses phases is off by more)
+awk -v s="$s" -v f="$f" 'BEGIN { e = (s - f) / f; exit !(e <= 0.05 && e >= -0.05) }' ||
+  fail "the signature's simulation $s s is not within 5 % of the full trace's $f s"
 "$pas2p" replay "$w/sig.xml" --export "$w/exp" >"$w/export.out" 2>"$w/export.err" || fail "replay --export exited $?"
 "$pas2p" report "$w/sig.xml" "$w/pred/prediction.xml" "$w/sim/prediction.xml" -o "$w/r.html" >"$w/report.out" 2>"$w/report.err" ||
   fail "report exited $?"
