@@ -454,6 +454,53 @@ static const struct {
 #undef NO_TI
 };
 
+/* the MPI calls each action stands for (action_table.h's calls column) */
+static const char *const calls_of[PAS2P_NACTIONS] = {
+#define CALLS_(ID, name, f, nb, b, calls, run, t) calls,
+    PAS2P_ACTIONS(CALLS_)
+#undef CALLS_
+};
+
+/* a call whose action has no stock equivalent (a scan, a non-blocking collective) */
+static int stock_less(unsigned call)
+{
+    const char *n = pas2p_call_name(call);
+    if (!n || strncmp(n, "MPI_", 4))
+        return 0;
+    n += 4;
+    size_t len = strlen(n);
+    for (int k = 0; k < PAS2P_NACTIONS; k++)
+        for (const char *c = calls_of[k]; !ti[k].fn && c && (c = strstr(c, n)); c += len)
+            if ((c == calls_of[k] || c[-1] == ' ') && (c[len] == ' ' || !c[len]))
+                return 1;
+    return 0;
+}
+
+/* The phases replayed for their share of the messages or to cover the run (relevant 2, 3:
+ * pas2p_signature_relevant_comm, _cover), not the analyzer's, that make a call stock
+ * SimGrid cannot replay: left out (their time is the rest's, extrapolated) rather than
+ * refuse the export: LAMMPS's set-up numbers its atoms with one MPI_Scan, in a phase the
+ * message cover takes when its trace was made on a busy machine.  Returns how many. */
+static uint32_t leave_out_stock_less(pas2p_signature_t *s)
+{
+    uint32_t n = 0;
+    for (uint32_t r = 0; r < s->nranks; r++)
+        for (uint32_t k = 0; k < s->ranks[r].nphases; k++) {
+            const pas2p_sig_phase_t *p = &s->ranks[r].phases[k];
+            int out = 0;
+            for (uint32_t j = 0; p->relevant >= 2 && j < p->nevents && !out; j++)
+                out = stock_less(p->events[j].call);
+            if (!out)
+                continue;
+            n++;
+            for (uint32_t q = 0; q < s->nranks; q++) /* (the phase on every rank) */
+                for (uint32_t i = 0; i < s->ranks[q].nphases; i++)
+                    if (s->ranks[q].phases[i].id == p->id)
+                        s->ranks[q].phases[i].relevant = 0;
+        }
+    return n;
+}
+
 /* one pas2p action (its name and the rest of the line) as stock lines */
 static int convert(conv_t *C, const char *w, const char *p, FILE *out)
 {
@@ -798,6 +845,12 @@ int pas2p_actions_export_file(const char *sig_path, const char *dir, double base
     /* the phases simulate and replay replay (pas2p_pipeline.h: comm_relevant) */
     pas2p_signature_relevant_comm(&sig, sig.relevance > 0 ? sig.relevance : 0.01);
     pas2p_signature_relevant_cover(&sig, PAS2P_REPLAY_COVER, NULL);
+    uint32_t left = leave_out_stock_less(&sig);
+    if (left)
+        printf("note: %u phase(s) that simulate and replay take for their share of the messages "
+               "or to cover the run make calls stock SimGrid cannot replay (a scan, a "
+               "non-blocking collective): left out of the export, their time extrapolated "
+               "with the rest\n", left);
     int rc = 0;
     if (pas2p_prepare_dir_err(dir, err, errlen)) {
         rc = 2;

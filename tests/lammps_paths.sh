@@ -3,7 +3,8 @@
 # real code the way a user runs it, through a launch script (validation/lammps/run.sh).
 # trace; analyze, byte-identical with --mpi 2; simulate of the signature within 5 % of the
 # full trace's (both replay the same trace; the target is 3 % on quiet traces); replay; predict
-# (follows the signature, exit 0); replay --export; report.  Each must exit 0 with its PET.
+# (follows the signature, exit 0); replay --export (or its documented one-line refusal);
+# report.  Each must exit 0 with its PET.
 # usage: lammps_paths.sh PAS2P PLATFORM.xml WORKDIR RUN_SH -- MPIRUN...
 set -uo pipefail
 pas2p=$1 plat=$2 w=$3 run=$4
@@ -34,7 +35,14 @@ echo "simulate: signature $s s, full trace $f s"
 # this trace may be made beside other tests; a signature that misses phases is off by more)
 awk -v s="$s" -v f="$f" 'BEGIN { e = (s - f) / f; exit !(e <= 0.05 && e >= -0.05) }' ||
   fail "the signature's simulation $s s is not within 5 % of the full trace's $f s"
-"$pas2p" replay "$w/sig.xml" --export "$w/exp" >"$w/export.out" 2>"$w/export.err" || fail "replay --export exited $?"
+# (an export refuses, in one line, a relevant phase with a call stock SimGrid cannot replay:
+# LAMMPS numbers its atoms with one MPI_Scan in its set-up, relevant in a trace made on a
+# busy machine; the directory is not left behind)
+if ! "$pas2p" replay "$w/sig.xml" --export "$w/exp" >"$w/export.out" 2>"$w/export.err"; then
+  grep -q "has no SimGrid time-independent action" "$w/export.err" && [[ $(grep -c '' "$w/export.err") == 1 ]] &&
+    [[ ! -e $w/exp ]] || fail "replay --export failed otherwise"
+  echo "export: $(cat "$w/export.err")"
+fi
 "$pas2p" report "$w/sig.xml" "$w/pred/prediction.xml" "$w/sim/prediction.xml" -o "$w/r.html" >"$w/report.out" 2>"$w/report.err" ||
   fail "report exited $?"
 echo "lammps every path: ok"

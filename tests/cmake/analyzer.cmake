@@ -82,6 +82,18 @@ add_test(NAME export_refusal_clean COMMAND bash -c [=[
   done
   ]=] export_refusal_clean ${PAS2P} ${W}/probe-sig.xml ${W}/probe-export)
 set_tests_properties(export_refusal_clean PROPERTIES DEPENDS probe_logical FIXTURES_REQUIRED probe)
+# ... but a phase that is not the analyzer's relevant one, which simulate and replay take for
+# its share of the messages, is left out of the export with a note (its time the rest's):
+# the message cover must not make an export refuse what it wrote before
+add_test(NAME export_leaves_out_stock_less COMMAND bash -c [=[
+  pas2p=$1 sig=$2 w=$3; rm -rf "$w"; mkdir -p "$w"
+  sed -E 's/(<phase id="3" weight="1" relevant=")yes"/\1no"/' "$sig" >"$w/s.xml"
+  grep -q 'MPI_Iallreduce' "$w/s.xml" && grep -q '<phase id="3" weight="1" relevant="no"' "$w/s.xml" || exit 1
+  out=$("$pas2p" replay "$w/s.xml" --export "$w/x" 2>&1); rc=$?; echo "$out"
+  ((rc == 0)) && grep -q "^note: 1 phase(s) .* left out of the export" <<<"$out" && [[ -x $w/x/run.sh ]] &&
+    ! grep -rq "iallreduce" "$w/x"/phase-*
+  ]=] export_leaves_out_stock_less ${PAS2P} ${W}/probe-sig.xml ${W}/probe-export-nr)
+set_tests_properties(export_leaves_out_stock_less PROPERTIES DEPENDS probe_logical FIXTURES_REQUIRED probe)
 pas2p_check(threads logical ${EXPECT} --fail --one-line --out "several threads.*--logical local"
   -- ${PAS2P} analyze ${W}/threads --logical global -o ${W}/threads-sig.xml)
 # ranks that called MPI from several threads at a time: replay and simulate, which run each
