@@ -39,8 +39,26 @@ void pas2p_prediction_begin(pas2p_prediction_t *p, const char *method, const cha
             goto fail;                                                                            \
     } while (0)
 #define STR(name, v) W(xmlTextWriterWriteAttribute(w, BAD_CAST name, BAD_CAST(v)))
-/* the schema's doubles: finite values only (a NAN never reaches the file) */
-#define REAL(name, v) W(xmlTextWriterWriteFormatAttribute(w, BAD_CAST name, "%.9g", isfinite(v) ? (v) : 0.0))
+/* the schema's doubles: finite values only (a NAN never reaches the file), each with the
+ * fewest digits (9 at least) that read back as the same double: `pas2p show` of the file
+ * prints what `predict` printed (PET 17.332275 s was written as 17.3322755 and shown as
+ * 17.332276: the CI's ASan suite saw it) */
+static char *real_text(char *buf, size_t len, double v)
+{
+    if (!isfinite(v))
+        v = 0;
+    for (int digits = 9; digits <= 17; digits++) {
+        snprintf(buf, len, "%.*g", digits, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    return buf;
+}
+#define REAL(name, v)                                                                             \
+    do {                                                                                          \
+        char real_[32];                                                                           \
+        STR(name, real_text(real_, sizeof real_, (v)));                                           \
+    } while (0)
 
 int pas2p_prediction_write(const pas2p_prediction_t *p, const char *path, char *err, size_t errlen)
 {

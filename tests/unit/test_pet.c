@@ -520,6 +520,34 @@ static void test_paired_change_of_pace(void **state)
     rmdir(dir);
 }
 
+/* the prediction file keeps each double exactly: `pas2p show` prints the PET predict
+ * printed (17.332275 s was written as 17.3322755 and shown as 17.332276) */
+static void test_prediction_exact(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/pas2p-test-exact-XXXXXX", xml[256];
+    assert_non_null(mkdtemp(dir));
+    const double v[] = {17.33227549999, 0.1, 1.0 / 3.0, 123456.789012345678, 2.5e-7};
+    for (size_t k = 0; k < sizeof v / sizeof *v; k++) {
+        pas2p_pet_t out;
+        memset(&out, 0, sizeof out);
+        out.pet_s = v[k];
+        out.set_s = v[k] / 7;
+        pas2p_prediction_t b;
+        round_trip(&out, dir, &b);
+        assert_true(b.pet.pet_s == v[k]);
+        assert_true(b.pet.set_s == v[k] / 7);
+        char x[64], y[64];
+        snprintf(x, sizeof x, "%.6f", v[k]);
+        snprintf(y, sizeof y, "%.6f", b.pet.pet_s);
+        assert_string_equal(x, y);
+        pas2p_prediction_free(&b);
+    }
+    snprintf(xml, sizeof xml, "%s/prediction.xml", dir);
+    unlink(xml);
+    rmdir(dir);
+}
+
 /* does what pas2p_prediction_print says of a hold `what` (what NULL: no warning at all) */
 static void says(const pas2p_prediction_t *a, const char *what)
 {
@@ -698,6 +726,7 @@ static void test_prediction_file(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_prediction_exact),
         cmocka_unit_test(test_equation_and_remainder),
         cmocka_unit_test(test_unmeasured_phase_is_estimated),
         cmocka_unit_test(test_nothing_measured_is_an_error),
