@@ -219,12 +219,12 @@ static double compute_share(int *by_process)
     return s > 1 ? 1 : s < 0.01 ? 0.01 : s;
 }
 
-/* The calling thread's time waiting on a run queue (runnable, not running), ns: the
- * second field of /proc/thread-self/schedstat.  0, or -1 where the kernel does not say. */
-static int runq_wait_ns(uint64_t *out)
+/* A thread's time waiting on a run queue (runnable, not running), ns: the second field of
+ * its schedstat file (path).  0, or -1 where the kernel does not say. */
+static int schedstat_wait_ns(const char *path, uint64_t *out)
 {
     char b[128];
-    int fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return -1;
     ssize_t n = read(fd, b, sizeof b - 1);
@@ -239,32 +239,28 @@ static int runq_wait_ns(uint64_t *out)
     return 0;
 }
 
-/* The run-queue waits of the process's threads now (those alive), summed, ns: the second
- * field of each /proc/self/task/N/schedstat.  0, or -1 where the kernel does not say. */
+/* the calling thread's */
+static int runq_wait_ns(uint64_t *out)
+{
+    return schedstat_wait_ns("/proc/thread-self/schedstat", out);
+}
+
+/* The process's threads' now (those alive), summed */
 static int proc_runq_wait_ns(uint64_t *out)
 {
     DIR *d = opendir("/proc/self/task");
     if (!d)
         return -1;
-    uint64_t sum = 0;
+    uint64_t sum = 0, w;
     int n = 0;
     struct dirent *e;
     while ((e = readdir(d))) {
-        char path[300], b[128];
+        char path[300];
         if (e->d_name[0] < '0' || e->d_name[0] > '9')
             continue;
         snprintf(path, sizeof path, "/proc/self/task/%.200s/schedstat", e->d_name);
-        int fd = open(path, O_RDONLY | O_CLOEXEC);
-        if (fd < 0)
-            continue;
-        ssize_t k = read(fd, b, sizeof b - 1);
-        close(fd);
-        unsigned long long cpu, wait;
-        if (k <= 0)
-            continue;
-        b[k] = 0;
-        if (sscanf(b, "%llu %llu", &cpu, &wait) == 2)
-            sum += wait, n++;
+        if (!schedstat_wait_ns(path, &w))
+            sum += w, n++;
     }
     closedir(d);
     if (!n)
