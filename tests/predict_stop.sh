@@ -220,9 +220,13 @@ if [[ $mode == steady ]]; then # the loop: the relevant phase of the most weight
   timeout 60 "$pas2p" predict "$w/sig.xml" -o "$w/pred" -- "${@}" >"$w/out" 2>"$w/err" ||
     fail "without jitter: predict exited $?"
   # values that agree (within 20 % of their median) are not awaited longer; on a loaded
-  # machine they may not agree, and then they rightly are
+  # machine they may not agree, and then they rightly are; so are they when the base
+  # occurrences they pair with were no typical ones (a trace made beside other jobs: the
+  # note pet.c prints says so; the ASan CI's trace had its loop's first ones at 1.78x)
   read -r n spread < <(vals "$w/out")
-  ((spread > 20 || n <= 4)) || fail "the steady loop was timed on $n values within $spread % (3 expected)"
+  untypical=$(grep -c "^note: phase(s) .*: the base run's occurrences they were paired with ran" "$w/out")
+  ((spread > 20 || n <= 4 || untypical > 0)) ||
+    fail "the steady loop was timed on $n values within $spread % (3 expected)"
 fi
 if [[ $mode == dealt ]]; then
   grep -q "^departures = [1-9]" "$w/out" || fail "the set-up's departure was not said"
