@@ -29,6 +29,11 @@ extern "C" {
 /* the paired base occurrences' median over the base mean beyond which pas2p_pet_print notes
  * that the PET rests on one base run's early profile (either way: 1.2x or 1/1.2x) */
 #define PAS2P_PET_PROFILE 1.2
+/* a predict phase timed on 2 to PAS2P_PET_FEW_VALUES - 1 values, the largest
+ * PAS2P_PET_FEW_SPREAD x the least or more, holding >= 10 % of the PET: pas2p_pet_print_for
+ * says the PET rests on them */
+#define PAS2P_PET_FEW_VALUES 5
+#define PAS2P_PET_FEW_SPREAD 4.0
 
 typedef struct {
     uint32_t id;                 /* phase id in the rank's table */

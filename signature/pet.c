@@ -229,6 +229,21 @@ void pas2p_pet_print_for(const pas2p_pet_t *p, const char *method, FILE *out)
                     "or more) when the run stopped: the PET is of the earlier pace (more "
                     "occurrences: predict --occurrences)\n", q->id, (unsigned)PAS2P_PAIR_SHIFT);
     }
+    /* a phase that holds much of the PET on a few timed values far apart: one of them a
+     * hiccup of the target moves the PET by as much (OpenFOAM's icoFoam, 80 steps on a
+     * loaded node: a per-step phase, 38 % of the PET, on 2 values 60x apart; the rare
+     * phases' budget stops the run before a third) */
+    for (uint32_t i = 0; app && p->pet_s > 0 && i < p->nphases; i++) {
+        const pas2p_pet_phase_t *q = &p->phases[i];
+        if (q->estimated || q->nvalues < 2 || q->nvalues >= PAS2P_PET_FEW_VALUES ||
+            !(q->lo_s > 0) || q->hi_s < PAS2P_PET_FEW_SPREAD * q->lo_s ||
+            q->contribution_s < 0.1 * p->pet_s)
+            continue;
+        fprintf(out, "note: phase %u (%.0f %% of the PET) rests on %u timed values %.0fx apart: "
+                "a hiccup in one of them moves the PET by as much (more of them: predict "
+                "--rare-after or --occurrences)\n", q->id, 100 * q->contribution_s / p->pet_s,
+                q->nvalues, q->hi_s / q->lo_s);
+    }
     if (p->nestimated)
         fprintf(out, "note: %u relevant phase(s) not measured on the target; estimated as base "
                 "time x the measured ratio\n", p->nestimated);

@@ -645,6 +645,49 @@ static void test_outlier_ratio_is_said(void **state)
     }
 }
 
+/* a phase holding much of the PET on 2-4 timed values far apart is said (OpenFOAM on a
+ * loaded node: 2 values 60x apart, 38 % of the PET); not with 5 values, nor values close
+ * together, nor from a method that times no occurrence of the application */
+static void test_few_values_far_apart_said(void **state)
+{
+    (void)state;
+    struct {
+        uint32_t n;
+        double lo, hi;
+        const char *method;
+        int said;
+    } cases[] = {{2, 0.01, 0.6, "predict", 1}, {4, 0.01, 0.05, "predict", 1},
+                 {5, 0.01, 0.6, "predict", 0}, {3, 0.01, 0.03, "predict", 0},
+                 {2, 0.01, 0.6, "simulate", 0}, {1, 0.3, 0.3, "predict", 0}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        fix_t f;
+        make(&f, 1);
+        double t0[3] = {0.5, 0.3, NAN}, t1[2] = {0.4, 0.02};
+        const double *t[2] = {t0, t1};
+        pas2p_pet_t p;
+        char err[256], *text = NULL;
+        size_t len = 0;
+        assert_int_equal(pas2p_pet_compute(&f.s, t, 0, 0, &p, err, sizeof err), 0);
+        for (uint32_t i = 0; i < p.nphases; i++)
+            if (p.phases[i].id == 2) {
+                p.phases[i].nvalues = cases[c].n;
+                p.phases[i].lo_s = cases[c].lo;
+                p.phases[i].hi_s = cases[c].hi;
+            }
+        FILE *fp = open_memstream(&text, &len);
+        assert_non_null(fp);
+        pas2p_pet_print_for(&p, cases[c].method, fp);
+        fclose(fp);
+        const char *n = strstr(text, "note: phase 2 (");
+        if (cases[c].said && !(n && strstr(n, "rests on") && strstr(n, "--rare-after")))
+            fail_msg("case %zu: no note on phase 2's few values in:\n%s", c, text);
+        if (!cases[c].said && strstr(text, "rests on"))
+            fail_msg("case %zu: a note on few values in:\n%s", c, text);
+        free(text);
+        pas2p_pet_free(&p);
+    }
+}
+
 static void test_prediction_file(void **state)
 {
     (void)state;
@@ -739,6 +782,7 @@ int main(void)
         cmocka_unit_test(test_pet_below_set_is_said),
         cmocka_unit_test(test_departed_line),
         cmocka_unit_test(test_outlier_ratio_is_said),
+        cmocka_unit_test(test_few_values_far_apart_said),
         cmocka_unit_test(test_prediction_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
