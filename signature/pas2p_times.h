@@ -378,6 +378,30 @@ static inline double pas2p_times_median(double *v, unsigned n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+/* A phase's timed values v[0..n) are not steady yet, so one more is wanted: before any was
+ * added for that (extended 0), their range is more than PAS2P_STEADY_RANGE x their median
+ * (QE's FFT Alltoall: 3 values -75/+53 %); once extended, the last value moved their
+ * median by more than PAS2P_STEADY_MOVE x it.  predict's stop (sigrun.c) and the real-MPI
+ * replay (simbackend/replayer.c: a cg iteration replayed twice, 0.021 and 0.044 s, PET
+ * +49 %) ask the same.  n < 2 or n > PAS2P_TIMES_MAX_VALUES: 0. */
+#define PAS2P_STEADY_RANGE 0.5
+#define PAS2P_STEADY_MOVE 0.05
+static inline int pas2p_times_unsteady(const double *v, unsigned n, int extended)
+{
+    double w[PAS2P_TIMES_MAX_VALUES];
+    if (n < 2 || n > PAS2P_TIMES_MAX_VALUES)
+        return 0;
+    memcpy(w, v, n * sizeof *v);
+    double med = pas2p_times_median(w, n), range = w[n - 1] - w[0];
+    if (!(med > 0))
+        return 0;
+    if (!extended)
+        return range > PAS2P_STEADY_RANGE * med;
+    memcpy(w, v, (n - 1) * sizeof *v); /* (the values before the last one) */
+    double d = med - pas2p_times_median(w, n - 1);
+    return (d < 0 ? -d : d) > PAS2P_STEADY_MOVE * med;
+}
+
 /* 0, *out filled; -1 when no pair is valid */
 static inline int pas2p_times_pair(const double *tv, const double *bv, unsigned n, double typical,
                                    pas2p_pairing_t *out)

@@ -1151,9 +1151,9 @@ static void maybe_stop(sigrun_t *s)
 
 /* A steady time (predict's estimator): when the last awaited occurrence of phase ph has
  * closed, the stop also awaits the phase's next occurrence
- *  - while its timed values disagree -- their range is more than half their median (QE's
- *    FFT Alltoall: 3 values -75/+53 %), or, once extended, the last value moved the median
- *    by more than 5 % -- up to steady_cap values;
+ *  - while its timed values are not steady (pas2p_times_unsteady: their range is more than
+ *    half their median, or, once extended, the last value moved the median by more than
+ *    5 %) -- up to steady_cap values;
  *  - while their ratio to the base's same occurrences (pas2p_times_pair, the estimate
  *    pet.c makes) is suspect -- PAS2P_PAIR_SUSPECT x the base's or less or more, or paired
  *    with no typical base occurrence -- or, once so extended, the last value moved that
@@ -1169,7 +1169,7 @@ static void maybe_stop(sigrun_t *s)
 #define PAS2P_PAIR_SUSPECT 4.0
 static void steady(sigrun_t *s, uint32_t ph)
 {
-    double v[PAS2P_SIG_OCC], w[PAS2P_SIG_OCC], tv[PAS2P_SIG_OCC], bv[PAS2P_SIG_OCC];
+    double v[PAS2P_SIG_OCC], tv[PAS2P_SIG_OCC], bv[PAS2P_SIG_OCC];
     uint32_t n = 0, next = UINT32_MAX, prev = 0;
     int extended = 0, suspected = 0, pairable = 1;
     const pas2p_sig_phase_t *p = &s->me->phases[ph];
@@ -1214,11 +1214,7 @@ static void steady(sigrun_t *s, uint32_t ph)
         want = !pas2p_times_pair(tv, bv, n - 1, typical, &z) &&
                fabs(a.ratio - z.ratio) > 0.05 * a.ratio;
     else if (n < s->steady_cap) {
-        memcpy(w, v, n * sizeof *v);
-        double med = pas2p_times_median(w, n), range = w[n - 1] - w[0];
-        memcpy(w, v, (n - 1) * sizeof *v); /* (the values before the last one) */
-        want = med > 0 && (extended ? fabs(med - pas2p_times_median(w, n - 1)) > 0.05 * med
-                                    : range > 0.5 * med);
+        want = pas2p_times_unsteady(v, n, extended);
         if (!want)
             return;
         s->iv[next].measured = 1;

@@ -112,14 +112,15 @@ static int run_replayer(pas2p_run_t *run, char *err, size_t errlen)
         snprintf(tos, sizeof tos, "%.0f", 60 + 10 * run->sig->aet_s);
         setenv("PAS2P_REPLAY_TIMEOUT", tos, 1);
     }
-    static const char *const xs[] = {"PAS2P_QUIET", "PAS2P_REPLAY_TIMEOUT"};
+    static const char *const xs[] = {"PAS2P_QUIET", "PAS2P_REPLAY_TIMEOUT",
+                                     "PAS2P_REPLAY_TEST_HICCUP"}; /* (replayer.c's test hook) */
     if (!pas2p_quiet_env())
         pas2p_run_say(run, "%u ranks replaying %s's relevant phases (compute: %s)", run->sig->np,
                       run->opts->sig_path, o->kernel ? "kernel" : "sleep");
     char who[64];
     pas2p_run_who(run, who, sizeof who);
     pas2p_launch_info_t li;
-    run->code = pas2p_launch_info(who, NULL, launch, nl + 5, xs, 2, &li);
+    run->code = pas2p_launch_info(who, NULL, launch, nl + 5, xs, sizeof xs / sizeof *xs, &li);
     free(launch);
     char why[512] = "", path[PATH_MAX + 32];
     snprintf(path, sizeof path, "%s/replay.error", run->dir);
@@ -173,7 +174,8 @@ static void describe(const pas2p_run_t *run, pas2p_prediction_t *res)
     pas2p_join_argv(res->target, sizeof res->target, o->launch, o->nlaunch);
     snprintf(res->stop, sizeof res->stop, "replayed: %ld replay(s) of each relevant phase, the "
              "first a warm-up (at least 6 of a phase replayed in under 2 ms; one of a phase of "
-             "weight 1), computation as %s%s%.160s", o->reps,
+             "weight 1; more while a phase's timed ones disagree), computation as %s%s%.160s",
+             o->reps,
              o->kernel ? KERNEL_MODE : SLEEP_MODE, rel ? ", relative to the base replay in " : "",
              rel ? rel : "");
 }

@@ -19,7 +19,11 @@
  * (the time / BURST).  Inside SimGrid the
  * repetition starts at one instant on every rank instead and its time is the slice's, to
  * its last rank's completion (start_together, slice_time).  The first of several
- * repetitions warms up the network (its computation skipped) and is not reported.
+ * repetitions warms up the network (its computation skipped) and is not reported.  With
+ * real MPI a phase whose timed repetitions disagree is replayed again, all ranks deciding
+ * together (pas2p_times_unsteady), up to twice the planned timed ones and one.  Test hook:
+ * PAS2P_REPLAY_TEST_HICCUP=ID:SECONDS makes rank 0's first timed repetition of phase ID
+ * that much longer (tests/replay_kinds.sh).
  * Actions outside blocks (a full trace) run once, in order.  Each rank writes
  * OUT_DIR/rank-NNNNN.times in the signature-mode layout (tracer/FORMAT.md), with the one
  * writer of that file (signature/pas2p_times.h, self-contained).
@@ -101,6 +105,9 @@ typedef struct {
     size_t nalias;
     unsigned phase;          /* the phase block being replayed (said when stuck) */
     double probe_limit_s;    /* SimGrid: simulated seconds one probe may wait (run_probe) */
+    unsigned hiccup_phase;   /* test hook PAS2P_REPLAY_TEST_HICCUP=ID:SECONDS (real MPI): */
+    double hiccup_s;         /* rank 0's first timed repetition of phase ID lasts SECONDS
+                                longer (0: none) */
 } replay_t;
 
 static void die(replay_t *R, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
@@ -888,6 +895,9 @@ int main(int argc, char **argv)
                      .rank = R.rank};
     const char *to = getenv("PAS2P_REPLAY_TIMEOUT");
     wd.timeout_s = to ? atof(to) : 0;
+    const char *hc = getenv("PAS2P_REPLAY_TEST_HICCUP");
+    if (hc && sscanf(hc, "%u:%lf", &R.hiccup_phase, &R.hiccup_s) != 2)
+        die(&R, "PAS2P_REPLAY_TEST_HICCUP=%s: expected PHASE:SECONDS", hc);
     snprintf(wd.path, sizeof wd.path, "%.4000s/replay.error", argv[2]);
     pthread_t wdt;
     int wd_on = wd.timeout_s > 0 && !pthread_create(&wdt, NULL, watchdog_run, &wd);
@@ -935,6 +945,14 @@ int main(int argc, char **argv)
                                                     only: a simulation has no hiccups) */
             nrep = R.a[i].n;
 #endif
+#ifndef PAS2P_SIMGRID
+        /* a phase whose timed values are not steady (pas2p_times_unsteady, as predict's stop
+         * asks) is replayed again, every rank deciding together, up to twice the planned
+         * timed values and one: a cg iteration replayed twice, 0.021 and 0.044 s, was
+         * predicted at 1.5x its run (a simulation has no hiccups) */
+        int cap = nrep > 1 ? 1 + (2 * (nrep - 1) + 1 < 16 ? 2 * (nrep - 1) + 1 : 16) : nrep;
+        int extended = 0;
+#endif
         for (int r = 0; r < nrep; r++) {
             /* the warm-up: the phase's messages and collectives, without its computation
              * (what it warms is the network: connections, queues, buffers; the kernel and
@@ -955,10 +973,25 @@ int main(int argc, char **argv)
 #ifdef PAS2P_SIMGRID
             double dt = slice_time(t0, simgrid_get_clock());
 #else
+            if (R.hiccup_s > 0 && R.rank == 0 && p->id == R.hiccup_phase && r == 1) {
+                double until = MPI_Wtime() + R.hiccup_s;
+                while (MPI_Wtime() < until)
+                    ;
+            }
             double dt = MPI_Wtime() - t0;
 #endif
             if (!warm && j > i + 1) /* an empty block: this rank lacks the phase */
                 p->t[p->n++] = dt / (double)burst;
+#ifndef PAS2P_SIMGRID
+            if (r + 1 == nrep && nrep < cap) {
+                int want = pas2p_times_unsteady(p->t, (unsigned)p->n, extended);
+                MPI_Allreduce(MPI_IN_PLACE, &want, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+                if (want) {
+                    nrep++;
+                    extended = 1;
+                }
+            }
+#endif
         }
         i = j;
     }

@@ -44,6 +44,9 @@ add_test(NAME replay_warmup_no_compute COMMAND ${EXPECT} --clean ${W}/rep-wu
   --out "^PET = 10\\.[0-2][0-9]* s" --out "^SET = 1\\.[0-3][0-9]* s"
   -- ${PAS2P} replay ${D}/closed-form.sig.xml --compute=sleep --reps 2 -o ${W}/rep-wu
      -- ${MPIRUN} -np 2)
+# a phase whose timed repetitions disagree is replayed again until they agree
+add_test(NAME replay_unsteady COMMAND bash ${T}/replay_unsteady.sh ${PAS2P} ${D}/closed-form.sig.xml
+  ${W} ${MPIRUN} -np 2)
 add_test(NAME replay_relative COMMAND bash ${T}/replay_relative.sh ${PAS2P} ${D}/closed-form.sig.xml
   ${D}/subcomm.sig.xml ${W} ${MPIRUN} -np 2)
 add_test(NAME replay_communicators COMMAND ${EXPECT} --clean ${W}/rep-sc --out "^PET = [0-9.]+ s"

@@ -126,11 +126,38 @@ static void test_refused(void **state)
     rmdir(dir);
 }
 
+/* the steady rule predict's stop and the real-MPI replay share: values whose range is over
+ * half their median want one more; once extended, one more while the last value moves the
+ * median by over 5 %; fewer than 2 values, none */
+static void test_unsteady(void **state)
+{
+    (void)state;
+    const double hiccup[] = {0.31, 0.01};          /* a replay's first timed repetition */
+    const double close[] = {0.0100, 0.0104};       /* within half their median */
+    const double settled[] = {0.31, 0.01, 0.0101}; /* the third moved it 0.16 -> 0.0101 */
+    const double moving[] = {0.01, 0.02, 0.03};    /* the median moved 0.015 -> 0.02 */
+    assert_true(pas2p_times_unsteady(hiccup, 2, 0));
+    assert_false(pas2p_times_unsteady(close, 2, 0));
+    assert_false(pas2p_times_unsteady(hiccup, 1, 0));
+    assert_false(pas2p_times_unsteady(hiccup, 0, 1));
+    /* extended: the median of (0.31, 0.01, 0.0101) is 0.0101, of (0.31, 0.01) 0.16: one
+     * more; the fourth moves it 0.5 %: steady */
+    assert_true(pas2p_times_unsteady(settled, 3, 1));
+    const double settled4[] = {0.31, 0.01, 0.0101, 0.0102}; /* 0.01015 vs 0.0101: 0.5 % */
+    assert_false(pas2p_times_unsteady(settled4, 4, 1));
+    assert_true(pas2p_times_unsteady(moving, 3, 1));
+    /* not extended, the same values by their range alone: 0.02 over a median of 0.02 */
+    assert_true(pas2p_times_unsteady(moving, 3, 0));
+    const double zero[] = {0, 0, 0};
+    assert_false(pas2p_times_unsteady(zero, 3, 0));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_refused),
+        cmocka_unit_test(test_unsteady),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
