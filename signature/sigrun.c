@@ -1156,8 +1156,9 @@ static void maybe_stop(sigrun_t *s)
  *    5 %) -- up to steady_cap values;
  *  - while their ratio to the base's same occurrences (pas2p_times_pair, the estimate
  *    pet.c makes) is suspect -- PAS2P_PAIR_SUSPECT x the base's or less or more, or paired
- *    with no typical base occurrence -- or, once so extended, the last value moved that
- *    ratio by more than 5 %, up to every recorded occurrence;
+ *    with no typical base occurrence, or with fewer than 3 typical ones that are a minority
+ *    of the pairs -- or, once so extended, the last value moved that ratio by more than
+ *    5 %, up to every recorded occurrence;
  *  - while the ratios changed pace and too few have come since to estimate from the new
  *    one (PAS2P_PAIR_CHANGE_PENDING);
  * never past the stop point of the rare phases (the 3 % budget), but up to twice that while
@@ -1205,9 +1206,14 @@ static void steady(sigrun_t *s, uint32_t ph)
         return; /* (twice the budget at most) */
     if (paired && (a.how & PAS2P_PAIR_CHANGE_PENDING))
         want = 1; /* past the budget too */
-    else if (extreme || (paired && (a.how & PAS2P_PAIR_UNTYPICAL)))
-        want = 1; /* (so; not for some untypical pairs: under load those are the base's
-                     hiccups, and awaiting more for them made steady loops wait) */
+    else if (extreme || (paired && (a.how & PAS2P_PAIR_UNTYPICAL)) ||
+             (paired && (a.how & PAS2P_PAIR_SOME_TYPICAL) && a.used < PAS2P_PAIR_TAIL_MIN &&
+              2 * a.used < a.valid))
+        want = 1; /* (so, and while the typical pairs are fewer than 3 and a minority: a
+                     light base occurrence that a hiccup made typical, paired alone, put
+                     paired_amplify's PET at 2.06x its run; not for a few untypical pairs
+                     among typical ones: under load those are the base's hiccups, and
+                     awaiting more for them made steady loops wait) */
     else if (past)
         return;
     else if (paired && suspected)
