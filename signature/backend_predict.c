@@ -141,6 +141,15 @@ static int verify(pas2p_run_t *run, int missing, char *err, size_t errlen)
         pas2p_run_say(run, "note: %s", note);
         run->exit_status = 0;
     }
+    /* the launcher itself crashed once every rank's times were final (Open MPI 4.1's mpirun,
+     * signal 11 in PMIx_server_finalize after every rank had reached MPI_Finalize: test
+     * predict_whole_run_more_calls failed so in CI): the times are whole; kept, said */
+    if (run->exit_status && s->li.signaled && !s->li.timed_out && stopped) {
+        pas2p_run_say(run, "note: the launcher was ended by signal %d (%s) after every rank had "
+                      "written its times whole: a crash of the launcher's own teardown, not of "
+                      "the run: kept", s->li.signaled, strsignal(s->li.signaled));
+        run->exit_status = 0;
+    }
     /* every rank stopped early, as asked, and the launch still exited non-zero: a launch
      * script that checks the application's output or status saw the run cut short
      * (validation/lammps/run.sh: "LAMMPS printed no loop time", exit 1, and predict failed

@@ -599,6 +599,7 @@ static int launch_impl(const char *who, const char *lib, char **launch, int nlau
     sigaction(SIGTERM, &old_term, NULL);
     sigaction(SIGHUP, &old_hup, NULL);
     sigaction(SIGINT, &old_int, NULL);
+    info->signaled = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 

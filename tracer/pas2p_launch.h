@@ -50,6 +50,10 @@ typedef struct {
      * evidence then: every rank's results written whole (a traced MPI_Finalize, a times or
      * replay file) mean the work is done, and it says why it kept it. */
     int no_sync;
+    /* the launcher itself was killed by this signal (0: it exited): Open MPI 4.1's mpirun
+     * now and then crashes in its own finalize (PMIx_server_finalize, signal 11) after every
+     * rank has ended; the caller's own evidence decides, as for no_sync */
+    int signaled;
 } pas2p_launch_info_t;
 
 /* The note a caller gives when it keeps a launch that no_sync failed (status: the

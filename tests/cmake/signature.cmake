@@ -423,7 +423,7 @@ add_test(NAME foreign_mpi COMMAND bash ${T}/foreign_mpi.sh ${PAS2P} ${W} $<TARGE
 # exiting improperly" and exits 1 (open-mpi/ompi#7833; a CI replay failed so): trace,
 # replay and predict keep the work when every rank's results are whole, and say why
 add_test(NAME no_sync_launcher COMMAND bash ${T}/no_sync.sh ${PAS2P} ${W} $<TARGET_FILE:stencil2d>
-  -- ${MPIRUN})
+  $<TARGET_FILE:endheavy> -- ${MPIRUN})
 # SuperLU_DIST's pattern: a request's test, another call, then a wait for the request only
 # when the test did not find it done.  Traced with no wait, predicted with one in every
 # iteration on rank 0: a wait whose every request a test had looked at is not a numbered
