@@ -409,7 +409,7 @@ static pas2p_sig_event_t nv0[] = {
     VEV(Alltoallv, -1, 30, 10), VEV(Reduce_scatter, -1, 24, 8),
     VEV(Igatherv, 0, 8, 24), VEV(Iscatterv, 1, 0, 4), VEV(Iallgatherv, -1, 8, 24),
     VEV(Ialltoallv, -1, 30, 10), VEV(Ireduce_scatter, -1, 24, 8),
-    VEV(Iscan, -1, 16, 16), VEV(Iexscan, -1, 8, 8), EVW(Waitall, 2),
+    VEV(Iscan, -1, 16, 16), VEV(Iexscan, -1, 8, 8), EVW(Waitall, 7),
 };
 static pas2p_sig_event_t nv1[] = {
     EV(Send, 0, 3, 8, 0),
@@ -417,7 +417,7 @@ static pas2p_sig_event_t nv1[] = {
     VEV(Alltoallv, -1, 10, 30), VEV(Reduce_scatter, -1, 24, 16),
     VEV(Igatherv, 0, 16, 0), VEV(Iscatterv, 1, 12, 8), VEV(Iallgatherv, -1, 16, 24),
     VEV(Ialltoallv, -1, 10, 30), VEV(Ireduce_scatter, -1, 24, 16),
-    VEV(Iscan, -1, 16, 16), VEV(Iexscan, -1, 8, 8), EVW(Waitall, 2),
+    VEV(Iscan, -1, 16, 16), VEV(Iexscan, -1, 8, 8), EVW(Waitall, 7),
 };
 /* alltoallv: totals sent 30 and 10, received 10 and 30, spread in proportion: rank 0 sends
  * 30 x 10/40 = 7 (7.5) to itself and 30 x 30/40 = 22 (22.5) to rank 1, rank 1 10 x 10/40 = 2
@@ -622,10 +622,37 @@ static void test_started_requests(void **state)
     cleanup(&f);
 }
 
+/* a Waitall of fewer requests than the block has pending is `wait K` (the K oldest), so
+ * the computation after it overlaps the later ones as in the run (adi: four receives each
+ * awaited alone, all four awaited at the first as `waitall`, replay +10 %); one of every
+ * pending request stays `waitall` */
+static void test_partial_waitall(void **state)
+{
+    (void)state;
+    fix_t f;
+    make(&f);
+    pas2p_sig_event_t w0[] = {EV(Irecv, 1, 20, 0, 8), EV(Irecv, 1, 21, 0, 8), EVW(Waitall, 1),
+                              EVW(Waitall, 1)};
+    pas2p_sig_event_t w1[] = {EV(Send, 0, 20, 8, 0), EV(Send, 0, 21, 8, 0)};
+    w0[3].compute_s = 0.5;
+    f.p[0].events = w0;
+    f.p[0].nevents = 4;
+    f.p[1].events = w1;
+    f.p[1].nevents = 2;
+    char err[512] = "";
+    if (pas2p_actions_from_signature(&f.s, PAS2P_ACTIONS_FOR_REPLAY, f.dir, err, sizeof err))
+        fail_msg("%s", err);
+    char *a0 = slurp(f.dir, 0);
+    assert_string_equal(a0, "pas2p-actions 1 rank 0 np 2\nphase 3 1\nirecv 1 20 8 0\n"
+                            "irecv 1 21 8 0\nwait 1\ncompute 0.5\nwaitall\nend\n");
+    free(a0);
+    cleanup(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_started_requests),
+        cmocka_unit_test(test_started_requests), cmocka_unit_test(test_partial_waitall),
         cmocka_unit_test(test_every_call_kind),
         cmocka_unit_test(test_burst), cmocka_unit_test(test_aligned_to_representative),
         cmocka_unit_test(test_variants_merged), cmocka_unit_test(test_unbalanced_phase_is_refused),
