@@ -23,7 +23,7 @@
  * real MPI a phase whose timed repetitions disagree is replayed again, all ranks deciding
  * together (pas2p_times_unsteady), up to twice the planned timed ones and one.  Test hook:
  * PAS2P_REPLAY_TEST_HICCUP=ID:SECONDS makes rank 0's first timed repetition of phase ID
- * that much longer (tests/replay_kinds.sh).
+ * that much longer (tests/replay_unsteady.sh).
  * Actions outside blocks (a full trace) run once, in order.  Each rank writes
  * OUT_DIR/rank-NNNNN.times in the signature-mode layout (tracer/FORMAT.md), with the one
  * writer of that file (signature/pas2p_times.h, self-contained).

@@ -135,6 +135,12 @@ static int trace_once(const char *lib, char **launch, int nlaunch, const char *a
         pas2p_launch_no_sync_note(note, sizeof note, code, "its trace");
         fprintf(stderr, "pas2p trace: note%s: %s\n", which, note);
         *app_code = 0;
+    } else if (code && li.signaled) { /* the launcher's own teardown crashed (Open MPI 4.1) */
+        fprintf(stderr, "pas2p trace: note%s: the launcher was ended by signal %d (%s) after "
+                "every rank had written its trace whole at MPI_Finalize: a crash of the "
+                "launcher's own teardown, not of the run: kept\n", which, li.signaled,
+                strsignal(li.signaled));
+        *app_code = 0;
     }
     return 0;
 }
