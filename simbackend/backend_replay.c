@@ -17,7 +17,9 @@ typedef struct {
     char replayer[PATH_MAX];
     char actdir[PATH_MAX + 64];
     int no_sync_code;    /* the launcher's status, kept for verify(): it said a rank "with
-                            PID 0" exited improperly (pas2p_launch_info_t), 0 otherwise */
+                            PID 0" exited improperly (pas2p_launch_info_t), or was itself
+                            killed by a signal, 0 otherwise */
+    int signaled;        /* that signal (0: the "PID 0" banner) */
 } replay_state_t;
 
 /* the np a launcher's -np/-n/--np/-c option asks for, or 0 when it does not say */
@@ -125,9 +127,11 @@ static int run_replayer(pas2p_run_t *run, char *err, size_t errlen)
     char why[512] = "", path[PATH_MAX + 32];
     snprintf(path, sizeof path, "%s/replay.error", run->dir);
     FILE *ef = fopen(path, "r");
-    if (run->code && !ef && li.no_sync) { /* Open MPI's race, if every rank's times are
-                                             here: verify() says */
+    if (run->code && !ef && (li.no_sync || li.signaled)) { /* Open MPI's race, or its
+                     launcher's crash in its own teardown, if every rank's times are here:
+                     verify() says */
         ((replay_state_t *)run->state)->no_sync_code = run->code;
+        ((replay_state_t *)run->state)->signaled = li.no_sync ? 0 : li.signaled;
         run->code = 0;
     }
     if (run->code && !ef) {
@@ -151,7 +155,12 @@ static int verify(pas2p_run_t *run, int missing, char *err, size_t errlen)
     char e[2048];
     const replay_state_t *s = run->state;
     if (missing < 0) {
-        if (s->no_sync_code) {
+        if (s->no_sync_code && s->signaled) {
+            pas2p_run_say(run, "note: the launcher was ended by signal %d (%s) after every rank "
+                          "had written its replay times whole: a crash of the launcher's own "
+                          "teardown, not of the replay: kept", s->signaled,
+                          strsignal(s->signaled));
+        } else if (s->no_sync_code) {
             char note[512];
             pas2p_launch_no_sync_note(note, sizeof note, s->no_sync_code, "its replay times");
             pas2p_run_say(run, "note: %s", note);

@@ -11,8 +11,8 @@
 # MPI_Finalize whatever the trace: stencil2d's short run, traced on a busy machine, had
 # phases predict stopped early after, and the launcher's banner never came)
 # The stand-in also crashes (NOSYNC_CRASH=1: signal 11) after the run, as Open MPI 4.1's
-# mpirun now and then does in its own finalize: trace and predict keep whole results then,
-# and say so.
+# mpirun now and then does in its own finalize: trace, replay and predict keep whole results
+# then, and say so.
 # usage: no_sync.sh PAS2P WORKDIR APP ENDAPP -- MPIRUN...   (APP: the bundled stencil2d)
 set -uo pipefail
 pas2p=$1 work=$2 app=$3 endapp=$4
@@ -67,14 +67,20 @@ grep -q '^PET = ' "$d/predict.log" || fail "predict printed no PET"
 grep -q 'note: .*its times whole.*kept' "$d/predict.log" || fail "predict did not say why it kept the times"
 
 # the launcher crashing in its own teardown after the run (Open MPI 4.1's mpirun, signal 11
-# in PMIx_server_finalize): trace and predict keep the whole trace or times and say why; with
-# no rank run they fail
+# in PMIx_server_finalize): trace, replay and predict keep the whole trace or times and say
+# why; with no rank run they fail
 NOSYNC_CRASH=1 "$pas2p" trace -o "$d/tc" -- "${erun[@]}" >"$d/tracec.log" 2>&1 ||
   fail "trace exited $? when the launcher crashed after the run: $(tail -n 5 "$d/tracec.log")"
 grep -q 'note: the launcher was ended by signal 11 .*whole.*kept' "$d/tracec.log" ||
   fail "trace did not say why it kept the trace of a launcher that crashed: $(cat "$d/tracec.log")"
 NOSYNC_RUN=0 NOSYNC_CRASH=1 "$pas2p" trace -o "$d/tc0" -- "${erun[@]}" >"$d/tracec0.log" 2>&1 &&
   fail "trace succeeded when the launcher crashed with no rank run"
+NOSYNC_CRASH=1 "$pas2p" replay "$d/sig.xml" -o "$d/repc" -- "$d/bin/mpirun" -np 2 >"$d/replayc.log" 2>&1 ||
+  fail "replay exited $? when the launcher crashed after the run: $(tail -n 5 "$d/replayc.log")"
+grep -q 'note: the launcher was ended by signal 11 .*whole.*kept' "$d/replayc.log" ||
+  fail "replay did not say why it kept the times of a launcher that crashed: $(cat "$d/replayc.log")"
+NOSYNC_RUN=0 NOSYNC_CRASH=1 "$pas2p" replay "$d/sig.xml" -o "$d/repc0" -- "$d/bin/mpirun" -np 2 >"$d/replayc0.log" 2>&1 &&
+  fail "replay succeeded when the launcher crashed with no rank run"
 NOSYNC_CRASH=1 "$pas2p" predict "$d/sig_end.xml" -o "$d/predc" -- "${erun[@]}" >"$d/predictc.log" 2>&1 ||
   fail "predict exited $? when the launcher crashed after the run: $(tail -n 5 "$d/predictc.log")"
 grep -q 'note: the launcher was ended by signal 11 .*whole.*kept' "$d/predictc.log" ||
