@@ -145,9 +145,9 @@ static int verify(pas2p_run_t *run, int missing, char *err, size_t errlen)
      * signal 11 in PMIx_server_finalize after every rank had reached MPI_Finalize: test
      * predict_whole_run_more_calls failed so in CI): the times are whole; kept, said */
     if (run->exit_status && s->li.signaled && !s->li.timed_out && stopped) {
-        pas2p_run_say(run, "note: the launcher was ended by signal %d (%s) after every rank had "
-                      "written its times whole: a crash of the launcher's own teardown, not of "
-                      "the run: kept", s->li.signaled, strsignal(s->li.signaled));
+        char note[512];
+        pas2p_launch_signal_note(note, sizeof note, s->li.signaled, "its times");
+        pas2p_run_say(run, "note: %s", note);
         run->exit_status = 0;
     }
     /* every rank stopped early, as asked, and the launch still exited non-zero: a launch

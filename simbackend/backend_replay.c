@@ -155,14 +155,12 @@ static int verify(pas2p_run_t *run, int missing, char *err, size_t errlen)
     char e[2048];
     const replay_state_t *s = run->state;
     if (missing < 0) {
-        if (s->no_sync_code && s->signaled) {
-            pas2p_run_say(run, "note: the launcher was ended by signal %d (%s) after every rank "
-                          "had written its replay times whole: a crash of the launcher's own "
-                          "teardown, not of the replay: kept", s->signaled,
-                          strsignal(s->signaled));
-        } else if (s->no_sync_code) {
+        if (s->no_sync_code) {
             char note[512];
-            pas2p_launch_no_sync_note(note, sizeof note, s->no_sync_code, "its replay times");
+            if (s->signaled)
+                pas2p_launch_signal_note(note, sizeof note, s->signaled, "its replay times");
+            else
+                pas2p_launch_no_sync_note(note, sizeof note, s->no_sync_code, "its replay times");
             pas2p_run_say(run, "note: %s", note);
         }
         return 0;

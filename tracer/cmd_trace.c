@@ -136,10 +136,9 @@ static int trace_once(const char *lib, char **launch, int nlaunch, const char *a
         fprintf(stderr, "pas2p trace: note%s: %s\n", which, note);
         *app_code = 0;
     } else if (code && li.signaled) { /* the launcher's own teardown crashed (Open MPI 4.1) */
-        fprintf(stderr, "pas2p trace: note%s: the launcher was ended by signal %d (%s) after "
-                "every rank had written its trace whole at MPI_Finalize: a crash of the "
-                "launcher's own teardown, not of the run: kept\n", which, li.signaled,
-                strsignal(li.signaled));
+        char note[512];
+        pas2p_launch_signal_note(note, sizeof note, li.signaled, "its trace");
+        fprintf(stderr, "pas2p trace: note%s: %s\n", which, note);
         *app_code = 0;
     }
     return 0;

@@ -640,6 +640,13 @@ void pas2p_launch_no_sync_note(char *out, size_t len, int status, const char *wh
              what);
 }
 
+void pas2p_launch_signal_note(char *out, size_t len, int sig, const char *what)
+{
+    snprintf(out, len, "the launcher was ended by signal %d (%s) after every rank had written "
+             "%s whole: a crash of the launcher's own teardown (Open MPI 4.1's mpirun, now and "
+             "then, in PMIx_server_finalize), not of the run: kept", sig, strsignal(sig), what);
+}
+
 char **pas2p_mpi_argv(char *const *launcher, int nl, long np, char *const *prog, int nprog,
                       int *n)
 {

@@ -59,6 +59,9 @@ typedef struct {
 /* The note a caller gives when it keeps a launch that no_sync failed (status: the
  * launcher's exit status; what: what every rank wrote, e.g. "its trace"). */
 void pas2p_launch_no_sync_note(char *out, size_t len, int status, const char *what);
+/* The note a caller gives when it keeps a launch whose launcher was killed by signal sig
+ * (pas2p_launch_info_t.signaled) after every rank wrote `what` whole. */
+void pas2p_launch_signal_note(char *out, size_t len, int sig, const char *what);
 /* after a launch that left no trace: an executable it names that is linked to MPICH's
  * library (ldd), whose ranks cannot run under libpas2p (Open MPI's): 1, its name in prog */
 int pas2p_launch_mpich_program(char *const *launch, int nlaunch, char *prog, size_t len);
