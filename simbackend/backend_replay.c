@@ -94,6 +94,16 @@ static int run_replayer(pas2p_run_t *run, char *err, size_t errlen)
 {
     const pas2p_replay_opts_t *o = run->bopts;
     replay_state_t *s = run->state;
+    /* the replayer's test hook, checked here: a bad one there is an abort of every rank */
+    const char *hc = getenv("PAS2P_REPLAY_TEST_HICCUP");
+    unsigned hid;
+    double hs;
+    char hx;
+    if (hc && sscanf(hc, "%u:%lf%c", &hid, &hs, &hx) != 2) {
+        snprintf(err, errlen, "PAS2P_REPLAY_TEST_HICCUP=%.100s: expected PHASE:SECONDS (a test "
+                 "hook; unset it)", hc);
+        return 2;
+    }
     int nl = o->nlaunch;
     char **launch = calloc((size_t)nl + 6, sizeof *launch), repss[16];
     if (!launch) {

@@ -13,7 +13,7 @@ small=$work/unsteady.sig.xml
 sed -e 's/compute_s="1"/compute_s="0.01"/; s/compute_mean_s="1"/compute_mean_s="0.01"/' \
     -e 's/1\.00101/0.01101/g; s/10\.0101/0.1101/g' "$sig" >"$small"
 grep -q 'compute_s="0.01"' "$small" || fail "could not scale $sig"
-rm -rf "$work/unsteady"
+rm -rf "$work/unsteady" "$work/unsteady-bad"
 out=$(PAS2P_REPLAY_TEST_HICCUP=1:0.3 "$pas2p" replay "$small" --compute sleep -o "$work/unsteady" -- "$@") ||
   fail "the replay failed: $out"
 echo "$out"
@@ -24,3 +24,9 @@ n=$(awk '$1 == "phase" && $2 == 1 { print NF - 2 }' "$work/unsteady/rank-00000.t
 awk -v p="$pet" 'BEGIN { exit !(p > 0.05 && p < 0.6) }' ||
   fail "PET $pet s: the hiccup's repetition decided it (a steady replay gives ~0.11 s)"
 echo "ok: phase 1 timed $n times, PET $pet s"
+# a malformed hook: one line, exit 2, nothing launched
+err=$(PAS2P_REPLAY_TEST_HICCUP=bad "$pas2p" replay "$small" --compute sleep -o "$work/unsteady-bad" -- "$@" 2>&1 >/dev/null)
+rc=$?
+[[ $rc == 2 && $(grep -c '' <<<"$err") == 1 && $err == *"PAS2P_REPLAY_TEST_HICCUP=bad"* ]] ||
+  fail "a malformed hook: rc $rc, said: $err"
+echo "ok: a malformed hook refused in one line"
