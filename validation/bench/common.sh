@@ -41,7 +41,8 @@ rng() { sort -g "$1" | awk 'NR==1{lo=$1} {hi=$1} END{printf "%.3f-%.3f", lo, hi}
 # bench_parse NAME HELP_LAST_LINE "$@": the options the accuracy benchmarks share (--build,
 # --np, --runs, --apps, -h: the header comment up to HELP_LAST_LINE) into build np runs apps,
 # whose defaults the script sets first; an option with one value that the script defines in
-# a function bench_option OPT VALUE (status 0: taken) is its own; then the build is checked
+# a function bench_option OPT VALUE (status 0: taken; 2: a flag, VALUE not taken) is its own;
+# then the build is checked
 # and pas2p set.
 bench_parse() {
   local name=$1 help=$2; shift 2
@@ -53,9 +54,12 @@ bench_parse() {
       --apps) apps=$2; shift ;;
       -h | --help) sed -n "2,${help}p" "$0"; exit 0 ;;
       *)
-        if declare -F bench_option >/dev/null && (($# > 1)) && bench_option "$1" "$2"; then
+        # bench_option OPT VALUE: 0 = took both, 2 = a flag (took OPT alone), 1 = unknown
+        local took=1
+        declare -F bench_option >/dev/null && { bench_option "$1" "${2-}" && took=0 || took=$?; }
+        if ((took == 0 && $# > 1)); then
           shift
-        else
+        elif ((took != 2)); then
           echo "$name: unknown option $1" >&2; exit 2
         fi ;;
     esac

@@ -6,6 +6,7 @@
 #   bash validation/bench/predict.sh [--build DIR] [--np N] [--runs R] [--apps "a b lammps"]
 #                                    [--occurrences K] [--rare-after F] [--size long]
 #                                    [--args "app=ARGS;app=ARGS"] [--base-runs N]
+#                                    [--base-each-round]
 #
 # --size long: the long-run sizes of validation/apps/sizes.txt (>= 500 iterations, the size
 # the SET/AET target is stated for), LAMMPS (validation/lammps: Debian's lmp, its LJ melt)
@@ -18,6 +19,14 @@
 # their phase times pooled by analyze); each round then predicts with it and with the same
 # signature without the pooled times (the kept run alone: what --base-runs 1 gives), one
 # row each ("pooled N", "kept run"), so that the two are compared on the same trace.
+# --base-each-round: the base is traced and analysed anew at the start of every round, and
+# that round's predict uses it: each pair is then (base, AET, PET) made within the same
+# minute of this machine.  Without it the base is traced once, before the rounds, and every
+# pair is measured against that minute's machine state: on this VM an application's time
+# moves by up to 25 % between sets made tens of minutes apart (fftlike 512 500: AET medians
+# 2.02 and 2.52 s, each set's range within +-5 %), and such a move shows as a lean of every
+# pair of the set, which is the base's minute, not the estimator.  The column "base AET"
+# (the signature's AET: the kept run's, the median of the pooled ones) shows that lean.
 # Per application (validation/apps/sizes.txt, validation size, np ranks, default 2):
 #  1. trace once and analyse: the signature (base = this machine);
 #  2. R times, interleaved so that both see the same machine state: a measured run (AET:
@@ -35,12 +44,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=build np=2 runs=3 apps="stencil2d cg wavefront cartsweep ftn_ring" occ="" rare="" args="" size=validation bruns=1
+each=0
 source validation/bench/common.sh
 bench_option() {
   case $1 in --occurrences) occ=$2 ;; --rare-after) rare=$2 ;; --args) args=$2 ;; --size) size=$2 ;;
-    --base-runs) bruns=$2 ;; *) return 1 ;; esac
+    --base-runs) bruns=$2 ;; --base-each-round) each=1; return 2 ;; *) return 1 ;; esac
 }
-bench_parse predict.sh 30 "$@"
+bench_parse predict.sh 43 "$@"
 [[ $size == validation || $size == long ]] || { echo "predict.sh: --size is validation or long" >&2; exit 2; }
 [[ $bruns =~ ^[1-9][0-9]?$ ]] || { echo "predict.sh: --base-runs is 1 to 99" >&2; exit 2; }
 [[ $bruns == 1 || $rare != *" "* ]] || { echo "predict.sh: --base-runs N > 1 with one --rare-after value" >&2; exit 2; }
@@ -54,8 +64,10 @@ echo "np $np, $size size, $runs interleaved AET/predict pairs per application, -
      "launch time (mpirun -np $np of an empty MPI program: MPI_Init, MPI_Finalize) $(printf '%.3f' "$launch") s" \
      "(mpirun -np $np /bin/true: $(printf '%.3f' "$launch_true") s)."
 echo
-echo "| app | AET s median (range) | PET s median (range) | PETE | pair PETEs | median pair PETE [CI] | SET/AET | wall s | (wall - launch)/AET | stop |"
-echo "|---|---|---|---|---|---|---|---|---|---|"
+echo "base: $( ((each)) && echo "traced anew at the start of every round (--base-each-round)" || echo "traced once, before the rounds"), --base-runs $bruns."
+echo
+echo "| app | base AET s median (range) | AET s median (range) | PET s median (range) | PETE | pair PETEs | median pair PETE [CI] | SET/AET | wall s | (wall - launch)/AET | stop |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
 { grep -v '^#' validation/apps/sizes.txt; echo "lammps | | | 600 1 | | 5000 0.5"; } >"$tmp/sizes"
 while IFS="|" read -r -u 3 app _np _targs vargs _eargs largs; do
   app=$(echo "$app" | xargs); vargs=$(echo "$vargs" | xargs); largs=$(echo "$largs" | xargs)
@@ -72,20 +84,28 @@ while IFS="|" read -r -u 3 app _np _targs vargs _eargs largs; do
   else
     launchcmd=("${mpirun[@]}" -np "$np" "$build/apps/$app" $vargs)
   fi
-  rm -rf "$tmp/sig"
-  "$pas2p" trace --runs "$bruns" -o "$tmp/sig" -- "${launchcmd[@]}" >/dev/null 2>&1
-  "$pas2p" analyze "$tmp/sig" -o "$tmp/sig.xml" >/dev/null
+  # the signature (and, pooled, the same one without the pooled times: the kept run alone)
+  make_sig() {
+    rm -rf "$tmp/sig"
+    "$pas2p" trace --runs "$bruns" -o "$tmp/sig" -- "${launchcmd[@]}" >/dev/null 2>&1
+    "$pas2p" analyze "$tmp/sig" -o "$tmp/sig.xml" >/dev/null
+    "$pas2p" dump "$tmp/sig" | field AET >>"$tmp/base"
+    ((bruns == 1)) ||
+      sed -E 's/ runs="[0-9]+"| runs_time_mean_s="[^"]*"| runs_time_s="[^"]*"//g' "$tmp/sig.xml" >"$tmp/kept.xml"
+  }
+  : >"$tmp/base"
+  ((each)) || make_sig
   read -r -a rares <<<"$rare"; ((${#rares[@]})) || rares=("")
   sigs=("$tmp/sig.xml"); labels=("")
   for j in 1 2 3 4 5 6 7 8 9; do ((j < ${#rares[@]})) && sigs+=("$tmp/sig.xml") && labels+=(""); done
   for j in "${!rares[@]}"; do ((${#rares[@]} > 1)) && labels[$j]=" (--rare-after ${rares[$j]})"; done
-  if ((bruns > 1)); then # the same signature without the pooled times: the kept run alone
-    sed -E 's/ runs="[0-9]+"| runs_time_mean_s="[^"]*"| runs_time_s="[^"]*"//g' "$tmp/sig.xml" >"$tmp/kept.xml"
+  if ((bruns > 1)); then
     rares=("${rares[0]}" "${rares[0]}"); sigs=("$tmp/sig.xml" "$tmp/kept.xml"); labels=(" (pooled $bruns)" " (kept run)")
   fi
   : >"$tmp/aet"
   for j in "${!rares[@]}"; do : >"$tmp/pet$j"; : >"$tmp/set$j"; : >"$tmp/wall$j"; : >"$tmp/pair$j"; : >"$tmp/stops$j"; done
   for ((i = 0; i < runs; i++)); do
+    ((each)) && make_sig
     rm -rf "$tmp/a"
     "$pas2p" trace -o "$tmp/a" -- "${launchcmd[@]}" >/dev/null
     aet=$("$pas2p" dump "$tmp/a" | field AET)
@@ -107,8 +127,8 @@ while IFS="|" read -r -u 3 app _np _targs vargs _eargs largs; do
     p=$(median <"$tmp/pet$j"); s=$(median <"$tmp/set$j"); w=$(median <"$tmp/wall$j"); stops=$(cat "$tmp/stops$j")
     case $stops in *n*e*|*e*n*) stop="mixed ($stops)" ;; *e*) stop=early ;; *) stop="none (ran to Finalize)" ;; esac
     label="$app $vargs${labels[$j]}"
-    printf '| %s | %.3f (%s) | %.3f (%s) | %+.2f %% | %s | %s | %.2f %% | %.3f | %.2f %% | %s |\n' \
-      "$label" "$a" "$(rng "$tmp/aet")" "$p" "$(rng "$tmp/pet$j")" \
+    printf '| %s | %.3f (%s) | %.3f (%s) | %.3f (%s) | %+.2f %% | %s | %s | %.2f %% | %.3f | %.2f %% | %s |\n' \
+      "$label" "$(median <"$tmp/base")" "$(rng "$tmp/base")" "$a" "$(rng "$tmp/aet")" "$p" "$(rng "$tmp/pet$j")" \
       "$(awk -v p="$p" -v a="$a" 'BEGIN{print (p-a)/a*100}')" "$(paste -sd' ' "$tmp/pair$j")" \
       "$(median_ci "$tmp/pair$j")" \
       "$(awk -v s="$s" -v a="$a" 'BEGIN{print s/a*100}')" "$w" \
