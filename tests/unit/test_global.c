@@ -1013,6 +1013,48 @@ static void test_orphan_request(void **state)
     }
 }
 
+/* Ray's end: requests never completed and, after them, a message to itself that no receive
+ * takes.  The cut held open by the requests reads every rank to its end, where the unreceived
+ * send is found: it is set aside as when it comes alone (it was "rank 0 sends 1 message(s)
+ * to rank 0 that rank 0 never receives" on Ray's 321 M-event trace) and the requests are
+ * orphans. */
+static void test_orphan_then_unreceived(void **state)
+{
+    (void)state;
+    stream_t s[2] = {{0}};
+    for (int r = 0; r < 2; r++)
+        add(&s[r], PAS2P_CALL_Init, -1, -1, 0, 0);
+    for (int i = 0; i < 40; i++) {
+        add(&s[0], PAS2P_CALL_Send, 1, 1, 8, 100000);
+        add(&s[1], PAS2P_CALL_Recv, 0, 1, 8, 100000);
+        add(&s[1], PAS2P_CALL_Send, 0, 2, 8, 100000);
+        add(&s[0], PAS2P_CALL_Recv, 1, 2, 8, 100000);
+        if (i == 5) {
+            add(&s[1], PAS2P_CALL_Isend, 0, 9, 352, 1000);
+            add(&s[0], PAS2P_CALL_Recv, 1, 9, 352, 1000);
+        }
+    }
+    add(&s[0], PAS2P_CALL_Send, 0, 7, 8, 1000); /* to itself, never received */
+    for (int r = 0; r < 2; r++)
+        add(&s[r], PAS2P_CALL_Finalize, -1, -1, 0, 0);
+    pas2p_rank_phases_t res[2];
+    pas2p_orphans_t orph[2] = {{0}};
+    analyze_orphans(s, res, orph);
+    assert_int_equal(orph[0].n, 0);
+    assert_int_equal(orph[1].n, 1);
+    uint64_t most = 0;
+    for (uint32_t i = 0; i < res[1].nphases; i++)
+        if (res[1].phases[i].weight > most)
+            most = res[1].phases[i].weight;
+    assert_true(most >= 30);
+    pas2p_orphans_free(orph, 2);
+    for (int r = 0; r < 2; r++) {
+        pas2p_rank_phases_free(&res[r]);
+        free(s[r].ev);
+        free(s[r].done);
+    }
+}
+
 /* a receive whose message no rank sends: one line naming the rank and the event */
 static void test_unmatched_receive(void **state)
 {
@@ -1533,6 +1575,7 @@ int main(void)
         cmocka_unit_test(test_heavy_first_then_cheap),
         cmocka_unit_test(test_regular_heavy_step_apart),
         cmocka_unit_test(test_unreceived_send),
+        cmocka_unit_test(test_orphan_then_unreceived),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
