@@ -459,16 +459,6 @@ static double blocked_share(double b)
     return b > 0 && b < 1 ? b : 0;
 }
 
-static void fill_rank(xmlNodePtr n, pas2p_sig_rank_t *R)
-{
-    R->rank = (uint32_t)pas2p_xml_attr_u(n, "id");
-    R->elapsed_s = pas2p_xml_attr_d(n, "elapsed_s");
-    R->events = pas2p_xml_attr_u(n, "events");
-    R->kernel_rate = pas2p_xml_attr(n, "kernel_rate") ? pas2p_xml_attr_d(n, "kernel_rate") : 0;
-    R->compute_blocked = blocked_share(pas2p_xml_attr(n, "compute_blocked") ?
-                                       pas2p_xml_attr_d(n, "compute_blocked") : 0);
-}
-
 /* a <phase> element into p (zeroed); its events only when `events` (else only their calls
  * checked: nevents 0).  0; -1 out of memory, -2 an unknown call, -3 an occurrence without
  * anchors in an anchored signature, -4 a bad `starts` */
@@ -506,131 +496,175 @@ static int parse_event(xmlNodePtr e, pas2p_sig_event_t *x)
     return read_starts(pas2p_xml_attr(e, "starts"), x);
 }
 
-/* the events a phase's skeleton holds, its <repeat>s unfolded: 0, or -5 when a repeat
- * counts none or the phase would hold more than `most` (its rank's events: a phase's
- * skeleton is one occurrence of the rank's calls) */
-static int count_events(xmlNodePtr ph, uint64_t most, uint32_t *n)
+/* A <phase>, read as a stream (read_stream): its attributes from the reader on its start
+ * tag, then each child (<occurrence>, <event>, <repeat>) expanded alone and freed as the
+ * reader moves on, so that memory follows the events built, not the phase's tree (Ray's
+ * one phase, its whole run, 78 MB of XML: 1.45 GB in simulate as one tree).  The events
+ * only when `events` (else their calls checked: nevents 0); at most `most` in all (the
+ * rank's calls).  0; -1 out of memory, -2 an unknown call, -3 an occurrence without
+ * anchors in an anchored signature, -4 a bad `starts`, -5 more events than `most` */
+typedef struct {
+    pas2p_sig_phase_t *p;
+    int anchored, events;
+    uint64_t most, total; /* events in the phase so far, repeats counted out */
+    uint32_t cap;         /* p->events' room */
+} phase_fill_t;
+
+static double reader_attr_d(xmlTextReaderPtr r, const char *name, double dflt);
+static uint64_t reader_attr_u(xmlTextReaderPtr r, const char *name, uint64_t dflt);
+
+static int reader_has(xmlTextReaderPtr r, const char *name, const char *want)
 {
-    uint64_t total = 0;
-    for (xmlNodePtr e = ph->children; e; e = e->next) {
-        if (pas2p_xml_is(e, "event")) {
-            total++;
-        } else if (pas2p_xml_is(e, "repeat")) {
-            uint64_t c = pas2p_xml_attr_u(e, "count"), body = pas2p_xml_count(e, "event");
-            if (c == 0 || body == 0 || c > most / body) /* (no overflow: a crafted count) */
-                return -5;
-            total += body * c;
-        }
-        if (total > most || total > UINT32_MAX)
+    xmlChar *v = xmlTextReaderGetAttribute(r, BAD_CAST name);
+    int yes = v && (!want || !strcmp((const char *)v, want));
+    xmlFree(v);
+    return yes;
+}
+
+static void phase_attrs(xmlTextReaderPtr r, pas2p_sig_phase_t *p)
+{
+    p->id = (uint32_t)reader_attr_u(r, "id", 0);
+    p->weight = reader_attr_u(r, "weight", 0);
+    p->relevant = reader_has(r, "relevant", "yes");
+    p->time_mean_s = reader_attr_d(r, "time_mean_s", 0);
+    p->time_median_s = reader_attr_d(r, "time_median_s", 0);
+    p->time_min_s = reader_attr_d(r, "time_min_s", 0);
+    p->time_max_s = reader_attr_d(r, "time_max_s", 0);
+    p->time_sd_s = reader_attr_d(r, "time_sd_s", 0);
+    p->compute_mean_s = reader_attr_d(r, "compute_mean_s", 0);
+    p->instructions_mean = reader_attr_d(r, "instructions_mean", 0);
+    p->variable = reader_has(r, "variable", NULL);
+    p->runs = (uint32_t)reader_attr_u(r, "runs", 0);
+    p->runs_time_mean_s = p->runs > 1 ? reader_attr_d(r, "runs_time_mean_s", 0) : 0;
+}
+
+/* room for n more events: 0, or -1 out of memory */
+static int phase_room(phase_fill_t *F, uint64_t n)
+{
+    pas2p_sig_phase_t *p = F->p;
+    if ((uint64_t)p->nevents + n <= F->cap)
+        return 0;
+    uint64_t c = F->cap ? F->cap : 64;
+    while (c < (uint64_t)p->nevents + n)
+        c *= 2;
+    if (c > UINT32_MAX)
+        c = UINT32_MAX;
+    pas2p_sig_event_t *v = realloc(p->events, c * sizeof *v);
+    if (!v)
+        return -1;
+    memset(v + F->cap, 0, (c - F->cap) * sizeof *v); /* (as calloc: padding too) */
+    p->events = v;
+    F->cap = (uint32_t)c;
+    return 0;
+}
+
+/* one child of the phase */
+static int phase_child(phase_fill_t *F, xmlNodePtr e)
+{
+    pas2p_sig_phase_t *p = F->p;
+    int rc;
+    if (pas2p_xml_is(e, "occurrence")) {
+        if (p->nocc >= PAS2P_SIG_OCC)
+            return 0;
+        p->occ_start[p->nocc] = pas2p_xml_attr_u(e, "start");
+        p->occ_end[p->nocc] = pas2p_xml_attr_u(e, "end");
+        p->occ_time_s[p->nocc] = pas2p_xml_attr_d(e, "time_s");
+        p->occ_runs_time_s[p->nocc] = p->runs > 1 ? pas2p_xml_attr_d(e, "runs_time_s") : 0;
+        if (F->anchored && (!pas2p_xml_attr(e, "anchor_start") || !pas2p_xml_attr(e, "anchor_end")))
+            return -3; /* located by anchors, but this one is not */
+        p->occ_astart[p->nocc] = anchor_pos(pas2p_xml_attr(e, "anchor_start"));
+        p->occ_aend[p->nocc] = anchor_pos(pas2p_xml_attr(e, "anchor_end"));
+        p->nocc++;
+        return 0;
+    }
+    if (pas2p_xml_is(e, "event")) {
+        if (++F->total > F->most || F->total > UINT32_MAX)
             return -5;
-    }
-    *n = (uint32_t)total;
-    return 0;
-}
-
-static int fill_phase(xmlNodePtr ph, int anchored, int events, uint64_t most, pas2p_sig_phase_t *p)
-{
-    p->id = (uint32_t)pas2p_xml_attr_u(ph, "id");
-    p->weight = pas2p_xml_attr_u(ph, "weight");
-    p->relevant = pas2p_xml_attr(ph, "relevant") && !strcmp(pas2p_xml_attr(ph, "relevant"), "yes");
-    p->time_mean_s = pas2p_xml_attr_d(ph, "time_mean_s");
-    p->time_median_s = pas2p_xml_attr_d(ph, "time_median_s");
-    p->time_min_s = pas2p_xml_attr_d(ph, "time_min_s");
-    p->time_max_s = pas2p_xml_attr_d(ph, "time_max_s");
-    p->time_sd_s = pas2p_xml_attr_d(ph, "time_sd_s");
-    p->compute_mean_s = pas2p_xml_attr_d(ph, "compute_mean_s");
-    p->instructions_mean = pas2p_xml_attr_d(ph, "instructions_mean");
-    p->variable = pas2p_xml_attr(ph, "variable") != NULL;
-    p->runs = (uint32_t)pas2p_xml_attr_u(ph, "runs");
-    p->runs_time_mean_s = p->runs > 1 ? pas2p_xml_attr_d(ph, "runs_time_mean_s") : 0;
-    int rc = count_events(ph, most, &p->nevents); /* (checked by every reader) */
-    if (rc)
-        return rc;
-    if (!events)
-        p->nevents = 0;
-    p->events = calloc(p->nevents ? p->nevents : 1, sizeof *p->events);
-    if (!p->events)
-        return -1;
-    uint32_t ei = 0;
-    for (xmlNodePtr e = ph->children; e; e = e->next) {
-        if (pas2p_xml_is(e, "occurrence") && p->nocc < PAS2P_SIG_OCC) {
-            p->occ_start[p->nocc] = pas2p_xml_attr_u(e, "start");
-            p->occ_end[p->nocc] = pas2p_xml_attr_u(e, "end");
-            p->occ_time_s[p->nocc] = pas2p_xml_attr_d(e, "time_s");
-            p->occ_runs_time_s[p->nocc] = p->runs > 1 ? pas2p_xml_attr_d(e, "runs_time_s") : 0;
-            if (anchored && (!pas2p_xml_attr(e, "anchor_start") || !pas2p_xml_attr(e, "anchor_end")))
-                return -3; /* located by anchors, but this one is not */
-            p->occ_astart[p->nocc] = anchor_pos(pas2p_xml_attr(e, "anchor_start"));
-            p->occ_aend[p->nocc] = anchor_pos(pas2p_xml_attr(e, "anchor_end"));
-            p->nocc++;
-        } else if (!events && pas2p_xml_is(e, "event")) {
-            if (!known_call(e)) /* (refused all the same) */
-                return -2;
-        } else if (!events && pas2p_xml_is(e, "repeat")) {
-            for (xmlNodePtr b = e->children; b; b = b->next)
-                if (pas2p_xml_is(b, "event") && !known_call(b))
-                    return -2;
-        } else if (pas2p_xml_is(e, "event")) {
-            rc = parse_event(e, &p->events[ei++]);
-            if (rc)
-                return rc;
-        } else if (pas2p_xml_is(e, "repeat")) { /* its body, then copies of it */
-            uint32_t first = ei, c = (uint32_t)pas2p_xml_attr_u(e, "count");
-            for (xmlNodePtr b = e->children; b; b = b->next)
-                if (pas2p_xml_is(b, "event") && (rc = parse_event(b, &p->events[ei++])))
-                    return rc;
-            uint32_t len = ei - first;
-            for (uint32_t k = 1; k < c; k++)
-                for (uint32_t j = 0; j < len; j++) {
-                    pas2p_sig_event_t *x = &p->events[ei++];
-                    *x = p->events[first + j];
-                    if (x->nstarts) { /* each copy owns its list (pas2p_signature_free) */
-                        x->starts = malloc(x->nstarts * sizeof *x->starts);
-                        if (!x->starts) {
-                            x->nstarts = 0;
-                            return -1;
-                        }
-                        memcpy(x->starts, p->events[first + j].starts, x->nstarts * sizeof *x->starts);
-                    }
-                }
-        }
-    }
-    return 0;
-}
-
-/* the whole validated document into s: 0, or fill_phase's codes */
-static int fill(xmlNodePtr root, pas2p_signature_t *s)
-{
-    s->version = (uint32_t)pas2p_xml_attr_u(root, "version");
-    s->nranks = pas2p_xml_count(root, "rank");
-    s->ranks = calloc(s->nranks ? s->nranks : 1, sizeof *s->ranks);
-    if (!s->ranks)
-        return -1;
-    uint32_t ccap = 0, ri = 0;
-    for (xmlNodePtr n = root->children; n; n = n->next) {
-        if (!pas2p_xml_is(n, "rank")) {
-            if (fill_top(n, s, &ccap))
-                return -1;
-            continue;
-        }
-        pas2p_sig_rank_t *R = &s->ranks[ri++];
-        fill_rank(n, R);
-        R->nphases = pas2p_xml_count(n, "phase");
-        R->phases = calloc(R->nphases ? R->nphases : 1, sizeof *R->phases);
-        if (!R->phases)
+        if (!F->events)
+            return known_call(e) ? 0 : -2; /* (refused all the same) */
+        if (phase_room(F, 1))
             return -1;
-        uint32_t pi = 0;
-        for (xmlNodePtr ph = n->children; ph; ph = ph->next)
-            if (pas2p_xml_is(ph, "phase")) {
-                int rc = fill_phase(ph, s->anchored, 1, R->events, &R->phases[pi++]);
-                if (rc)
-                    return rc;
-            }
+        return parse_event(e, &p->events[p->nevents++]);
     }
+    if (!pas2p_xml_is(e, "repeat"))
+        return 0;
+    /* a <repeat>: its body, then copies of it */
+    uint64_t c = pas2p_xml_attr_u(e, "count"), body = pas2p_xml_count(e, "event");
+    if (c == 0 || body == 0 || c > F->most / body) /* (no overflow: a crafted count) */
+        return -5;
+    F->total += body * c;
+    if (F->total > F->most || F->total > UINT32_MAX)
+        return -5;
+    if (!F->events) {
+        for (xmlNodePtr b = e->children; b; b = b->next)
+            if (pas2p_xml_is(b, "event") && !known_call(b))
+                return -2;
+        return 0;
+    }
+    if (phase_room(F, body * c))
+        return -1;
+    uint32_t first = p->nevents;
+    for (xmlNodePtr b = e->children; b; b = b->next)
+        if (pas2p_xml_is(b, "event") && (rc = parse_event(b, &p->events[p->nevents++])))
+            return rc;
+    uint32_t len = p->nevents - first;
+    for (uint64_t k = 1; k < c; k++)
+        for (uint32_t j = 0; j < len; j++) {
+            pas2p_sig_event_t *x = &p->events[p->nevents++];
+            *x = p->events[first + j];
+            if (x->nstarts) { /* each copy owns its list (pas2p_signature_free) */
+                x->starts = malloc(x->nstarts * sizeof *x->starts);
+                if (!x->starts) {
+                    x->nstarts = 0;
+                    return -1;
+                }
+                memcpy(x->starts, p->events[first + j].starts, x->nstarts * sizeof *x->starts);
+            }
+        }
     return 0;
 }
 
-/* fill's and fill_phase's codes as a one-line reason (f != 0) */
+/* the phase the reader is on (its start tag) into p (zeroed), the reader left past its end
+ * tag; 0 or phase_child's codes; *ret the reader's last status */
+static int read_phase(xmlTextReaderPtr r, int anchored, int events, uint64_t most,
+                      pas2p_sig_phase_t *p, int *ret)
+{
+    phase_fill_t F = {.p = p, .anchored = anchored, .events = events, .most = most};
+    phase_attrs(r, p);
+    int f = 0, depth = xmlTextReaderDepth(r);
+    if (xmlTextReaderIsEmptyElement(r)) {
+        *ret = xmlTextReaderRead(r);
+    } else {
+        *ret = xmlTextReaderRead(r);
+        while (*ret == 1) {
+            int d = xmlTextReaderDepth(r), t = xmlTextReaderNodeType(r);
+            if (d <= depth) {
+                if (t == XML_READER_TYPE_END_ELEMENT)
+                    *ret = xmlTextReaderRead(r);
+                break;
+            }
+            if (t == XML_READER_TYPE_ELEMENT && d == depth + 1) {
+                xmlNodePtr n = xmlTextReaderExpand(r);
+                if (!n) {
+                    *ret = -1;
+                    break;
+                }
+                if ((f = phase_child(&F, n)))
+                    break;
+                *ret = xmlTextReaderNext(r);
+                continue;
+            }
+            *ret = xmlTextReaderRead(r);
+        }
+    }
+    if (!p->events) /* (never NULL: an empty phase has room for none) */
+        p->events = calloc(1, sizeof *p->events);
+    if (!f && !p->events)
+        f = -1;
+    return f;
+}
+
+/* fill_phase's codes as a one-line reason (f != 0) */
 static void fill_error(int f, const char *path, char *err, size_t errlen)
 {
     if (f == -2)
@@ -648,24 +682,16 @@ static void fill_error(int f, const char *path, char *err, size_t errlen)
         pas2p_xml_err(err, errlen, "%s: out of memory", path);
 }
 
+static int read_stream(const char *path, uint32_t rank, int events, pas2p_signature_t *s,
+                       char *err, size_t errlen);
+
+/* every rank's table, as a stream too: the file was loaded whole (libxml2's tree, ~18x the
+ * file: Ray's 78 MB signature took 1.45 GB in simulate, its 1.8 GB one with 27 452 phases
+ * was killed by the OOM killer at 24 GB); memory now follows the tables built and the
+ * largest phase's tree */
 int pas2p_signature_read(const char *path, pas2p_signature_t *s, char *err, size_t errlen)
 {
-    memset(s, 0, sizeof *s);
-    xmlDocPtr doc;
-    if (pas2p_xml_load(path, "signature", "pas2p-signature", PAS2P_SIGNATURE_VERSION,
-                       pas2p_signature_rng, &doc, err, errlen))
-        return -1;
-    int rc = -1, f = fill(xmlDocGetRootElement(doc), s);
-    if (f)
-        fill_error(f, path, err, errlen);
-    else if (s->nranks == 0 || s->representative >= s->nranks)
-        pas2p_xml_err(err, errlen, "%s: representative rank %u has no phase table", path, s->representative);
-    else
-        rc = 0;
-    xmlFreeDoc(doc);
-    if (rc)
-        pas2p_signature_free(s);
-    return rc;
+    return read_stream(path, UINT32_MAX, 1, s, err, errlen);
 }
 
 /* the reader's first error, as one line; and the first that is not XML at all (a parser
@@ -792,14 +818,7 @@ static int read_stream(const char *path, uint32_t rank, int events, pas2p_signat
             ret = xmlTextReaderRead(r);
             continue;
         }
-        xmlNodePtr n = depth == 1 || (R && name && !strcmp(name, "phase")) ? xmlTextReaderExpand(r) : NULL;
-        if (!n) {
-            ret = depth == 1 ? -1 : xmlTextReaderRead(r);
-            continue;
-        }
-        if (depth == 1) {
-            f = fill_top(n, s, &ccap);
-        } else {
+        if (depth == 2 && R && name && !strcmp(name, "phase")) {
             if (R->nphases == pcap) {
                 uint32_t c = pcap ? 2 * pcap : 16;
                 pas2p_sig_phase_t *v = realloc(R->phases, c * sizeof *v);
@@ -811,8 +830,17 @@ static int read_stream(const char *path, uint32_t rank, int events, pas2p_signat
                 pcap = c;
             }
             memset(&R->phases[R->nphases], 0, sizeof *R->phases);
-            f = fill_phase(n, s->anchored, events, R->events, &R->phases[R->nphases++]);
+            f = read_phase(r, s->anchored, events, R->events, &R->phases[R->nphases++], &ret);
+            if (f)
+                break;
+            continue;
         }
+        xmlNodePtr n = depth == 1 ? xmlTextReaderExpand(r) : NULL;
+        if (!n) {
+            ret = depth == 1 ? -1 : xmlTextReaderRead(r);
+            continue;
+        }
+        f = fill_top(n, s, &ccap);
         if (f)
             break;
         ret = xmlTextReaderNext(r);

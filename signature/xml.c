@@ -8,6 +8,7 @@
 
 #include <libxml/parser.h>
 #include <libxml/relaxng.h>
+#include <libxml/xmlreader.h>
 
 #include "pas2p_xml.h"
 
@@ -79,10 +80,36 @@ xmlRelaxNGPtr pas2p_xml_schema(const char *rng)
     return schema;
 }
 
+/* the root element's name into name (len), reading no further than its start tag: 0, or -1
+ * (not XML as far as it goes: the full parse says why) */
+static int root_name_of(const char *path, char *name, size_t len)
+{
+    xmlTextReaderPtr r = xmlReaderForFile(path, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR |
+                                                          XML_PARSE_NOWARNING);
+    if (!r)
+        return -1;
+    int ret;
+    while ((ret = xmlTextReaderRead(r)) == 1 && xmlTextReaderNodeType(r) != XML_READER_TYPE_ELEMENT)
+        ;
+    const char *n = ret == 1 ? (const char *)xmlTextReaderConstName(r) : NULL;
+    if (n)
+        snprintf(name, len, "%s", n);
+    xmlFreeTextReader(r);
+    return n ? 0 : -1;
+}
+
 int pas2p_xml_load(const char *path, const char *kind, const char *root_name, unsigned version,
                    const char *rng, xmlDocPtr *out, char *err, size_t errlen)
 {
     *out = NULL;
+    /* another kind of file is said before it is loaded whole: `pas2p show` tries a
+     * signature as a prediction first, and Ray's 78 MB signature took 1.37 GB as a tree
+     * to find out its root was not <pas2p-prediction> */
+    char first[128];
+    if (!root_name_of(path, first, sizeof first) && strcmp(first, root_name)) {
+        pas2p_xml_err(err, errlen, "%s: not a pas2p %s (root element <%s>)", path, kind, first);
+        return -2;
+    }
     xmlDocPtr doc;
     if (pas2p_xml_parse(path, &doc, err, errlen))
         return -1;
