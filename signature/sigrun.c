@@ -934,6 +934,17 @@ static int end_early(const sigrun_t *s, const interval_t *v, uint64_t k)
            (double)k >= (1 - END_SHORT) * (double)p->nevents;
 }
 
+/* where occurrence v starts, for a message: an ordinal, or (anchored) the anchor it follows */
+static const char *occ_at(const sigrun_t *s, const interval_t *v, char *at, size_t len)
+{
+    if (s->sig.anchored)
+        snprintf(at, len, "anchor %llu + %llu", (unsigned long long)(v->start >> 32),
+                 (unsigned long long)(v->start & 0xffffffffu));
+    else
+        snprintf(at, len, "%llu", (unsigned long long)v->start);
+    return at;
+}
+
 /* event i (ordinal) of the rank, the k-th of the occurrence v; 1 when the occurrence ends
  * at this call before its skeleton's end (end_early), 0 otherwise */
 static int check_event(sigrun_t *s, const interval_t *v, const pas2p_event_t *e, uint64_t i,
@@ -944,18 +955,12 @@ static int check_event(sigrun_t *s, const interval_t *v, const pas2p_event_t *e,
         check_member(s, v, e, i);
         return 0;
     }
-    /* where the occurrence starts: an ordinal, or (anchored) the anchor it follows */
-    char at[64];
-    if (s->sig.anchored)
-        snprintf(at, sizeof at, "anchor %llu + %llu", (unsigned long long)(v->start >> 32),
-                 (unsigned long long)(v->start & 0xffffffffu));
-    else
-        snprintf(at, sizeof at, "%llu", (unsigned long long)v->start);
+    char at[64]; /* (occ_at, where a message needs it: not formatted for every call) */
     if (k >= p->nevents) { /* the occurrence is longer than its skeleton */
         char why[400];
         snprintf(why, sizeof why, "diverged from the signature at event %llu (phase %u, call "
                  "%llu of its occurrence at %s): the phase has %u calls, got %s",
-                 (unsigned long long)i, p->id, (unsigned long long)k, at, p->nevents,
+                 (unsigned long long)i, p->id, (unsigned long long)k, occ_at(s, v, at, sizeof at), p->nevents,
                  pas2p_call_name(e->call));
         if (tolerate(s, v, e, why) || departs_when_done(s, why))
             return 0;
@@ -1004,7 +1009,7 @@ static int check_event(sigrun_t *s, const interval_t *v, const pas2p_event_t *e,
     snprintf(why, sizeof why, "diverged from the signature at event %llu (phase %u, call %llu "
              "of its occurrence at %s): expected %s peer %d tag %d comm %u bytes %llu, got %s "
              "peer %d tag %d comm %u bytes %llu",
-             (unsigned long long)i, p->id, (unsigned long long)k, at, pas2p_call_name(x->call), x->peer, x->tag, x->comm,
+             (unsigned long long)i, p->id, (unsigned long long)k, occ_at(s, v, at, sizeof at), pas2p_call_name(x->call), x->peer, x->tag, x->comm,
              (unsigned long long)(x->bytes + x->rbytes), pas2p_call_name(e->call), e->peer,
              e->tag, e->comm, (unsigned long long)(e->bytes + e->rbytes));
     /* the same call with a size the base run did not see, in a phase that is never timed:
