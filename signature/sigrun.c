@@ -659,13 +659,7 @@ static int tag_ok(int32_t want, int32_t got)
     return want == got || want == PAS2P_TAG_ANY || want == PAS2P_TAG_COUNTING;
 }
 
-/* Phase p's calls as distinct shapes: one entry per (call, communicator, peers, tag, size
- * range), all that skeleton_makes(), tolerate() and shuffled() compare.  They looked through
- * every call of the skeleton for each call the run made out of its place: Ray (a
- * message-driven assembler; its one phase, the whole run, 186 k calls a rank, made in
- * another order by every run) ran 7x its own time under predict, 14 % of it in that scan.
- * Built once per phase, sorted and made unique; the phase's own events when memory runs
- * out (the same answers, slower).  *n the count. */
+/* two events' shapes (phase_shapes) in order */
 static int cmp_shape(const void *a, const void *b)
 {
     const pas2p_sig_event_t *x = a, *y = b;
@@ -684,6 +678,13 @@ static int cmp_shape_ix(const void *a, const void *b, void *events)
     return cmp_shape(&e[*(const uint32_t *)a], &e[*(const uint32_t *)b]);
 }
 
+/* Phase p's calls as distinct shapes: one entry per (call, communicator, peers, tag, size
+ * range), all that skeleton_makes(), tolerate() and shuffled() compare.  They looked through
+ * every call of the skeleton for each call the run made out of its place: Ray (a
+ * message-driven assembler; its one phase, the whole run, 186 k calls a rank, made in
+ * another order by every run) ran 7x its own time under predict, 14 % of it in that scan.
+ * Built once per phase, sorted and made unique; the phase's own events when memory runs
+ * out (the same answers, slower).  *n the count. */
 static const pas2p_sig_event_t *phase_shapes(sigrun_t *s, const pas2p_sig_phase_t *p, uint32_t *n)
 {
     uint32_t k = (uint32_t)(p - s->me->phases);
