@@ -130,6 +130,13 @@ static int verify(pas2p_run_t *run, int missing, char *err, size_t errlen)
                  "failed before: exit status %d, its message above)", run->code);
         return run->code;
     }
+    if (missing >= 0 && none) { /* exit 0, and no rank ever reached MPI_Init under pas2p */
+        snprintf(err, errlen, "the run ended (exit status 0) with no rank reporting: its "
+                 "program never initialised MPI with pas2p's library loaded (a serial run -- "
+                 "OpenFOAM without -parallel ran its whole solve so --, a program that is not "
+                 "the MPI one, or a launcher that does not pass LD_PRELOAD to its ranks)");
+        return 1;
+    }
     if (missing >= 0) {
         snprintf(err, errlen, "%s (the run failed%s, exit status %d)", e,
                  run->code ? "" : " or did not load libpas2p", run->code);

@@ -90,6 +90,12 @@ add_test(NAME bad_predict_not_a_signature COMMAND ${EXPECT} --fail --one-line --
 add_test(NAME bad_predict_launch_fails COMMAND ${EXPECT} --fail --one-line --clean ${W}/pred-launchfail
   --out "no rank of the run reported \\(the launch or the application failed before: exit status 1"
   -- ${PAS2P} predict ${W}/cg-sig.xml -o ${W}/pred-launchfail -- false)
+# a launch that exits 0 with no rank ever in MPI under pas2p (OpenFOAM without -parallel ran
+# its whole solve serially, then "rank-00000.times: No such file or directory"): said as such
+add_test(NAME bad_predict_never_mpi COMMAND ${EXPECT} --fail --one-line --clean ${W}/pred-nompi
+  --out "no rank reporting: its program never initialised MPI with pas2p's library loaded"
+  -- ${PAS2P} predict ${W}/cg-sig.xml --ignore-args -o ${W}/pred-nompi -- ${MPIRUN} -np 1 true)
+set_tests_properties(bad_predict_never_mpi PROPERTIES FIXTURES_REQUIRED cg_sig)
 # a run that hangs is stopped by predict's watchdog, reported in one line, nothing left
 # running (murasaki-mpi hung predict for good; here the ranks never call MPI at all)
 add_test(NAME bad_predict_hang COMMAND bash -c [=[
