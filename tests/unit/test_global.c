@@ -968,24 +968,43 @@ static void analyze_orphans(stream_t *s, pas2p_rank_phases_t *res, pas2p_orphans
     }
 }
 
-static void test_orphan_request(void **state)
+/* Init, then 40 ping-pong iterations between ranks 0 and 1 (100 us of computation before
+ * each call); at iteration `orphan_at` (-1: none) rank 1 also makes an MPI_Isend it never
+ * completes, which rank 0 receives: its event index on rank 1 is returned (0: none) */
+static uint64_t ping_pong(stream_t *s, int orphan_at)
 {
-    (void)state;
-    stream_t s[2] = {{0}};
+    uint64_t orphan = 0;
     for (int r = 0; r < 2; r++)
         add(&s[r], PAS2P_CALL_Init, -1, -1, 0, 0);
-    uint64_t orphan = 0;
     for (int i = 0; i < 40; i++) {
         add(&s[0], PAS2P_CALL_Send, 1, 1, 8, 100000);
         add(&s[1], PAS2P_CALL_Recv, 0, 1, 8, 100000);
         add(&s[1], PAS2P_CALL_Send, 0, 2, 8, 100000);
         add(&s[0], PAS2P_CALL_Recv, 1, 2, 8, 100000);
-        if (i == 5) {
+        if (i == orphan_at) {
             orphan = s[1].n;
             add(&s[1], PAS2P_CALL_Isend, 0, 9, 352, 1000);
             add(&s[0], PAS2P_CALL_Recv, 1, 9, 352, 1000);
         }
     }
+    return orphan;
+}
+
+/* the largest weight of a rank's phases */
+static uint64_t most_weight(const pas2p_rank_phases_t *R)
+{
+    uint64_t most = 0;
+    for (uint32_t i = 0; i < R->nphases; i++)
+        if (R->phases[i].weight > most)
+            most = R->phases[i].weight;
+    return most;
+}
+
+static void test_orphan_request(void **state)
+{
+    (void)state;
+    stream_t s[2] = {{0}};
+    uint64_t orphan = ping_pong(s, 5);
     for (int r = 0; r < 2; r++)
         add(&s[r], PAS2P_CALL_Finalize, -1, -1, 0, 0);
     pas2p_rank_phases_t res[2];
@@ -1000,11 +1019,7 @@ static void test_orphan_request(void **state)
     assert_int_equal(orph[1].post[0], orphan);
     assert_int_equal(orph[1].post[1], 0);
     check_closed(s, 2, res);
-    uint64_t most = 0;
-    for (uint32_t i = 0; i < res[1].nphases; i++)
-        if (res[1].phases[i].weight > most)
-            most = res[1].phases[i].weight;
-    assert_true(most >= 30); /* the loop, before and after the orphan */
+    assert_true(most_weight(&res[1]) >= 30); /* the loop, before and after the orphan */
     pas2p_orphans_free(orph, 2);
     for (int r = 0; r < 2; r++) {
         pas2p_rank_phases_free(&res[r]);
@@ -1022,18 +1037,7 @@ static void test_orphan_then_unreceived(void **state)
 {
     (void)state;
     stream_t s[2] = {{0}};
-    for (int r = 0; r < 2; r++)
-        add(&s[r], PAS2P_CALL_Init, -1, -1, 0, 0);
-    for (int i = 0; i < 40; i++) {
-        add(&s[0], PAS2P_CALL_Send, 1, 1, 8, 100000);
-        add(&s[1], PAS2P_CALL_Recv, 0, 1, 8, 100000);
-        add(&s[1], PAS2P_CALL_Send, 0, 2, 8, 100000);
-        add(&s[0], PAS2P_CALL_Recv, 1, 2, 8, 100000);
-        if (i == 5) {
-            add(&s[1], PAS2P_CALL_Isend, 0, 9, 352, 1000);
-            add(&s[0], PAS2P_CALL_Recv, 1, 9, 352, 1000);
-        }
-    }
+    ping_pong(s, 5);
     add(&s[0], PAS2P_CALL_Send, 0, 7, 8, 1000); /* to itself, never received */
     for (int r = 0; r < 2; r++)
         add(&s[r], PAS2P_CALL_Finalize, -1, -1, 0, 0);
@@ -1042,11 +1046,7 @@ static void test_orphan_then_unreceived(void **state)
     analyze_orphans(s, res, orph);
     assert_int_equal(orph[0].n, 0);
     assert_int_equal(orph[1].n, 1);
-    uint64_t most = 0;
-    for (uint32_t i = 0; i < res[1].nphases; i++)
-        if (res[1].phases[i].weight > most)
-            most = res[1].phases[i].weight;
-    assert_true(most >= 30);
+    assert_true(most_weight(&res[1]) >= 30);
     pas2p_orphans_free(orph, 2);
     for (int r = 0; r < 2; r++) {
         pas2p_rank_phases_free(&res[r]);
@@ -1089,14 +1089,7 @@ static void test_unreceived_send(void **state)
 {
     (void)state;
     stream_t s[2] = {{0}};
-    for (int r = 0; r < 2; r++)
-        add(&s[r], PAS2P_CALL_Init, -1, -1, 0, 0);
-    for (int i = 0; i < 40; i++) {
-        add(&s[0], PAS2P_CALL_Send, 1, 1, 8, 100000);
-        add(&s[1], PAS2P_CALL_Recv, 0, 1, 8, 100000);
-        add(&s[1], PAS2P_CALL_Send, 0, 2, 8, 100000);
-        add(&s[0], PAS2P_CALL_Recv, 1, 2, 8, 100000);
-    }
+    ping_pong(s, -1);
     add(&s[0], PAS2P_CALL_Send, 0, 7, 8, 1000); /* to itself, never received */
     for (int r = 0; r < 2; r++)
         add(&s[r], PAS2P_CALL_Finalize, -1, -1, 0, 0);
@@ -1107,11 +1100,7 @@ static void test_unreceived_send(void **state)
     assert_int_equal(info.unreceived, 1);
     assert_int_equal(info.unreceived_src, 0);
     assert_int_equal(info.unreceived_dst, 0);
-    uint64_t most = 0;
-    for (uint32_t i = 0; i < res[0].nphases; i++)
-        if (res[0].phases[i].weight > most)
-            most = res[0].phases[i].weight;
-    assert_true(most >= 30);
+    assert_true(most_weight(&res[0]) >= 30);
     for (int r = 0; r < 2; r++)
         pas2p_rank_phases_free(&res[r]);
     /* and a receive that no send matches, after it: the error names it */
