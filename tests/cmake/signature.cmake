@@ -377,6 +377,28 @@ add_test(NAME predict_heavy_end_phase COMMAND bash -c [=[
     grep -Eq "^ +[0-9]+ +1 .*\(not measured: base x ratio\)" "$W/out10" &&
     grep -Eq "^note: [0-9]+ relevant phase\(s\) not measured" "$W/out10"
   ]=] predict_heavy_end_phase ${W}/endheavy ${PAS2P} $<TARGET_FILE:endheavy> ${MPIRUN})
+# Unseen phases that do what the measured ones do (tests/mpi/stepcount.c: time steps whose
+# solver iterations go from 2 to 3 after a quarter of the run, 78 % of it, icoFoam's
+# pattern): estimated from the ratio, the stop before the later steps (icoFoam waited to step
+# ~950 of 3000 for them); with 4x the computation per call they are another work: awaited
+add_executable(stepcount mpi/stepcount.c)
+target_link_libraries(stepcount PRIVATE MPI::MPI_C)
+add_test(NAME predict_familiar_unseen COMMAND bash -c [=[
+  W=$1 pas2p=$2 prog=$3; shift 3; rm -rf "$W"; mkdir -p "$W"
+  declare -A d
+  for x in 1 4; do
+    "$pas2p" trace -o "$W/t$x" -- "$@" -np 2 "$prog" 300 75 2 3 $x >/dev/null || exit 1
+    "$pas2p" analyze "$W/t$x" --compute-similarity 0 -o "$W/s$x.xml" >"$W/an$x" || exit 1
+    grep -Eq "^ +[0-9]+ +225 " "$W/an$x" || { cat "$W/an$x"; exit 1; } # (the later steps)
+    "$pas2p" predict "$W/s$x.xml" -o "$W/p$x" -- "$@" -np 2 "$prog" 300 75 2 3 $x >"$W/out$x" 2>&1 ||
+      { cat "$W/out$x"; exit 1; }
+    cat "$W/out$x"
+    d[$x]=$(awk '$1 == "done_at" {print $2}' "$W/p$x/rank-00000.times")
+    echo "x $x: rank 0 measured by call ${d[$x]} (the later steps start at call 375)"
+  done
+  grep -Eq "^ +[0-9]+ +225 .*\(not measured: base x ratio\)" "$W/out1" && ((d[1] < 375)) &&
+    ! grep -Eq "^ +[0-9]+ +225 .*not measured" "$W/out4" && ((d[4] > 375))
+  ]=] predict_familiar_unseen ${W}/stepcount ${PAS2P} $<TARGET_FILE:stepcount> ${MPIRUN})
 # A message-driven run (Ray's shape; tests/mpi/endshort.c): one phase, the whole run, timed
 # whole to MPI_Finalize.  The next run of the same program and input may make a few calls
 # fewer (Ray: 186 201 where its traced run made 186 368, and every predict run diverged at its
