@@ -390,6 +390,13 @@ add_test(NAME predict_familiar_unseen COMMAND bash -c [=[
     "$pas2p" trace -o "$W/t$x" -- "$@" -np 2 "$prog" 300 75 2 3 $x >/dev/null || exit 1
     "$pas2p" analyze "$W/t$x" --compute-similarity 0 -o "$W/s$x.xml" >"$W/an$x" || exit 1
     grep -Eq "^ +[0-9]+ +225 " "$W/an$x" || { cat "$W/an$x"; exit 1; } # (the later steps)
+    # a base traced while the machine was loaded in one part of the run and not the other
+    # has the two steps' times per call apart, and then they are not the same work to
+    # predict either: skipped, said (the rule's own answer is right there)
+    r=$(awk '/^# rank [0-9]+ phases/ { on = 1; next } on && $4 == 74 { a = $6 / $2 }
+             on && $4 == 225 { b = $6 / $2 } END { if (a > 0 && b > 0) print (a > b ? a / b : b / a) }' "$W/an$x")
+    [[ $x == 1 ]] && awk -v r="${r:-9}" 'BEGIN { exit !(r > 1.5) }' &&
+      { echo "SKIPPED: the base's two step phases ran ${r}x apart per call (a loaded machine)"; exit 77; }
     "$pas2p" predict "$W/s$x.xml" -o "$W/p$x" -- "$@" -np 2 "$prog" 300 75 2 3 $x >"$W/out$x" 2>&1 ||
       { cat "$W/out$x"; exit 1; }
     cat "$W/out$x"
@@ -399,6 +406,7 @@ add_test(NAME predict_familiar_unseen COMMAND bash -c [=[
   grep -Eq "^ +[0-9]+ +225 .*\(not measured: base x ratio\)" "$W/out1" && ((d[1] < 375)) &&
     ! grep -Eq "^ +[0-9]+ +225 .*not measured" "$W/out4" && ((d[4] > 375))
   ]=] predict_familiar_unseen ${W}/stepcount ${PAS2P} $<TARGET_FILE:stepcount> ${MPIRUN})
+set_tests_properties(predict_familiar_unseen PROPERTIES SKIP_RETURN_CODE 77 RUN_SERIAL TRUE)
 # A message-driven run (Ray's shape; tests/mpi/endshort.c): one phase, the whole run, timed
 # whole to MPI_Finalize.  The next run of the same program and input may make a few calls
 # fewer (Ray: 186 201 where its traced run made 186 368, and every predict run diverged at its
