@@ -469,7 +469,7 @@ static int known_call(xmlNodePtr e)
     return pas2p_call_by_name(c ? c : "") != 0;
 }
 
-/* one <event> into x: 0, or fill_phase's codes */
+/* one <event> into x: 0, or read_phase's codes */
 static int parse_event(xmlNodePtr e, pas2p_sig_event_t *x)
 {
     x->call = pas2p_call_by_name(pas2p_xml_attr(e, "call") ? pas2p_xml_attr(e, "call") : "");
@@ -664,7 +664,7 @@ static int read_phase(xmlTextReaderPtr r, int anchored, int events, uint64_t mos
     return f;
 }
 
-/* fill_phase's codes as a one-line reason (f != 0) */
+/* read_phase's codes as a one-line reason (f != 0) */
 static void fill_error(int f, const char *path, char *err, size_t errlen)
 {
     if (f == -2)
@@ -682,17 +682,6 @@ static void fill_error(int f, const char *path, char *err, size_t errlen)
         pas2p_xml_err(err, errlen, "%s: out of memory", path);
 }
 
-static int read_stream(const char *path, uint32_t rank, int events, pas2p_signature_t *s,
-                       char *err, size_t errlen);
-
-/* every rank's table, as a stream too: the file was loaded whole (libxml2's tree, ~18x the
- * file: Ray's 78 MB signature took 1.45 GB in simulate, its 1.8 GB one with 27 452 phases
- * was killed by the OOM killer at 24 GB); memory now follows the tables built and the
- * largest phase's tree */
-int pas2p_signature_read(const char *path, pas2p_signature_t *s, char *err, size_t errlen)
-{
-    return read_stream(path, UINT32_MAX, 1, s, err, errlen);
-}
 
 /* the reader's first error, as one line; and the first that is not XML at all (a parser
  * error rather than the schema's), which is the one said when there is one */
@@ -865,6 +854,14 @@ out:
     if (rc)
         pas2p_signature_free(s);
     return rc;
+}
+
+/* every rank's table, as a stream too: the file was loaded whole (libxml2's tree, ~18x the
+ * file: Ray's 78 MB signature took 1.45 GB in simulate, its 1.8 GB one with 27 452 phases
+ * was killed by the OOM killer at 24 GB); memory now follows the tables built */
+int pas2p_signature_read(const char *path, pas2p_signature_t *s, char *err, size_t errlen)
+{
+    return read_stream(path, RANKS_ALL, 1, s, err, errlen);
 }
 
 int pas2p_signature_read_rank(const char *path, uint32_t rank, pas2p_signature_t *s, char *err,

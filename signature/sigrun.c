@@ -435,6 +435,7 @@ static int minor_variant(const pas2p_sig_rank_t *me, const pas2p_sig_phase_t *p,
 
 static const pas2p_sig_event_t *phase_shapes(sigrun_t *s, const pas2p_sig_phase_t *p,
                                               uint32_t *n);
+static int size_in_range(const pas2p_sig_event_t *x, uint64_t got, uint64_t floor_b);
 
 /* Whether an unseen phase u (relevant, none of its occurrences done by the stop point T)
  * does what the phases measured by T do: each of its calls is a call one of them makes (the
@@ -465,7 +466,7 @@ static int familiar(sigrun_t *s, const pas2p_sig_phase_t *u, uint64_t stop_at)
         return 0;
     /* (a phase's typical time per call: the median, which a base run's hiccups move less
      * than the mean -- under ctest -j2 the earlier steps' mean came out 4x their median) */
-    double f = (double)s->sig.size_floor, upc = typical_s(u) / u->nevents;
+    double upc = typical_s(u) / u->nevents;
     int like = 0;
     for (uint32_t k = 0; k < s->me->nphases; k++) {
         const pas2p_sig_phase_t *q = &s->me->phases[k];
@@ -479,10 +480,9 @@ static int familiar(sigrun_t *s, const pas2p_sig_phase_t *u, uint64_t stop_at)
             for (uint32_t j = 0; j < nq && !found; j++) {
                 const pas2p_sig_event_t *y = &qs[j];
                 found = y->call == x->call && y->comm == x->comm &&
-                        (completion ||
-                         (x->size_max && y->size_max &&
-                          (double)x->size_min >= 0.95 * (double)y->size_min - f &&
-                          (double)x->size_max <= 1.05 * (double)y->size_max + f));
+                        (completion || (x->size_max && y->size_max &&
+                                        size_in_range(y, x->size_min, s->sig.size_floor) &&
+                                        size_in_range(y, x->size_max, s->sig.size_floor)));
             }
             covered[i] |= (char)found;
             shares |= found;
