@@ -53,6 +53,7 @@ static int prepare(pas2p_run_t *run, char *err, size_t errlen)
     else
         unsetenv("PAS2P_ARGS_CHECK");
     setenv("PAS2P_MEASURE_END", o->measure_end ? "1" : "0", 1);
+    setenv("PAS2P_TO_END", o->to_end ? "1" : "0", 1);
     snprintf(rare, sizeof rare, "%.6g", o->rare_after);
     setenv("PAS2P_RARE_AFTER", rare, 1);
     setenv("PAS2P_PREDICT_REPORTS", "1", 1); /* a divergence is said once, by predict */
@@ -72,7 +73,7 @@ static int run_app(pas2p_run_t *run, char *err, size_t errlen)
     predict_state_t *s = run->state;
     static const char *const xs[] = {"PAS2P_SIGNATURE", "PAS2P_PREDICT_DIR", "PAS2P_OCCURRENCES",
                                       "PAS2P_ARGS_CHECK", "PAS2P_MEASURE_END", "PAS2P_QUIET",
-                                      "PAS2P_RARE_AFTER",
+                                      "PAS2P_RARE_AFTER", "PAS2P_TO_END",
                                       "PAS2P_PREDICT_REPORTS",
                                       "PAS2P_SIGRUN_LIB"};
     char who[64];
@@ -95,6 +96,7 @@ static int run_app(pas2p_run_t *run, char *err, size_t errlen)
 
 static int verify(pas2p_run_t *run, int missing, char *err, size_t errlen)
 {
+    const pas2p_predict_opts_t *o = run->bopts;
     const predict_state_t *s = run->state;
     /* every rank's times final: stopped, or measured to its MPI_Finalize before the job was
      * ended (a run whose only phase is the whole run, located by anchors: the rank whose
@@ -164,12 +166,19 @@ static int verify(pas2p_run_t *run, int missing, char *err, size_t errlen)
     int early = 1;
     for (uint32_t r = 0; r < run->sig->nranks; r++)
         early &= run->st[r].status == PAS2P_TIMES_STOPPED;
-    if (run->exit_status && early) {
+    if (run->exit_status && early && !o->to_end) {
         pas2p_run_say(run, "note: the launch exited with status %d after every rank had "
                       "stopped early with its times (a launch script that checks the "
                       "application's output sees a run cut short): the prediction stands",
                       run->code);
         run->exit_status = 0;
+    }
+    /* --to-end: the run's own time, which rank 0 wrote at MPI_Finalize, is the AET */
+    if (o->to_end && pas2p_times_read_to_end(run->dir, (int)run->sig->np, &run->aet_s, e,
+                                             sizeof e)) {
+        snprintf(err, errlen, "the run went on to its end (--to-end) but its time is not "
+                 "there: %s (the launch exited with status %d)", e, run->code);
+        return 1;
     }
     return 0;
 }
@@ -184,10 +193,13 @@ static void describe(const pas2p_run_t *run, pas2p_prediction_t *res)
         stopped &= run->st[r].status == PAS2P_TIMES_STOPPED;
     pas2p_join_argv(res->target, sizeof res->target, o->launch, o->nlaunch);
     snprintf(res->stop, sizeof res->stop, "%s",
-             s->forced ? "early (guaranteed: every rank measured, times gathered on rank 0, the job "
-                         "ended by pas2p)"
-             : stopped ? "early (all ranks agreed, nothing in flight)"
-                       : "none: ran to MPI_Finalize");
+             o->to_end && stopped
+                 ? "to the end, as asked (--to-end): every rank's times taken when it had measured "
+                   "what it must (SET), the run's own time its AET"
+             : s->forced ? "early (guaranteed: every rank measured, times gathered on rank 0, the job "
+                           "ended by pas2p)"
+             : stopped   ? "early (all ranks agreed, nothing in flight)"
+                         : "none: ran to MPI_Finalize");
     if (!stopped) { /* the rank whose measurements ended latest says what kept the run going */
         uint32_t late = 0;
         double late_f = -1;

@@ -9,7 +9,7 @@
 
 static const char usage[] =
     "usage: pas2p predict SIGNATURE.xml [-o DIR] [--occurrences N] [--rare-after F] [--aet T]\n"
-    "                     [--ignore-args] [--measure-end] [--timeout S] -- LAUNCH...\n"
+    "                     [--to-end] [--ignore-args] [--measure-end] [--timeout S] -- LAUNCH...\n"
     "\n"
     "Runs the application on this (target) machine under its signature: every rank counts\n"
     "its MPI calls, checks them against the signature's phases, times the relevant phases'\n"
@@ -51,6 +51,11 @@ static const char usage[] =
     "                   a late one (first seen in the second half, the late ones < 25 % of\n"
     "                   the run together) and the end's (--measure-end)\n"
     "  --aet T          the application's measured time on this target (s): prints PETE\n"
+    "  --to-end         do not stop: the times are taken when the run could stop (the same\n"
+    "                   PET and SET), and the run goes on to MPI_Finalize; its own time\n"
+    "                   (MPI_Init to MPI_Finalize, slowest rank) is printed as AET, with\n"
+    "                   PETE: how well the signature predicts this run, free of the\n"
+    "                   run-to-run noise that an AET from another run carries\n"
     "  --ignore-args    run even if the program or its arguments differ from the signature's\n"
     "  --measure-end    also time a relevant phase that occurs once, at the very end\n"
     "                   (MPI_Finalize's): the run cannot stop early then.  By default such a\n"
@@ -85,6 +90,7 @@ int pas2p_cmd_predict(int argc, char **argv)
          .min_open = 1, .what = "a time in seconds > 0"},
         {.name = "--rare-after", .kind = PAS2P_OPT_DOUBLE, .dst = &po.rare_after, .min = 0,
          .max = 1, .what = "a share of the run from 0 to 1"},
+        {.name = "--to-end", .kind = PAS2P_OPT_FLAG, .dst = &po.to_end},
         {.name = "--ignore-args", .kind = PAS2P_OPT_FLAG, .dst = &po.ignore_args},
         {.name = "--measure-end", .kind = PAS2P_OPT_FLAG, .dst = &po.measure_end},
         {.name = "--timeout", .kind = PAS2P_OPT_DOUBLE, .dst = &po.timeout_s, .min = 0,
@@ -103,6 +109,10 @@ int pas2p_cmd_predict(int argc, char **argv)
     }
     if (args.rest >= argc) {
         pas2p_err("predict", "no command to run (usage: pas2p predict SIG.xml -- mpirun -np N ./app)");
+        return PAS2P_EXIT_USAGE;
+    }
+    if (po.to_end && o.aet > 0) {
+        pas2p_err("predict", "--to-end measures the run's own AET: give --to-end or --aet, not both");
         return PAS2P_EXIT_USAGE;
     }
     o.sig_path = args.pos[0];

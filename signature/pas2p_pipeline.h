@@ -75,6 +75,9 @@ typedef struct {
                                       prediction (run(): predict's launch), or 0 */
     double wall_s;                 /* run()'s real time */
     uint64_t events;               /* a run without signature: the events replayed */
+    double aet_s;                  /* > 0: the run's own time, which the backend measured
+                                      (verify(): predict --to-end), for PETE instead of
+                                      opts->aet */
     pas2p_times_t *st;             /* every signature rank's times file (after run) */
     void *state;                   /* the backend's, freed by release() */
 } pas2p_run_t;
@@ -145,6 +148,9 @@ typedef struct {
                                       not waited for (rare phases; sigrun.c) */
     double timeout_s;              /* the run is stopped after this long (0: never; < 0: the
                                       default, 60 s + 10 x the signature's AET) */
+    int to_end;                    /* the times are taken when the run could stop, and it
+                                      goes on to its end: its own time is the AET (PETE of
+                                      the same run) */
 } pas2p_predict_opts_t;
 
 extern const pas2p_backend_t pas2p_backend_predict;

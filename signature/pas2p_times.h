@@ -230,6 +230,73 @@ static inline void pas2p_times_say(char *err, size_t errlen, const char *path, c
         err[n] = 0;
 }
 
+/* predict --to-end: DIR/to-end.times, written by rank 0 at MPI_Finalize (the ranks' times
+ * were gathered and written when the run could have stopped):
+ *   pas2p-to-end 1
+ *   np N
+ *   run_s T                   (one line per rank, in rank order: its MPI_Init return ->
+ *                              MPI_Finalize, seconds)
+ * Written as a .tmp and renamed.  0, or -1 (errno set; path: the file) */
+static inline int pas2p_times_write_to_end(const char *dir, int np, const double *run_s,
+                                           char *path, size_t pathlen)
+{
+    char tmp[4300];
+    snprintf(path, pathlen, "%.4000s/to-end.times", dir);
+    snprintf(tmp, sizeof tmp, "%.4000s/to-end.times.tmp", dir);
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        snprintf(path, pathlen, "%s", tmp);
+        return -1;
+    }
+    int bad = fprintf(f, "pas2p-to-end 1\nnp %d\n", np) < 0;
+    for (int r = 0; r < np; r++)
+        bad |= fprintf(f, "run_s %.9f\n", run_s[r]) < 0;
+    bad |= fclose(f) != 0;
+    if (bad || rename(tmp, path)) {
+        int e = errno;
+        unlink(tmp);
+        errno = e;
+        return -1;
+    }
+    return 0;
+}
+
+/* DIR/to-end.times: the run's time, the slowest rank's MPI_Init -> MPI_Finalize (*aet_s).
+ * 0, or -1: err names the file and what is wrong with it (missing, malformed, not np
+ * finite non-negative values) */
+static inline int pas2p_times_read_to_end(const char *dir, int np, double *aet_s, char *err,
+                                          size_t errlen)
+{
+    char path[4200], line[256];
+    snprintf(path, sizeof path, "%.4000s/to-end.times", dir);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        pas2p_times_say(err, errlen, path, strerror(errno));
+        return -1;
+    }
+    int n = -1, got = 0, ok = fgets(line, sizeof line, f) && !strcmp(line, "pas2p-to-end 1\n");
+    double aet = 0;
+    while (ok && fgets(line, sizeof line, f)) {
+        if (!strncmp(line, "np ", 3)) {
+            n = atoi(line + 3);
+        } else if (!strncmp(line, "run_s ", 6)) {
+            char *end;
+            double x = strtod(line + 6, &end);
+            if (end == line + 6 || x != x || x < 0 || x > 1e300)
+                ok = 0;
+            aet = x > aet ? x : aet;
+            got++;
+        }
+    }
+    fclose(f);
+    if (!ok || n != np || got != np) {
+        pas2p_times_say(err, errlen, path, "malformed (not one run time per rank of the run)");
+        return -1;
+    }
+    *aet_s = aet;
+    return 0;
+}
+
 static inline int pas2p_times_cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;

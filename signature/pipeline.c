@@ -112,8 +112,8 @@ static int collect(pas2p_run_t *run, pas2p_pipeline_result_t *res, char *err, si
     err[0] = 0;
     pas2p_prediction_t p;
     memset(&p, 0, sizeof p);
-    if (pas2p_pet_from_times(sig, run->dir, o->relative, b->occurrences, o->aet,
-                             &p.pet, err, errlen))
+    if (pas2p_pet_from_times(sig, run->dir, o->relative, b->occurrences,
+                             run->aet_s > 0 ? run->aet_s : o->aet, &p.pet, err, errlen))
         return 1;
     pas2p_prediction_begin(&p, b->method, o->sig_path, sig, run->wall_s);
     b->describe(run, &p);

@@ -112,6 +112,9 @@ typedef struct {
                                 it must: its calls are no longer followed (departs_when_done) */
     double end_share;        /* the end's phase's share of this rank's time, when it holds so
                                 much that it is timed, not estimated (0: it is not) */
+    int to_end;              /* PAS2P_TO_END=1 (predict --to-end): the times are gathered when
+                                the run could stop, and it goes on to MPI_Finalize, whose
+                                elapsed time rank 0 writes beside them (write_to_end) */
     /* each phase's distinct call shapes (phase_shapes), built the first time a call is
      * looked for anywhere in its skeleton: NULL until then */
     pas2p_sig_event_t **shapes;
@@ -558,6 +561,8 @@ static void *sig_start(const pas2p_sink_host_t *host)
         diverge(s, "out of memory");
     const char *me_env = getenv("PAS2P_MEASURE_END");
     int measure_end = me_env && !strcmp(me_env, "1");
+    const char *te_env = getenv("PAS2P_TO_END");
+    s->to_end = te_env && !strcmp(te_env, "1");
     /* a phase that occurs once, at MPI_Finalize, would forbid the early stop: by default
      * it is not timed, and the PET estimates it (base time x the rank's ratio); a phase
      * that first occurs in the second half of the run and carries little of it (a short
@@ -1436,6 +1441,11 @@ static void close_interval(sigrun_t *s, uint32_t k, double v)
 static void sig_event_checked(void *state, const pas2p_event_t *e, uint64_t i)
 {
     sigrun_t *s = state;
+    if (s->to_end && s->nb_state != NB_IDLE) { /* (its times are sent: nothing to follow) */
+        if (s->nb_state == NB_GATHERING)
+            nb_progress(s, 0);
+        return;
+    }
     double v = (double)e->t_end - (double)s->excl_ns;
     count_messages(s, e);
     if (s->frozen)
@@ -1500,13 +1510,13 @@ stop_points:
         uint64_t t0 = s->host->now_ns();
         int over = nb_progress(s, 0);
         s->excl_ns += s->host->now_ns() - t0;
-        if (over && s->host->rank == 0) { /* the results are safe: end the job */
+        if (over && s->host->rank == 0 && !s->to_end) { /* the results are safe: end the job */
             fflush(NULL);
             PMPI_Abort(MPI_COMM_WORLD, PAS2P_STOP_CODE);
             _exit(PAS2P_STOP_CODE);
         }
     }
-    if (stop_point(s, e))
+    if (!s->to_end && stop_point(s, e))
         maybe_stop(s);
 }
 
@@ -1528,9 +1538,27 @@ static void sig_event(void *state, const pas2p_event_t *e, uint64_t i)
 }
 
 /* the sink's finish: MPI_Finalize reached, no early stop */
+/* predict --to-end, at MPI_Finalize (every rank is there): each rank's run time to rank 0,
+ * which writes DIR/to-end.times (pas2p_times.h) */
+static void write_to_end(sigrun_t *s, double run_s)
+{
+    int np = s->host->np, me = s->host->rank;
+    double *all = me == 0 ? malloc(sizeof *all * (size_t)np) : NULL;
+    if (me == 0 && !all) {
+        fprintf(stderr, "pas2p: rank 0: out of memory\n");
+        return;
+    }
+    PMPI_Gather(&run_s, 1, MPI_DOUBLE, all, 1, MPI_DOUBLE, 0, s->comm);
+    char path[4400];
+    if (me == 0 && pas2p_times_write_to_end(s->dir, np, all, path, sizeof path))
+        fprintf(stderr, "pas2p: rank 0: cannot write %s: %s\n", path, strerror(errno));
+    free(all);
+}
+
 static void sig_finish(void *state)
 {
     sigrun_t *s = state;
+    double run_s = now_set_s(s); /* (this rank's MPI_Init -> MPI_Finalize) */
     char why[600];
     if (s->end_share > 0 && s->last < s->niv &&
         s->me->phases[s->iv[s->last].phase].weight == 1 &&
@@ -1562,6 +1590,8 @@ static void sig_finish(void *state)
     if (s->nb_state == NB_IDLE && s->nb != MPI_COMM_NULL)
         nb_start_gather(s, PAS2P_TIMES_COMPLETED, why);
     nb_progress(s, 1);
+    if (s->to_end && s->comm != MPI_COMM_NULL)
+        write_to_end(s, run_s);
     if (s->comm != MPI_COMM_NULL)
         PMPI_Comm_free(&s->comm);
     nb_free(s);

@@ -70,6 +70,26 @@ set_tests_properties(predict_cart_stop_point PROPERTIES DEPENDS predict_cart_ear
 add_test(NAME predict_aet COMMAND ${EXPECT} --clean ${W}/pred-cg-aet --out "^PETE = [+-][0-9.]+ %"
   --out "^AET = 2.000000 s" --out "^ +rest " -- ${PAS2P} predict ${W}/cg-sig.xml --aet 2
   -o ${W}/pred-cg-aet -- ${MPIRUN} -np 4 $<TARGET_FILE:cg> 64 600)
+# --to-end: the times taken where the run would stop (rank 0's events in its times file
+# fewer than its run's), the run goes on to its end (the application prints its
+# verification), and its own time (to-end.times, one line per rank) is the AET of PETE
+add_test(NAME predict_to_end COMMAND bash -c [=[
+  set -e; W=$1; shift; rm -rf "$W"
+  "$1" predict "$2" --to-end -o "$W" -- "${@:3}" >"$W.out"; cat "$W.out"
+  grep -q "^stop = to the end, as asked (--to-end)" "$W.out"
+  grep -q "^verification = OK" "$W.out"
+  grep -qE "^PETE = [+-][0-9.]+ %" "$W.out"
+  [[ $(head -1 "$W/to-end.times") == "pas2p-to-end 1" && $(grep -c "^run_s " "$W/to-end.times") == 4 ]]
+  aet=$(awk '$1 == "AET" {print $3}' "$W.out"); set=$(awk '$1 == "SET" {print $3}' "$W.out")
+  max=$(awk '$1 == "run_s" && $2 > m {m = $2} END {printf "%.6f", m}' "$W/to-end.times")
+  n=$(awk '$1 == "events" {print $2}' "$W/rank-00000.times")
+  t=$(grep -o '<rank id="0"[^>]*' "$2" | grep -o ' events="[0-9]*"' | tr -dc 0-9)
+  echo "AET $aet (largest run_s $max), SET $set; rank 0's times at event $n of $t"
+  [[ $aet == "$max" ]] && awk -v a="$aet" -v s="$set" 'BEGIN {exit !(s > 0 && s < a)}' && ((n < t))
+  ]=] to_end ${W}/pred-cg-to-end ${PAS2P} ${W}/cg-sig.xml ${MPIRUN} -np 4 $<TARGET_FILE:cg> 64 600)
+add_test(NAME bad_predict_to_end_aet COMMAND ${EXPECT} --fail --one-line
+  --out "--to-end measures the run's own AET: give --to-end or --aet, not both"
+  -- ${PAS2P} predict ${W}/cg-sig.xml --to-end --aet 2 -- ${MPIRUN} -np 4 $<TARGET_FILE:cg> 64 600)
 add_test(NAME predict_diverge_args COMMAND ${EXPECT} --fail --clean ${W}/pred-args
   --out "pas2p predict: rank [0-3]: this run's program and arguments .*cg 64 500.* are not the signature's"
   -- ${PAS2P} predict ${W}/cg-sig.xml -o ${W}/pred-args -- ${MPIRUN} -np 4 $<TARGET_FILE:cg> 64 500)
@@ -140,7 +160,7 @@ add_test(NAME predict_extra_occurrences COMMAND bash -c [=[
   t=$(grep -o '<rank id="0"[^>]*' "$W/s.xml" | grep -o ' events="[0-9]*"' | tr -dc 0-9)
   echo "rank 0 measured by event $n of $t"; ((4 * n < t))]=]
   extra ${W}/pred-extra ${PAS2P} -- ${MPIRUN} -np 4 $<TARGET_FILE:stencil2d> 1024 60)
-set_tests_properties(predict_early_stop predict_aet predict_diverge_args predict_diverge_np
+set_tests_properties(predict_early_stop predict_aet predict_to_end bad_predict_to_end_aet predict_diverge_args predict_diverge_np
   predict_diverge_stream bad_predict_no_command bad_predict_launch_fails PROPERTIES FIXTURES_REQUIRED cg_sig)
 set_tests_properties(bad_predict_not_a_signature PROPERTIES FIXTURES_REQUIRED app_cg)
 

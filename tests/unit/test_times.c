@@ -126,6 +126,44 @@ static void test_refused(void **state)
     rmdir(dir);
 }
 
+/* predict --to-end: rank 0's to-end.times, one run time per rank; the AET is the largest;
+ * a file with another count of ranks, a bad value or another first line is refused */
+static void test_to_end(void **state)
+{
+    (void)state;
+    char dir[64], path[4400], text[256], err[512];
+    make_dir(dir, sizeof dir);
+    double aet = -1;
+    assert_int_equal(pas2p_times_read_to_end(dir, 2, &aet, err, sizeof err), -1);
+    assert_non_null(strstr(err, "to-end.times: No such file"));
+    const double run_s[] = {2.5, 2.75, 2.0};
+    assert_int_equal(pas2p_times_write_to_end(dir, 3, run_s, path, sizeof path), 0);
+    slurp(path, text, sizeof text);
+    assert_string_equal(text, "pas2p-to-end 1\nnp 3\nrun_s 2.500000000\nrun_s 2.750000000\n"
+                              "run_s 2.000000000\n");
+    assert_int_equal(pas2p_times_read_to_end(dir, 3, &aet, err, sizeof err), 0);
+    assert_true(aet == 2.75);
+    assert_int_equal(pas2p_times_read_to_end(dir, 4, &aet, err, sizeof err), -1); /* np 4 */
+    assert_non_null(strstr(err, "to-end.times: malformed"));
+    const char *bad[] = {
+        "pas2p-to-end 2\nnp 1\nrun_s 1\n",   /* another version */
+        "pas2p-to-end 1\nnp 1\nrun_s nan\n", /* not a time */
+        "pas2p-to-end 1\nnp 1\nrun_s -1\n",
+        "pas2p-to-end 1\nnp 1\nrun_s\n",
+        "pas2p-to-end 1\nnp 1\n",             /* no time */
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fputs(bad[k], f);
+        fclose(f);
+        assert_int_equal(pas2p_times_read_to_end(dir, 1, &aet, err, sizeof err), -1);
+        assert_non_null(strstr(err, "malformed"));
+    }
+    unlink(path);
+    rmdir(dir);
+}
+
 /* the steady rule predict's stop and the real-MPI replay share: values whose range is over
  * half their median want one more; once extended, one more while the last value moves the
  * median by over 5 %; fewer than 2 values, none */
@@ -158,6 +196,7 @@ int main(void)
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_refused),
         cmocka_unit_test(test_unsteady),
+        cmocka_unit_test(test_to_end),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,7 +6,7 @@
 #   bash validation/bench/predict.sh [--build DIR] [--np N] [--runs R] [--apps "a b lammps"]
 #                                    [--occurrences K] [--rare-after F] [--size long]
 #                                    [--args "app=ARGS;app=ARGS"] [--base-runs N]
-#                                    [--base-each-round]
+#                                    [--base-each-round] [--to-end]
 #
 # --size long: the long-run sizes of validation/apps/sizes.txt (>= 500 iterations, the size
 # the SET/AET target is stated for), LAMMPS (validation/lammps: Debian's lmp, its LJ melt)
@@ -27,6 +27,10 @@
 # 2.02 and 2.52 s, each set's range within +-5 %), and such a move shows as a lean of every
 # pair of the set, which is the base's minute, not the estimator.  The column "base AET"
 # (the signature's AET: the kept run's, the median of the pooled ones) shows that lean.
+# --to-end: each round is one `pas2p predict --to-end` run instead of an AET run and a
+# predict run: the PET is made as an early stop makes it, the run goes on, and its own time
+# is that pair's AET (the same run: none of the +-15-20 % that separates two runs on this
+# VM).  "wall" is then the whole run's.
 # Per application (validation/apps/sizes.txt, validation size, np ranks, default 2):
 #  1. trace once and analyse: the signature (base = this machine);
 #  2. R times, interleaved so that both see the same machine state: a measured run (AET:
@@ -44,13 +48,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=build np=2 runs=3 apps="stencil2d cg wavefront cartsweep ftn_ring" occ="" rare="" args="" size=validation bruns=1
-each=0
+each=0 toend=0
 source validation/bench/common.sh
 bench_option() {
   case $1 in --occurrences) occ=$2 ;; --rare-after) rare=$2 ;; --args) args=$2 ;; --size) size=$2 ;;
-    --base-runs) bruns=$2 ;; --base-each-round) each=1; return 2 ;; *) return 1 ;; esac
+    --base-runs) bruns=$2 ;; --base-each-round) each=1; return 2 ;; --to-end) toend=1; return 2 ;;
+    *) return 1 ;; esac
 }
-bench_parse predict.sh 43 "$@"
+bench_parse predict.sh 47 "$@"
 [[ $size == validation || $size == long ]] || { echo "predict.sh: --size is validation or long" >&2; exit 2; }
 [[ $bruns =~ ^[1-9][0-9]?$ ]] || { echo "predict.sh: --base-runs is 1 to 99" >&2; exit 2; }
 [[ $bruns == 1 || $rare != *" "* ]] || { echo "predict.sh: --base-runs N > 1 with one --rare-after value" >&2; exit 2; }
@@ -60,7 +65,9 @@ launch_true=$(launch_time "$np" /bin/true)
 
 echo "## Real-target prediction on the base machine ($(date -u +%F), $(nproc) cores, commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'))"
 echo
-echo "np $np, $size size, $runs interleaved AET/predict pairs per application, --occurrences ${occ:-default}, --rare-after ${rare:-default};" \
+if ((toend)); then pairs="$runs predict --to-end runs per application (each PET against the same run's AET)"
+else pairs="$runs interleaved AET/predict pairs per application"; fi
+echo "np $np, $size size, $pairs, --occurrences ${occ:-default}, --rare-after ${rare:-default};" \
      "launch time (mpirun -np $np of an empty MPI program: MPI_Init, MPI_Finalize) $(printf '%.3f' "$launch") s" \
      "(mpirun -np $np /bin/true: $(printf '%.3f' "$launch_true") s)."
 echo
@@ -102,33 +109,37 @@ while IFS="|" read -r -u 3 app _np _targs vargs _eargs largs; do
   if ((bruns > 1)); then
     rares=("${rares[0]}" "${rares[0]}"); sigs=("$tmp/sig.xml" "$tmp/kept.xml"); labels=(" (pooled $bruns)" " (kept run)")
   fi
-  : >"$tmp/aet"
-  for j in "${!rares[@]}"; do : >"$tmp/pet$j"; : >"$tmp/set$j"; : >"$tmp/wall$j"; : >"$tmp/pair$j"; : >"$tmp/stops$j"; done
+  for j in "${!rares[@]}"; do : >"$tmp/aet$j"; : >"$tmp/pet$j"; : >"$tmp/set$j"; : >"$tmp/wall$j"; : >"$tmp/pair$j"; : >"$tmp/stops$j"; done
   for ((i = 0; i < runs; i++)); do
     ((each)) && make_sig
-    rm -rf "$tmp/a"
-    "$pas2p" trace -o "$tmp/a" -- "${launchcmd[@]}" >/dev/null
-    aet=$("$pas2p" dump "$tmp/a" | field AET)
-    echo "$aet" >>"$tmp/aet"
+    if ((!toend)); then
+      rm -rf "$tmp/a"
+      "$pas2p" trace -o "$tmp/a" -- "${launchcmd[@]}" >/dev/null
+      aet=$("$pas2p" dump "$tmp/a" | field AET)
+    fi
     for j in "${!rares[@]}"; do
       rm -rf "$tmp/p"
       r=${rares[$j]}
-      "$pas2p" predict "${sigs[$j]}" ${occ:+--occurrences "$occ"} ${r:+--rare-after "$r"} -o "$tmp/p" -- "${launchcmd[@]}" >"$tmp/out" 2>&1 ||
+      "$pas2p" predict "${sigs[$j]}" ${occ:+--occurrences "$occ"} ${r:+--rare-after "$r"} $( ((toend)) && echo --to-end) \
+        -o "$tmp/p" -- "${launchcmd[@]}" >"$tmp/out" 2>&1 ||
         { echo "| $app | predict failed: $(grep -m1 'pas2p predict:' "$tmp/out") |"; continue 3; }
       pet=$(field PET <"$tmp/out")
+      ((toend)) && aet=$(field AET <"$tmp/out")
+      echo "$aet" >>"$tmp/aet$j"
       echo "$pet" >>"$tmp/pet$j"
       field SET <"$tmp/out" >>"$tmp/set$j"; field wall <"$tmp/out" >>"$tmp/wall$j"
       awk -v p="$pet" -v a="$aet" 'BEGIN{printf "%+.1f\n", (p-a)/a*100}' >>"$tmp/pair$j"
-      grep -q "^stop = early" "$tmp/out" && printf e >>"$tmp/stops$j" || printf n >>"$tmp/stops$j"
+      grep -qE "^stop = (early|to the end, as asked)" "$tmp/out" && printf e >>"$tmp/stops$j" || printf n >>"$tmp/stops$j"
     done
   done
-  a=$(median <"$tmp/aet")
   for j in "${!rares[@]}"; do
+    a=$(median <"$tmp/aet$j")
     p=$(median <"$tmp/pet$j"); s=$(median <"$tmp/set$j"); w=$(median <"$tmp/wall$j"); stops=$(cat "$tmp/stops$j")
     case $stops in *n*e*|*e*n*) stop="mixed ($stops)" ;; *e*) stop=early ;; *) stop="none (ran to Finalize)" ;; esac
+    ((toend)) && [[ $stop == early ]] && stop="could stop (--to-end)"
     label="$app $vargs${labels[$j]}"
     printf '| %s | %.3f (%s) | %.3f (%s) | %.3f (%s) | %+.2f %% | %s | %s | %.2f %% | %.3f | %.2f %% | %s |\n' \
-      "$label" "$(median <"$tmp/base")" "$(rng "$tmp/base")" "$a" "$(rng "$tmp/aet")" "$p" "$(rng "$tmp/pet$j")" \
+      "$label" "$(median <"$tmp/base")" "$(rng "$tmp/base")" "$a" "$(rng "$tmp/aet$j")" "$p" "$(rng "$tmp/pet$j")" \
       "$(awk -v p="$p" -v a="$a" 'BEGIN{print (p-a)/a*100}')" "$(paste -sd' ' "$tmp/pair$j")" \
       "$(median_ci "$tmp/pair$j")" \
       "$(awk -v s="$s" -v a="$a" 'BEGIN{print s/a*100}')" "$w" \
