@@ -222,6 +222,11 @@ static void describe(const pas2p_run_t *run, pas2p_prediction_t *res)
  * first, so that a user sees the run was not the base's */
 static void print(const pas2p_run_t *run, FILE *out)
 {
+    const pas2p_predict_opts_t *o = run->bopts;
+    if (o->ignore_args) /* (another input runs other weights: the PET is not of this run) */
+        fprintf(out, "note: --ignore-args: PET is the traced run's (%.1000s: its phases' weights "
+                "and remainder), timed on this run's occurrences; a run with other arguments "
+                "has other weights\n", run->sig->command);
     unsigned long long n = 0;
     uint32_t first = UINT32_MAX;
     for (uint32_t r = 0; r < run->sig->nranks; r++) {

@@ -35,7 +35,7 @@ cp -r "$trace" "$work/amp/missing" && rm "$work/amp/missing/rank-00001.p2t"
 expect_refusal "rank-00001.p2t: cannot open" "$work/amp/missing" -o "$work/amp/x.xml" --mpi 2 -- "$@"
 cp -r "$trace" "$work/amp/cut" && head -c 2000 "$trace/rank-00001.p2t" >"$work/amp/cut/rank-00001.p2t"
 expect_refusal "rank-00001.p2t: truncated" "$work/amp/cut" --strict -o "$work/amp/x.xml" --mpi 2 -- "$@"
-expect_refusal "unexpected '--bogus'" "$trace" --bogus --mpi 3 -- "$@"
+expect_refusal "unknown option '--bogus'" "$trace" --bogus --mpi 3 -- "$@"
 expect_refusal "manifest: cannot open" "$work/amp/none" --mpi 2 -- "$@"
 expect_refusal "--mpi needs a number" "$trace" --mpi 0
 expect_refusal "a launcher after -- needs --mpi K" "$trace" -- "$@"

@@ -114,8 +114,8 @@ int pas2p_cli_parse(const pas2p_cli_t *cli, int argc, char **argv, pas2p_args_t 
             continue;
         }
         if (a[0] == '-' && a[1]) {
-            SAY("unexpected '%s'%s (see --help)", a,
-                cli->dashdash ? " (the command goes after --)" : "");
+            SAY("unknown option '%s' (see --help%s)", a,
+                cli->dashdash ? "; the launched command goes after --" : "");
             return PAS2P_EXIT_USAGE;
         }
         if (args->npos >= cli->npos_max || args->npos >= (int)(sizeof args->pos / sizeof *args->pos)) {

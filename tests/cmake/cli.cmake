@@ -3,6 +3,10 @@
 # ---- bad input: one-line error naming the thing, non-zero exit, no hang
 add_test(NAME bad_command COMMAND ${EXPECT} --fail --one-line --out "unknown command 'frobnicate'"
   -- ${PAS2P} frobnicate)
+# an option the command does not have, before the launched command: named as an option
+add_test(NAME bad_option COMMAND ${EXPECT} --fail --one-line
+  --out "pas2p predict: unknown option '--to-the-end' \\(see --help; the launched command goes after --\\)"
+  -- ${PAS2P} predict sig.xml --to-the-end -- mpirun -np 2 ./app)
 
 # ---- unit tests of the command-line kit (tracer/pas2p_cli.h: every option kind, ranges, --, help)
 add_executable(test_cli unit/test_cli.c)

@@ -103,6 +103,12 @@ add_test(NAME predict_diverge_stream COMMAND ${EXPECT} --fail --clean ${W}/pred-
   --out "pas2p predict: rank [0-3]: diverged from the signature at event [0-9]+ \\(phase [0-9]+"
   -- ${PAS2P} predict ${W}/cg-sig.xml --ignore-args -o ${W}/pred-stream
      -- ${MPIRUN} -np 4 $<TARGET_FILE:cg> 256 600)
+# the same input but 500 iterations for 600, run anyway: its PET is the traced run's, said
+add_test(NAME predict_ignore_args_note COMMAND ${EXPECT} --clean ${W}/pred-ign
+  --out "^note: --ignore-args: PET is the traced run's \\(.*cg 64 600: its phases' weights"
+  --out "^PET = " -- ${PAS2P} predict ${W}/cg-sig.xml --ignore-args -o ${W}/pred-ign
+     -- ${MPIRUN} -np 4 $<TARGET_FILE:cg> 64 500)
+set_tests_properties(predict_ignore_args_note PROPERTIES FIXTURES_REQUIRED cg_sig)
 add_test(NAME bad_predict_missing_signature COMMAND ${EXPECT} --fail --one-line
   --out "no-such.xml: cannot open" -- ${PAS2P} predict ${W}/no-such.xml -- ${MPIRUN} -np 1 $<TARGET_FILE:cg>)
 add_test(NAME bad_predict_not_a_signature COMMAND ${EXPECT} --fail --one-line --out "manifest: not XML"
