@@ -433,6 +433,22 @@ add_test(NAME predict_familiar_unseen COMMAND bash -c [=[
     ! grep -Eq "^ +[0-9]+ +225 .*not measured" "$W/out4" && ((d[4] > 375))
   ]=] predict_familiar_unseen ${W}/stepcount ${PAS2P} $<TARGET_FILE:stepcount> ${MPIRUN})
 set_tests_properties(predict_familiar_unseen PROPERTIES SKIP_RETURN_CODE 77 RUN_SERIAL TRUE)
+# HPCG's shape: a few set-up iterations, then the loop that carries the run (here 93 %),
+# first seen just past the rare point (13 early steps: calls 1-65 of ~2080; the 3 % point is
+# call ~62) and doing the same work: it was estimated as familiar from the set-up's ratio
+# (HPCG: PET 2.7x the run); its own occurrences come within twice that point, so they are
+# awaited (rank 0 measured after call 65, the later phase timed)
+add_test(NAME predict_dominant_phase_awaited COMMAND bash -c [=[
+  W=$1 pas2p=$2 prog=$3; shift 3; rm -rf "$W"; mkdir -p "$W"
+  "$pas2p" trace -o "$W/t" -- "$@" -np 2 "$prog" 300 13 2 3 >/dev/null || exit 1
+  "$pas2p" analyze "$W/t" --compute-similarity 0 -o "$W/s.xml" >"$W/an" || exit 1
+  grep -Eq "^ +[0-9]+ +7 +- +287 " "$W/an" || { cat "$W/an"; exit 1; } # (the later steps)
+  "$pas2p" predict "$W/s.xml" -o "$W/p" -- "$@" -np 2 "$prog" 300 13 2 3 >"$W/out" 2>&1 ||
+    { cat "$W/out"; exit 1; }
+  cat "$W/out"; d=$(awk '$1 == "done_at" {print $2}' "$W/p/rank-00000.times")
+  echo "rank 0 measured by call $d (the later steps start at call 66)"
+  grep -Eq "^ +[0-9]+ +287 +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[2-9] " "$W/out" && ((d > 65))
+  ]=] dominant ${W}/dominant ${PAS2P} $<TARGET_FILE:stepcount> ${MPIRUN})
 # A message-driven run (Ray's shape; tests/mpi/endshort.c): one phase, the whole run, timed
 # whole to MPI_Finalize.  The next run of the same program and input may make a few calls
 # fewer (Ray: 186 201 where its traced run made 186 368, and every predict run diverged at its
