@@ -9,6 +9,7 @@
 
 #include "pas2p_launch.h"
 #include "pas2p_pipeline.h"
+#include "pas2p_times.h"
 
 typedef struct {
     char lib[PATH_MAX];
@@ -16,6 +17,7 @@ typedef struct {
                                       rank's times were safe on rank 0 */
     double timeout_s;              /* the watchdog's (0: none) */
     pas2p_launch_info_t li;        /* the launch: li.timed_out, the watchdog stopped it */
+    pas2p_to_end_t te;             /* --to-end: the run's own time, and its calls */
 } predict_state_t;
 
 static int check(pas2p_run_t *run, char *err, size_t errlen)
@@ -97,7 +99,7 @@ static int run_app(pas2p_run_t *run, char *err, size_t errlen)
 static int verify(pas2p_run_t *run, int missing, char *err, size_t errlen)
 {
     const pas2p_predict_opts_t *o = run->bopts;
-    const predict_state_t *s = run->state;
+    predict_state_t *s = run->state;
     /* every rank's times final: stopped, or measured to its MPI_Finalize before the job was
      * ended (a run whose only phase is the whole run, located by anchors: the rank whose
      * occurrence closed first ends the job while another is finishing) */
@@ -174,12 +176,12 @@ static int verify(pas2p_run_t *run, int missing, char *err, size_t errlen)
         run->exit_status = 0;
     }
     /* --to-end: the run's own time, which rank 0 wrote at MPI_Finalize, is the AET */
-    if (o->to_end && pas2p_times_read_to_end(run->dir, (int)run->sig->np, &run->aet_s, e,
-                                             sizeof e)) {
+    if (o->to_end && pas2p_times_read_to_end(run->dir, (int)run->sig->np, &s->te, e, sizeof e)) {
         snprintf(err, errlen, "the run went on to its end (--to-end) but its time is not "
                  "there: %s (the launch exited with status %d)", e, run->code);
         return 1;
     }
+    run->aet_s = o->to_end ? s->te.aet_s : 0;
     return 0;
 }
 
@@ -223,6 +225,16 @@ static void describe(const pas2p_run_t *run, pas2p_prediction_t *res)
 static void print(const pas2p_run_t *run, FILE *out)
 {
     const pas2p_predict_opts_t *o = run->bopts;
+    const predict_state_t *s = run->state;
+    /* --to-end: a run that made other calls than the traced one (HPCG --rt chooses its
+     * number of CG sets by timing) did other work: its AET is not the signature's run's */
+    const pas2p_to_end_t *te = &s->te;
+    if (o->to_end && te->rank >= 0 &&
+        (double)(te->calls > te->traced ? te->calls - te->traced : te->traced - te->calls) >
+            0.05 * (double)te->traced)
+        fprintf(out, "note: --to-end: rank %d made %llu MPI calls where the traced run made %llu: "
+                "this run did other work than the signature's, and its AET is not that run's "
+                "(PETE compares the two)\n", te->rank, te->calls, te->traced);
     if (o->ignore_args) /* (another input runs other weights: the PET is not of this run) */
         fprintf(out, "note: --ignore-args: PET is the traced run's (%.1000s: its phases' weights "
                 "and remainder), timed on this run's occurrences; a run with other arguments "

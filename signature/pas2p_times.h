@@ -236,9 +236,14 @@ static inline void pas2p_times_say(char *err, size_t errlen, const char *path, c
  *   np N
  *   run_s T                   (one line per rank, in rank order: its MPI_Init return ->
  *                              MPI_Finalize, seconds)
- * Written as a .tmp and renamed.  0, or -1 (errno set; path: the file) */
+ *   calls A E                 (optional, one line per rank, in rank order: the MPI calls it
+ *                              made in the signature's numbering, and the traced run's)
+ * Written as a .tmp and renamed; calls, traced: NULL for no calls lines.  0, or -1 (errno
+ * set; path: the file) */
 static inline int pas2p_times_write_to_end(const char *dir, int np, const double *run_s,
-                                           char *path, size_t pathlen)
+                                           const unsigned long long *calls,
+                                           const unsigned long long *traced, char *path,
+                                           size_t pathlen)
 {
     char tmp[4300];
     snprintf(path, pathlen, "%.4000s/to-end.times", dir);
@@ -251,6 +256,8 @@ static inline int pas2p_times_write_to_end(const char *dir, int np, const double
     int bad = fprintf(f, "pas2p-to-end 1\nnp %d\n", np) < 0;
     for (int r = 0; r < np; r++)
         bad |= fprintf(f, "run_s %.9f\n", run_s[r]) < 0;
+    for (int r = 0; calls && traced && r < np; r++)
+        bad |= fprintf(f, "calls %llu %llu\n", calls[r], traced[r]) < 0;
     bad |= fclose(f) != 0;
     if (bad || rename(tmp, path)) {
         int e = errno;
@@ -261,11 +268,18 @@ static inline int pas2p_times_write_to_end(const char *dir, int np, const double
     return 0;
 }
 
-/* DIR/to-end.times: the run's time, the slowest rank's MPI_Init -> MPI_Finalize (*aet_s).
- * 0, or -1: err names the file and what is wrong with it (missing, malformed, not np
- * finite non-negative values) */
-static inline int pas2p_times_read_to_end(const char *dir, int np, double *aet_s, char *err,
-                                          size_t errlen)
+/* what DIR/to-end.times says */
+typedef struct {
+    double aet_s;                 /* the slowest rank's MPI_Init -> MPI_Finalize */
+    int rank;                     /* the rank whose calls depart most from the traced run's
+                                     (-1: no calls lines) */
+    unsigned long long calls, traced; /* that rank's calls, and the traced run's */
+} pas2p_to_end_t;
+
+/* 0, or -1: err names the file and what is wrong with it (missing, malformed: not np finite
+ * non-negative times, calls lines for not every rank) */
+static inline int pas2p_times_read_to_end(const char *dir, int np, pas2p_to_end_t *out,
+                                          char *err, size_t errlen)
 {
     char path[4200], line[256];
     snprintf(path, sizeof path, "%.4000s/to-end.times", dir);
@@ -274,8 +288,9 @@ static inline int pas2p_times_read_to_end(const char *dir, int np, double *aet_s
         pas2p_times_say(err, errlen, path, strerror(errno));
         return -1;
     }
-    int n = -1, got = 0, ok = fgets(line, sizeof line, f) && !strcmp(line, "pas2p-to-end 1\n");
-    double aet = 0;
+    int n = -1, got = 0, ncalls = 0, ok = fgets(line, sizeof line, f) && !strcmp(line, "pas2p-to-end 1\n");
+    double aet = 0, worst = -1;
+    *out = (pas2p_to_end_t){.rank = -1};
     while (ok && fgets(line, sizeof line, f)) {
         if (!strncmp(line, "np ", 3)) {
             n = atoi(line + 3);
@@ -286,14 +301,26 @@ static inline int pas2p_times_read_to_end(const char *dir, int np, double *aet_s
                 ok = 0;
             aet = x > aet ? x : aet;
             got++;
+        } else if (!strncmp(line, "calls ", 6)) {
+            unsigned long long a = 0, e = 0;
+            if (sscanf(line + 6, "%llu %llu", &a, &e) != 2)
+                ok = 0;
+            double off = e ? (a > e ? (double)(a - e) : (double)(e - a)) / (double)e : a ? 1 : 0;
+            if (ok && off > worst) {
+                worst = off;
+                out->rank = ncalls;
+                out->calls = a;
+                out->traced = e;
+            }
+            ncalls++;
         }
     }
     fclose(f);
-    if (!ok || n != np || got != np) {
+    if (!ok || n != np || got != np || (ncalls && ncalls != np)) {
         pas2p_times_say(err, errlen, path, "malformed (not one run time per rank of the run)");
         return -1;
     }
-    *aet_s = aet;
+    out->aet_s = aet;
     return 0;
 }
 

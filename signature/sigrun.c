@@ -115,6 +115,8 @@ typedef struct {
     int to_end;              /* PAS2P_TO_END=1 (predict --to-end): the times are gathered when
                                 the run could stop, and it goes on to MPI_Finalize, whose
                                 elapsed time rank 0 writes beside them (write_to_end) */
+    uint64_t calls;          /* to_end: the calls made so far, numbered as the signature's */
+    uint64_t me_end;         /* the traced run's: its last ordinal (sig_start) */
     /* each phase's distinct call shapes (phase_shapes), built the first time a call is
      * looked for anywhere in its skeleton: NULL until then */
     pas2p_sig_event_t **shapes;
@@ -593,6 +595,7 @@ static void *sig_start(const pas2p_sink_host_t *host)
     const char *ra = getenv("PAS2P_RARE_AFTER");
     if (ra && *ra)
         rare_after = atof(ra);
+    s->me_end = me_end;
     uint64_t first_stop = UINT64_MAX, stop_at = me_end;
     int others = 0, await_unseen = 0;
     /* Late phases: each is a short loop of the wind-down (< 25 % of the rank's time
@@ -1445,11 +1448,22 @@ static void close_interval(sigrun_t *s, uint32_t k, double v)
         s->last = k;
 }
 
+/* how a global signature numbers calls (pas2p_number_event's rules) */
+static int number_rules(const sigrun_t *s)
+{
+    return (s->sig.runs ? PAS2P_NUMBER_RUNS : 0) | (s->sig.tests ? PAS2P_NUMBER_TESTS : 0) |
+           (s->sig.probes ? PAS2P_NUMBER_PROBES : 0) |
+           (s->sig.waits == 1 || s->sig.waits == 2 ? PAS2P_NUMBER_WAITS : 0) |
+           (s->sig.waits > 1 ? PAS2P_NUMBER_TESTED : 0);
+}
+
 /* the sink's event: event i of this rank, as the trace numbers them */
 static void sig_event_checked(void *state, const pas2p_event_t *e, uint64_t i)
 {
     sigrun_t *s = state;
-    if (s->to_end && s->nb_state != NB_IDLE) { /* (its times are sent: nothing to follow) */
+    if (s->to_end && s->nb_state != NB_IDLE) { /* (its times are sent: calls only counted) */
+        if (!s->sig.global || pas2p_number_event(&s->last_call, e, number_rules(s)) == PAS2P_NUM_CALL)
+            s->calls++;
         if (s->nb_state == NB_GATHERING)
             nb_progress(s, 0);
         return;
@@ -1466,11 +1480,7 @@ static void sig_event_checked(void *state, const pas2p_event_t *e, uint64_t i)
      * Iprobe, with completion waits, none for a Wait/Waitany/Waitall after a Test*: a run
      * that polls, tests, probes or waits more or less often than the base still follows
      * the signature */
-    int rules = (s->sig.runs ? PAS2P_NUMBER_RUNS : 0) | (s->sig.tests ? PAS2P_NUMBER_TESTS : 0) |
-                (s->sig.probes ? PAS2P_NUMBER_PROBES : 0) |
-                (s->sig.waits == 1 || s->sig.waits == 2 ? PAS2P_NUMBER_WAITS : 0) |
-                (s->sig.waits > 1 ? PAS2P_NUMBER_TESTED : 0);
-    int kind = s->sig.global ? pas2p_number_event(&s->last_call, e, rules) : PAS2P_NUM_CALL;
+    int kind = s->sig.global ? pas2p_number_event(&s->last_call, e, number_rules(s)) : PAS2P_NUM_CALL;
     if (kind == PAS2P_NUM_POLL)
         goto stop_points;
     if (kind == PAS2P_NUM_RUN) { /* the previous call goes on: its end is this one's */
@@ -1482,7 +1492,7 @@ static void sig_event_checked(void *state, const pas2p_event_t *e, uint64_t i)
         s->run_close = UINT32_MAX;
     }
     i = s->sig.global ? s->lo++ : i;
-    s->nevents = i + 1;
+    s->nevents = s->calls = i + 1;
     /* where this call is in the signature's terms, and where the next one will be */
     uint64_t at = i, next = i + 1;
     if (s->sig.anchored) {
@@ -1552,15 +1562,27 @@ static void write_to_end(sigrun_t *s, double run_s)
 {
     int np = s->host->np, me = s->host->rank;
     double *all = me == 0 ? malloc(sizeof *all * (size_t)np) : NULL;
-    if (me == 0 && !all) {
+    unsigned long long mine[2] = {s->calls, s->me_end},
+                       *counts = me == 0 ? malloc(sizeof *counts * 2 * (size_t)np) : NULL,
+                       *calls = counts ? malloc(sizeof *calls * (size_t)np) : NULL,
+                       *traced = calls ? malloc(sizeof *traced * (size_t)np) : NULL;
+    if (me == 0 && (!all || !traced))
         fprintf(stderr, "pas2p: rank 0: out of memory\n");
-        return;
-    }
     PMPI_Gather(&run_s, 1, MPI_DOUBLE, all, 1, MPI_DOUBLE, 0, s->comm);
+    PMPI_Gather(mine, 2, MPI_UNSIGNED_LONG_LONG, counts, 2, MPI_UNSIGNED_LONG_LONG, 0, s->comm);
     char path[4400];
-    if (me == 0 && pas2p_times_write_to_end(s->dir, np, all, path, sizeof path))
-        fprintf(stderr, "pas2p: rank 0: cannot write %s: %s\n", path, strerror(errno));
+    if (me == 0 && all && traced) {
+        for (int r = 0; r < np; r++) {
+            calls[r] = counts[2 * r];
+            traced[r] = counts[2 * r + 1];
+        }
+        if (pas2p_times_write_to_end(s->dir, np, all, calls, traced, path, sizeof path))
+            fprintf(stderr, "pas2p: rank 0: cannot write %s: %s\n", path, strerror(errno));
+    }
     free(all);
+    free(counts);
+    free(calls);
+    free(traced);
 }
 
 static void sig_finish(void *state)

@@ -133,31 +133,43 @@ static void test_to_end(void **state)
     (void)state;
     char dir[64], path[4400], text[256], err[512];
     make_dir(dir, sizeof dir);
-    double aet = -1;
-    assert_int_equal(pas2p_times_read_to_end(dir, 2, &aet, err, sizeof err), -1);
+    pas2p_to_end_t te = {0};
+    assert_int_equal(pas2p_times_read_to_end(dir, 2, &te, err, sizeof err), -1);
     assert_non_null(strstr(err, "to-end.times: No such file"));
     const double run_s[] = {2.5, 2.75, 2.0};
-    assert_int_equal(pas2p_times_write_to_end(dir, 3, run_s, path, sizeof path), 0);
+    assert_int_equal(pas2p_times_write_to_end(dir, 3, run_s, NULL, NULL, path, sizeof path), 0);
     slurp(path, text, sizeof text);
     assert_string_equal(text, "pas2p-to-end 1\nnp 3\nrun_s 2.500000000\nrun_s 2.750000000\n"
                               "run_s 2.000000000\n");
-    assert_int_equal(pas2p_times_read_to_end(dir, 3, &aet, err, sizeof err), 0);
-    assert_true(aet == 2.75);
-    assert_int_equal(pas2p_times_read_to_end(dir, 4, &aet, err, sizeof err), -1); /* np 4 */
+    assert_int_equal(pas2p_times_read_to_end(dir, 3, &te, err, sizeof err), 0);
+    assert_true(te.aet_s == 2.75);
+    assert_int_equal(te.rank, -1); /* no calls lines */
+    assert_int_equal(pas2p_times_read_to_end(dir, 4, &te, err, sizeof err), -1); /* np 4 */
     assert_non_null(strstr(err, "to-end.times: malformed"));
+    /* the calls lines: the rank whose count departs most from the traced run's */
+    const unsigned long long calls[] = {100, 90, 101}, traced[] = {100, 100, 100};
+    assert_int_equal(pas2p_times_write_to_end(dir, 3, run_s, calls, traced, path, sizeof path), 0);
+    slurp(path, text, sizeof text);
+    assert_non_null(strstr(text, "run_s 2.000000000\ncalls 100 100\ncalls 90 100\ncalls 101 100\n"));
+    assert_int_equal(pas2p_times_read_to_end(dir, 3, &te, err, sizeof err), 0);
+    assert_int_equal(te.rank, 1);
+    assert_true(te.calls == 90 && te.traced == 100);
     const char *bad[] = {
         "pas2p-to-end 2\nnp 1\nrun_s 1\n",   /* another version */
         "pas2p-to-end 1\nnp 1\nrun_s nan\n", /* not a time */
         "pas2p-to-end 1\nnp 1\nrun_s -1\n",
         "pas2p-to-end 1\nnp 1\nrun_s\n",
         "pas2p-to-end 1\nnp 1\n",             /* no time */
+        "pas2p-to-end 1\nnp 1\nrun_s 1\ncalls 5\n", /* a calls line without the traced count */
+        "pas2p-to-end 1\nnp 2\nrun_s 1\nrun_s 1\ncalls 5 5\n", /* not one per rank */
     };
     for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
         FILE *f = fopen(path, "w");
         assert_non_null(f);
         fputs(bad[k], f);
         fclose(f);
-        assert_int_equal(pas2p_times_read_to_end(dir, 1, &aet, err, sizeof err), -1);
+        int np = strstr(bad[k], "np 2") ? 2 : 1;
+        assert_int_equal(pas2p_times_read_to_end(dir, np, &te, err, sizeof err), -1);
         assert_non_null(strstr(err, "malformed"));
     }
     unlink(path);
