@@ -1555,23 +1555,29 @@ static void sig_event(void *state, const pas2p_event_t *e, uint64_t i)
     fesetenv(&fe);
 }
 
-/* the sink's finish: MPI_Finalize reached, no early stop */
-/* predict --to-end, at MPI_Finalize (every rank is there): each rank's run time to rank 0,
- * which writes DIR/to-end.times (pas2p_times.h) */
+/* predict --to-end, at MPI_Finalize (every rank is there): each rank's run time and calls
+ * to rank 0, which writes DIR/to-end.times (pas2p_times.h) */
 static void write_to_end(sigrun_t *s, double run_s)
 {
     int np = s->host->np, me = s->host->rank;
-    double *all = me == 0 ? malloc(sizeof *all * (size_t)np) : NULL;
-    unsigned long long mine[2] = {s->calls, s->me_end},
-                       *counts = me == 0 ? malloc(sizeof *counts * 2 * (size_t)np) : NULL,
-                       *calls = counts ? malloc(sizeof *calls * (size_t)np) : NULL,
-                       *traced = calls ? malloc(sizeof *traced * (size_t)np) : NULL;
-    if (me == 0 && (!all || !traced))
-        fprintf(stderr, "pas2p: rank 0: out of memory\n");
+    double *all = NULL;
+    unsigned long long mine[2] = {s->calls, s->me_end}, *counts = NULL, *calls = NULL,
+                       *traced = NULL;
+    if (me == 0) {
+        all = malloc(sizeof *all * (size_t)np);
+        counts = malloc(sizeof *counts * 4 * (size_t)np);
+        if (!all || !counts) { /* (a gather needs its buffer: nothing to write without) */
+            fprintf(stderr, "pas2p: rank 0: out of memory\n");
+            PMPI_Abort(MPI_COMM_WORLD, 3);
+            _exit(3);
+        }
+        calls = counts + 2 * np;
+        traced = counts + 3 * np;
+    }
     PMPI_Gather(&run_s, 1, MPI_DOUBLE, all, 1, MPI_DOUBLE, 0, s->comm);
     PMPI_Gather(mine, 2, MPI_UNSIGNED_LONG_LONG, counts, 2, MPI_UNSIGNED_LONG_LONG, 0, s->comm);
     char path[4400];
-    if (me == 0 && all && traced) {
+    if (me == 0) {
         for (int r = 0; r < np; r++) {
             calls[r] = counts[2 * r];
             traced[r] = counts[2 * r + 1];
@@ -1581,10 +1587,9 @@ static void write_to_end(sigrun_t *s, double run_s)
     }
     free(all);
     free(counts);
-    free(calls);
-    free(traced);
 }
 
+/* the sink's finish: MPI_Finalize reached, no early stop */
 static void sig_finish(void *state)
 {
     sigrun_t *s = state;
