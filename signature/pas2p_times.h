@@ -181,6 +181,20 @@ static inline void pas2p_times_finish(pas2p_times_writer_t *w)
     w->in_phase = 0;
 }
 
+/* closes f, written as tmp, and renames it to path: 0, or -1 (errno set, tmp removed) when
+ * the writes failed (bad), the close or the rename */
+static inline int pas2p_times_commit_(FILE *f, int bad, const char *tmp, const char *path)
+{
+    bad |= fclose(f) != 0;
+    if (bad || rename(tmp, path)) {
+        int e = errno;
+        unlink(tmp);
+        errno = e;
+        return -1;
+    }
+    return 0;
+}
+
 static inline int pas2p_times_write_text(const char *dir, int rank, const char *text, size_t len,
                                          char *path, size_t pathlen)
 {
@@ -192,15 +206,7 @@ static inline int pas2p_times_write_text(const char *dir, int rank, const char *
         snprintf(path, pathlen, "%s", tmp);
         return -1;
     }
-    int bad = fwrite(text, 1, len, f) != len;
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path)) {
-        int e = errno;
-        unlink(tmp);
-        errno = e;
-        return -1;
-    }
-    return 0;
+    return pas2p_times_commit_(f, fwrite(text, 1, len, f) != len, tmp, path);
 }
 
 static inline int pas2p_times_end(pas2p_times_writer_t *w)
@@ -258,14 +264,7 @@ static inline int pas2p_times_write_to_end(const char *dir, int np, const double
         bad |= fprintf(f, "run_s %.9f\n", run_s[r]) < 0;
     for (int r = 0; calls && traced && r < np; r++)
         bad |= fprintf(f, "calls %llu %llu\n", calls[r], traced[r]) < 0;
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path)) {
-        int e = errno;
-        unlink(tmp);
-        errno = e;
-        return -1;
-    }
-    return 0;
+    return pas2p_times_commit_(f, bad, tmp, path);
 }
 
 /* what DIR/to-end.times says */
