@@ -22,11 +22,30 @@ rm -rf "$w"; mkdir -p "$w"
 # hpcc reads hpccinf.txt and writes hpccoutf.txt in its working directory; P x Q = 1 x 2
 awk 'NR == 11 { $1 = 1 } NR == 12 { $1 = 2 } { print }' "$inf" >"$w/hpccinf.txt"
 cd "$w" || fail "cannot enter $w"
-timeout 300 "$pas2p" trace -o t -- "${launcher[@]}" hpcc >trace.out 2>trace.err || fail "trace failed"
-grep -q 'End of LatencyBandwidth section' hpccoutf.txt || fail "HPCC did not run to its end"
-timeout 300 "$pas2p" analyze t -o sig.xml >analyze.out 2>analyze.err || fail "analyze failed"
-grep -q 'located="anchors"' sig.xml || fail "the signature is not located by anchors (RandomAccess's polled receives)"
-grep -q 'cancelled="1"' sig.xml || fail "no receive of the signature is marked cancelled"
+# HPCC chooses calls by timing: a loop of its start ran 539 rounds in every base traced on a
+# quiet machine, 26-235 under two busy loops besides, and predict then rightly diverged where
+# the signature's loop had ended.  A divergence from a base whose trace says the machine was
+# shared is traced again (up to 3 bases), then skipped, said; from a quiet base it fails.
+for attempt in 1 2 3; do
+  rm -rf t sig.xml
+  timeout 300 "$pas2p" trace -o t -- "${launcher[@]}" hpcc >trace.out 2>trace.err || fail "trace failed"
+  grep -q 'End of LatencyBandwidth section' hpccoutf.txt || fail "HPCC did not run to its end"
+  timeout 300 "$pas2p" analyze t -o sig.xml >analyze.out 2>analyze.err || fail "analyze failed"
+  grep -q 'located="anchors"' sig.xml || fail "the signature is not located by anchors (RandomAccess's polled receives)"
+  grep -q 'cancelled="1"' sig.xml || fail "no receive of the signature is marked cancelled"
+  diverged=0
+  for k in 1 2; do
+    rm -rf pred
+    timeout 300 "$pas2p" predict sig.xml -o pred -- "${launcher[@]}" hpcc >predict.out 2>predict.err
+    rc=$?
+    grep -q diverged predict.out predict.err && { diverged=$k; break; }
+    ((rc == 0)) || fail "predict $k exited $rc"
+    grep -q '^PET = ' predict.out || fail "predict $k printed no PET"
+  done
+  ((diverged)) || break
+  grep -q 'computed on [0-9]* % of a core' trace.err || fail "predict $diverged diverged (from a base traced on a quiet machine)"
+  ((attempt < 3)) || { echo "SKIPPED: predict diverged from 3 bases traced on a shared machine (HPCC chooses its calls by timing)"; exit 77; }
+done
 timeout 300 "$pas2p" simulate sig.xml --platform "$plat" -o sim >simulate.out 2>simulate.err ||
   fail "simulate exited $?"
 grep -q '^PET = ' simulate.out || fail "simulate printed no PET"
@@ -35,12 +54,5 @@ timeout 300 "$pas2p" simulate --full-trace t --platform "$plat" -o full >full.ou
 grep -q '^PET = ' full.out || fail "simulate --full-trace printed no PET"
 timeout 300 "$pas2p" replay sig.xml -o rep -- "${launcher[@]}" >replay.out 2>replay.err || fail "replay exited $?"
 grep -q '^PET = ' replay.out || fail "replay printed no PET"
-for k in 1 2; do
-  rm -rf pred
-  timeout 300 "$pas2p" predict sig.xml -o pred -- "${launcher[@]}" hpcc >predict.out 2>predict.err ||
-    fail "predict $k exited $?"
-  grep -q diverged predict.out predict.err && fail "predict $k diverged"
-  grep -q '^PET = ' predict.out || fail "predict $k printed no PET"
-done
 echo "hpcc (Debian, N 1000, 1 x 2): trace, analyze, simulate, full trace, replay, 2 predictions: ok"
 grep -h '^PET = ' simulate.out full.out replay.out predict.out

@@ -314,7 +314,7 @@ set_tests_properties(hpcc_patterns PROPERTIES TIMEOUT 600)
 # then awaits (seen: 3 concurrent copies, each predict diverged in the rings)
 add_test(NAME hpcc_real COMMAND bash ${T}/hpcc_real.sh ${PAS2P}
   ${CMAKE_SOURCE_DIR}/platforms/gbe-cluster.xml ${W}/hpcc_real -- ${MPIRUN} -np 2)
-set_tests_properties(hpcc_real PROPERTIES TIMEOUT 900 RUN_SERIAL TRUE)
+set_tests_properties(hpcc_real PROPERTIES TIMEOUT 1500 RUN_SERIAL TRUE SKIP_RETURN_CODE 77)
 
 # a message sent and never received when the ranks end (Ray's, to itself): analyzed with a
 # note, replayed and simulated without it (tests/unreceived.sh)
