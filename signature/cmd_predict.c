@@ -33,13 +33,13 @@ static const char usage[] =
     "                   (the ones before count as they ran).  When those N disagree (their\n"
     "                   range is over half their median), the stop awaits more, one at a\n"
     "                   time while the last moves the median by over 5 %, up to 2N + 1,\n"
-    "                   never past the rare phases' stop point (--rare-after); while that\n"
-    "                   ratio is 4x off the base's, rests on no typical occurrence or on\n"
-    "                   fewer than 3 that are a minority, or a change of pace has fewer\n"
-    "                   than 3 after it, up to twice that point\n"
+    "                   never past 3 % of the run's calls (or the rare phases' stop point\n"
+    "                   if later); while that ratio is 4x off the base's, rests on no\n"
+    "                   typical occurrence or on fewer than 3 that are a minority, or a\n"
+    "                   change of pace has fewer than 3 after it, up to twice that point\n"
     "  --rare-after F   a relevant phase whose occurrences would hold the stop past this\n"
     "                   share of the run, counted in the rank's calls, not its time\n"
-    "                   (default 0.03; 1: none), is rare: it is measured\n"
+    "                   (default 0.01; 1: none), is rare: it is measured\n"
     "                   by its occurrences done by then, its first included (a rare phase\n"
     "                   is cold every time), or estimated as base time x the rank's ratio\n"
     "                   (marked `not measured`) -- unless the phases unseen by then carry\n"
@@ -47,7 +47,11 @@ static const char usage[] =
     "                   earlier than the first repeating phase's stop.  SET/AET against 1:\n"
     "                   LAMMPS 5000 steps 8.7 -> 2.2 % (PETE -3.5 -> -2.6 %), md 140 500\n"
     "                   85 -> 1 % (PETE -10.8 -> -14.5 %: its steps slow down over the run)\n"
-    "                   (results/predict.md).  1 waits for every phase but a minor variant,\n"
+    "                   (results/predict.md); 0.03 -> 0.01 (the default since 2026-12-03):\n"
+    "                   stencil2d 600 iterations 3.3 -> 2.2 %, LAMMPS 2.1 -> 0.9 %, md 1.6 ->\n"
+    "                   0.4 %, PETE of the same runs no worse.  A phase that carries half the\n"
+    "                   rank's time is not rare when its occurrences come within 6 % of the\n"
+    "                   calls (HPCG).  1 waits for every phase but a minor variant,\n"
     "                   a late one (first seen in the second half, the late ones < 25 % of\n"
     "                   the run together) and the end's (--measure-end)\n"
     "  --aet T          the application's measured time on this target (s): prints PETE\n"
@@ -75,8 +79,8 @@ static const char usage[] =
 int pas2p_cmd_predict(int argc, char **argv)
 {
     /* 3: odd, the median is a measured occurrence and one outlier cannot move it; rare
-     * phases after 3 % of the run (--help, validation/bench/results/predict.md) */
-    pas2p_predict_opts_t po = {.occurrences = 3, .rare_after = 0.03, .timeout_s = -1};
+     * phases after 1 % of the run (--help, validation/bench/results/predict.md) */
+    pas2p_predict_opts_t po = {.occurrences = 3, .rare_after = 0.01, .timeout_s = -1};
     pas2p_pipeline_opts_t o = {.cmd = "predict", .backend = &pas2p_backend_predict,
                                .backend_opts = &po};
     char occ_what[160];

@@ -54,6 +54,11 @@
 #include "pas2p_sink.h"
 #include "pas2p_times.h"
 
+/* the share of a rank's calls the steady state may be awaited to (steady()), twice that
+ * while a phase's ratio is suspect: the budget --rare-after had before its default went to
+ * 0.01 (validation/bench/results/predict.md) */
+#define PAS2P_STEADY_BUDGET 0.03
+
 typedef struct {
     uint64_t start, end;     /* ordinals [start, end); anchored: anchor positions */
     uint64_t seen;           /* its events seen so far */
@@ -75,8 +80,10 @@ typedef struct {
     interval_t *iv;
     uint32_t niv, cur;
     uint32_t nmeasured, nclosed;
-    uint64_t stop_at;        /* the rare phases' stop point (ordinal): no later occurrence
-                                is awaited to make a phase's time steady */
+    uint64_t stop_at;        /* the rare phases' stop point (ordinal, --rare-after) */
+    uint64_t steady_at;      /* the steady state's (PAS2P_STEADY_BUDGET of the calls, never
+                                before stop_at): no later occurrence is awaited to make a
+                                phase's time steady (but up to twice it while suspect) */
     uint32_t steady_cap;     /* values a phase whose first ones disagree is timed up to */
     double tol;
     double prev_v;           /* boundary value after the previous event */
@@ -590,13 +597,15 @@ static void *sig_start(const pas2p_sink_host_t *host)
      * that end by T, the first included (a phase that comes rarely is cold every time: its
      * first occurrence is as typical as any), and one with none by then is estimated as
      * base time x the rank's ratio; its later occurrences are still timed if they complete
-     * before the stop. */
+     * before the stop.  The steady state (steady()) has its own point, PAS2P_STEADY_BUDGET
+     * of the calls (or T if later): a budget of 0.01 for the rare phases with the steady
+     * state capped there too cut short the timing of loops whose first values disagree. */
     double rare_after = 1; /* off unless predict says (--rare-after) */
     const char *ra = getenv("PAS2P_RARE_AFTER");
     if (ra && *ra)
         rare_after = atof(ra);
     s->me_end = me_end;
-    uint64_t first_stop = UINT64_MAX, stop_at = me_end;
+    uint64_t first_stop = UINT64_MAX, stop_at = me_end, steady_at = me_end;
     int others = 0, await_unseen = 0;
     /* Late phases: each is a short loop of the wind-down (< 25 % of the rank's time
      * together), estimated rather than awaited.  Unseen phases: the relevant ones that no
@@ -649,16 +658,20 @@ static void *sig_start(const pas2p_sink_host_t *host)
                                                            : me_end;
                 if (first_stop != UINT64_MAX && first_stop > stop_at)
                     stop_at = first_stop;
+                steady_at = (uint64_t)(PAS2P_STEADY_BUDGET * (double)me_end);
+                if (steady_at < stop_at)
+                    steady_at = stop_at;
             }
             continue;
         }
         int rare = p->relevant && p->nocc > 1 && !at_end && !minor && !late && natural > stop_at;
         /* the phase that carries half the rank's time or more is not rare when its own
-         * occurrences come within twice the stop point: it is awaited as a repeating phase
-         * is, not estimated from its first occurrence or from another phase's ratio (HPCG's
-         * CG iterations, 96 % of its run, first at 3.2 % of its calls, were estimated from a
-         * 1.9 % set-up phase's three occurrences as familiar: PET 2.7x the run) */
-        if (rare && natural <= 2 * stop_at &&
+         * occurrences come within twice the steady state's point: it is awaited as a
+         * repeating phase is, not estimated from its first occurrence or from another
+         * phase's ratio (HPCG's CG iterations, 96 % of its run, first at 3.2 % of its calls,
+         * were estimated from a 1.9 % set-up phase's three occurrences as familiar: PET 2.7x
+         * the run) */
+        if (rare && natural <= 2 * steady_at &&
             (double)p->weight * p->time_mean_s >= 0.5 * s->me->elapsed_s)
             rare = 0;
         if (pass == 1) {
@@ -692,6 +705,7 @@ static void *sig_start(const pas2p_sink_host_t *host)
     }
     qsort(s->iv, s->niv, sizeof *s->iv, cmp_iv);
     s->stop_at = stop_at;
+    s->steady_at = steady_at;
     s->steady_cap = (uint32_t)(2 * occ + 1);
     s->last = s->niv;
     s->run_close = UINT32_MAX;
@@ -1362,8 +1376,9 @@ static void maybe_stop(sigrun_t *s)
  *    5 %, up to every recorded occurrence;
  *  - while the ratios changed pace and too few have come since to estimate from the new
  *    one (PAS2P_PAIR_CHANGE_PENDING);
- * never past the stop point of the rare phases (the 3 % budget), but up to twice that while
- * the ratio is suspect or a change pending (a target whose first occurrences ran 60x the
+ * never past the steady state's point (PAS2P_STEADY_BUDGET of the calls, or the rare
+ * phases' stop point if later), but up to twice that while the ratio is suspect or a change
+ * pending (a target whose first occurrences ran 60x the
  * base's, then the base's pace, was predicted at 7.4x its run: tests/mpi/slowstart.c; a
  * 10 ms phase whose first base occurrences ran 0.1 ms, at 0.01-100x its run:
  * tests/mpi/paired_amplify.c): a target that is that much slower (or a base traced that
@@ -1401,9 +1416,9 @@ static void steady(sigrun_t *s, uint32_t ph)
     pas2p_pairing_t a, z;
     double typical = p->time_median_s > 0 ? p->time_median_s : p->time_mean_s;
     int paired = pairable && !pas2p_times_pair(tv, bv, n, typical, &a);
-    int past = s->iv[next].oend > s->stop_at, want = 0;
+    int past = s->iv[next].oend > s->steady_at, want = 0;
     int extreme = paired && (a.ratio > PAS2P_PAIR_SUSPECT || a.ratio * PAS2P_PAIR_SUSPECT < 1);
-    if (s->iv[next].oend > 2 * s->stop_at)
+    if (s->iv[next].oend > 2 * s->steady_at)
         return; /* (twice the budget at most) */
     if (paired && (a.how & PAS2P_PAIR_CHANGE_PENDING))
         want = 1; /* past the budget too */

@@ -154,7 +154,7 @@ set_tests_properties(predict_no_early_stop PROPERTIES FIXTURES_REQUIRED stencil_
 # more meanwhile: those are timed too (the signature locates 32, so <= 31).  Phases cut by
 # the calls alone, never coarsened into 10-iteration blocks, all relevant: the same
 # structure whatever the machine's load did to the trace's times
-# (with --rare-after 1: every phase waited for; with the default 0.03, the same phase
+# (with --rare-after 1: every phase waited for; with the default 0.01, the same phase
 # estimated instead: the rare phases)
 add_test(NAME predict_extra_occurrences COMMAND bash -c [=[
   set -e; W=$1; shift; rm -rf "$W"; mkdir -p "$W"
@@ -163,7 +163,7 @@ add_test(NAME predict_extra_occurrences COMMAND bash -c [=[
   "$1" predict "$W/s.xml" --rare-after 1 -o "$W/p" -- "${@:3}" | grep "^stop = early"
   m=$(awk '$1 == "phase" {print NF - 2}' "$W"/p/rank-00000.times | sort -n | tail -1)
   echo "most values timed for one phase on rank 0: $m"; ((m > 3 && m <= 31))
-  # by default (--rare-after 0.03) that Allreduce phase is rare (its 4th occurrence would
+  # by default (--rare-after 0.01) that Allreduce phase is rare (its 4th occurrence would
   # hold the stop to iteration 40 of 60): estimated from the ratio, and the run stops within
   # a quarter
   "$1" predict "$W/s.xml" -o "$W/r" -- "${@:3}" >"$W/r.out"
@@ -442,10 +442,11 @@ add_test(NAME predict_familiar_unseen COMMAND bash -c [=[
   ]=] predict_familiar_unseen ${W}/stepcount ${PAS2P} $<TARGET_FILE:stepcount> ${MPIRUN})
 set_tests_properties(predict_familiar_unseen PROPERTIES SKIP_RETURN_CODE 77 RUN_SERIAL TRUE)
 # HPCG's shape: a few set-up iterations, then the loop that carries the run (here 93 %),
-# first seen just past the rare point (13 early steps: calls 1-65 of ~2080; the 3 % point is
-# call ~62) and doing the same work: it was estimated as familiar from the set-up's ratio
-# (HPCG: PET 2.7x the run); its own occurrences come within twice that point, so they are
-# awaited (rank 0 measured after call 65, the later phase timed)
+# first seen past the rare point (13 early steps: calls 1-65 of ~2080; the 1 % rare point is
+# call ~21, the steady state's 3 % point call ~62) and doing the same work: it was estimated
+# as familiar from the set-up's ratio (HPCG: PET 2.7x the run); its own occurrences come
+# within twice the 3 % point, so they are awaited (rank 0 measured after call 65, the later
+# phase timed)
 add_test(NAME predict_dominant_phase_awaited COMMAND bash -c [=[
   W=$1 pas2p=$2 prog=$3; shift 3; rm -rf "$W"; mkdir -p "$W"
   "$pas2p" trace -o "$W/t" -- "$@" -np 2 "$prog" 300 13 2 3 >/dev/null || exit 1
