@@ -1014,6 +1014,7 @@ int pas2p_analyze(const pas2p_analyze_opts_t *opts, const pas2p_analyze_dist_t *
     if (!rc)
         pas2p_manifest_shared_note(&m, out->shared_note, sizeof out->shared_note);
     for (int r = 0; !rc && r < np; r++) {
+        out->truncated_ranks += j.warn[r][0] != 0; /* (j.warn: a truncated rank file) */
         if (j.warn[r][0] && warn(out, "%s", j.warn[r])) {
             snprintf(err, errlen, "out of memory");
             rc = PAS2P_ANALYZE_FAILED;

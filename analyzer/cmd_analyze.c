@@ -250,6 +250,11 @@ static void print_result(const pas2p_analyze_opts_t *o, const pas2p_analyze_resu
     fprintf(f, "PETE = %+.2f %%\n", fabs(pete) < 0.005 ? 0.0 : pete); /* (not "-0.00") */
     if (r->shared_note[0]) /* (a result line, not stderr: an error stays one line) */
         fprintf(f, "note: %s\n", r->shared_note);
+    /* (two testers read a cut trace's coverage 100 % and PETE 0 as a healthy run) */
+    if (r->truncated_ranks)
+        fprintf(f, "note: %u rank file(s) cut short, analysed to their last complete event (said "
+                "above): this signature is of a cut run, its coverage and PETE of the part that "
+                "was read (--strict refuses such a trace)\n", r->truncated_ranks);
     /* a run that is one slice of weight 1 (no collective to cut at, or nothing repeats):
      * the signature is the run, and the consumers' costs are the run's */
     if (sig->representative < sig->nranks && sig->pet_s > 0) {

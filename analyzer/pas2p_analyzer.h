@@ -335,6 +335,8 @@ typedef struct {
                                     core (pas2p_manifest_shared_note), or empty */
     char *warnings;              /* NULL or lines ("\n"-separated) to say without failing:
                                     truncated rank files, an unclosed last occurrence */
+    uint32_t truncated_ranks;    /* rank files cut short, analysed to their last complete
+                                    event (not with --strict: refused) */
     pas2p_signature_t sig;       /* the signature as written (its coverage, PET, tables) */
 } pas2p_analyze_result_t;
 

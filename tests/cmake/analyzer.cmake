@@ -24,14 +24,15 @@ set_tests_properties(bad_analyze_np_mismatch PROPERTIES FIXTURES_REQUIRED damage
 add_test(NAME bad_analyze_other_version COMMAND ${EXPECT} --fail --one-line
   --out "version 3, this pas2p reads version 2" -- ${PAS2P} analyze ${W}/damaged-version)
 add_test(NAME analyze_truncated COMMAND ${EXPECT} --out "rank-00000.p2t: truncated: [0-9]+ complete events.*analysed the complete part"
-  --out "^PET = " -- ${PAS2P} analyze ${W}/damaged-truncate)
+  --out "^PET = " --out "^note: 1 rank file\\(s\\) cut short, analysed to their last complete event"
+  -- ${PAS2P} analyze ${W}/damaged-truncate)
 add_test(NAME bad_analyze_truncated_strict COMMAND ${EXPECT} --fail --one-line
   --out "rank-00000.p2t: truncated" -- ${PAS2P} analyze --strict ${W}/damaged-truncate)
 add_test(NAME bad_analyze_not_a_trace COMMAND ${EXPECT} --fail --one-line --out "manifest"
   -- ${PAS2P} analyze ${CMAKE_CURRENT_SOURCE_DIR})
 add_test(NAME analyze_boundary COMMAND ${EXPECT}
   --out "the manifest says the rank wrote [0-9]+; analysed the complete part" --out "^PET = "
-  -- ${PAS2P} analyze ${W}/damaged-boundary)
+  --out "^note: 1 rank file\\(s\\) cut short" -- ${PAS2P} analyze ${W}/damaged-boundary)
 add_test(NAME bad_analyze_boundary_strict COMMAND ${EXPECT} --fail --one-line
   --out "rank-00000.p2t: truncated" -- ${PAS2P} analyze --strict ${W}/damaged-boundary)
 set_tests_properties(analyze_boundary bad_analyze_boundary_strict PROPERTIES
