@@ -210,16 +210,15 @@ void pas2p_pet_print_for(const pas2p_pet_t *p, const char *method, FILE *out)
         lo = fmin(lo, q->paired_base);
         hi = fmax(hi, q->paired_base);
     }
-    char span[64];
-    if (list[0] && snprintf(span, sizeof span, "%.2f", lo) > 0) {
-        char hs[32]; /* ("1.25-1.25x" read as a range: one value once) */
-        snprintf(hs, sizeof hs, "%.2f", hi);
-        if (strcmp(span, hs))
-            snprintf(span + strlen(span), sizeof span - strlen(span), "-%s", hs);
+    if (list[0]) {
+        char a[32], b[32]; /* (one value once: "1.25-1.25x" read as a range) */
+        snprintf(a, sizeof a, "%.2f", lo);
+        snprintf(b, sizeof b, "%.2f", hi);
+        int range = strcmp(a, b) != 0;
         fprintf(out, "note: phase(s) %s: the base run's occurrences they were paired with ran "
-                "%sx the base mean; the PET assumes the target's run starts the same way "
+                "%s%s%sx the base mean; the PET assumes the target's run starts the same way "
                 "(a transient of that one base run would be off by as much: pas2p trace --runs "
-                "3 pools base runs)\n", list, span);
+                "3 pools base runs)\n", list, a, range ? "-" : "", range ? b : "");
     }
     /* a change of pace on the target (pas2p_times_pair): estimated from after it, or the
      * run stopped before the new pace had PAS2P_PAIR_TAIL_MIN values */

@@ -254,9 +254,6 @@ void pas2p_prediction_print(const pas2p_prediction_t *p, FILE *out)
         fprintf(out, "warning: PET (%.6f s) is below the %.6f s the run had taken when it stopped "
                 "(SET): the timed phases ran faster than the rest of the run; this PET is too "
                 "low\n", p->pet.pet_s, p->pet.set_s);
-    /* a run that went to its end took SET, its own execution time: a PET far from it says
-     * the timed occurrences were not the run's mean (few values and one hiccup: NAS LU S
-     * on a loaded machine, PET 0.097 s for a run of 0.032 s) */
     /* --to-end: the run's own time is known; a PET far from it says the timed occurrences
      * were not the run's mean (ftn_ring at np 4 on 2 cores: PET 0.25 s for a run of 0.65 s) */
     else if (!strcmp(p->method, "predict") && !strncmp(p->stop, "to the end", 10) &&
@@ -266,6 +263,9 @@ void pas2p_prediction_print(const pas2p_prediction_t *p, FILE *out)
                 "the base's did (see each phase's values, range and notes)\n",
                 (p->pet.pet_s - p->pet.aet_s) / p->pet.aet_s * 100, p->pet.aet_s,
                 p->pet.pet_s > p->pet.aet_s ? "slower" : "faster");
+    /* a run that went to its end took SET, its own execution time: a PET far from it says
+     * the timed occurrences were not the run's mean (few values and one hiccup: NAS LU S
+     * on a loaded machine, PET 0.097 s for a run of 0.032 s) */
     else if (!strcmp(p->method, "predict") && !strncmp(p->stop, "none", 4) && p->pet.set_s > 0 &&
              fabs(p->pet.pet_s - p->pet.set_s) > 0.10 * p->pet.set_s)
         fprintf(out, "warning: this run went to its end in %.6f s (SET, its own execution time) "
