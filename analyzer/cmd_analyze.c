@@ -75,7 +75,8 @@ static const char usage[] =
     "  --logical MODE          also compute the logical trace: global (PAS2P's Lamport rules\n"
     "                          across ranks) or local (each rank's order, EPAS); prints\n"
     "                          `logical time` (its length in ticks)\n"
-    "  --strict                refuse a truncated rank file instead of analysing what is there\n"
+    "  --strict                refuse a truncated rank file (exit 2) instead of analysing\n"
+    "                          what is there (signature written, exit 3)\n"
     "  --all-ranks             print every rank's phase table\n"
     "  --mpi K                 run as K MPI processes (bin/pas2p-analyze), each analysing\n"
     "                          every K-th rank file with --jobs threads (default: the cores\n"
@@ -254,7 +255,7 @@ static void print_result(const pas2p_analyze_opts_t *o, const pas2p_analyze_resu
     if (r->truncated_ranks)
         fprintf(f, "note: %u rank file(s) cut short, analysed to their last complete event (said "
                 "above): this signature is of a cut run, its coverage and PETE of the part that "
-                "was read (--strict refuses such a trace)\n", r->truncated_ranks);
+                "was read; exit 3 (--strict refuses such a trace)\n", r->truncated_ranks);
     /* a run that is one slice of weight 1 (no collective to cut at, or nothing repeats):
      * the signature is the run, and the consumers' costs are the run's */
     if (sig->representative < sig->nranks && sig->pet_s > 0) {
@@ -299,6 +300,10 @@ int pas2p_analyze_command(const pas2p_analyze_opts_t *o, const pas2p_analyze_dis
         print_result(o, &res, stdout);
     if (err[0])
         pas2p_err("analyze", "%s", err);
+    /* a cut trace is bad input analysed anyway: the signature is there, the exit says it is
+     * of part of the run (a pipeline that goes on unchecked would predict a cut run) */
+    if (!rc && res.truncated_ranks && res.signature_written)
+        rc = PAS2P_EXIT_PARTIAL;
     pas2p_analyze_result_free(&res);
     return rc;
 }

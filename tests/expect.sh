@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# expect.sh [--fail] [--one-line] [--out REGEX]... [--clean DIR]... -- COMMAND...
-# Runs COMMAND and checks how it ended: --fail: non-zero exit (default: zero exit);
-# --one-line: stderr is exactly one line (a bad-input error); --out: the combined output
-# matches REGEX (extended grep); --clean: rm -rf DIR first.  Prints what it saw on failure.
+# expect.sh [--fail] [--rc N] [--one-line] [--out REGEX]... [--clean DIR]... -- COMMAND...
+# Runs COMMAND and checks how it ended: --fail: non-zero exit (default: zero exit); --rc N:
+# exit N exactly; --one-line: stderr is exactly one line (a bad-input error); --out: the
+# combined output matches REGEX (extended grep); --clean: rm -rf DIR first.  Prints what it
+# saw on failure.
 set -u
-want_fail=0 one_line=0 regexes=()
+want_fail=0 want_rc= one_line=0 regexes=()
 while [[ $# -gt 0 && $1 != -- ]]; do
   case $1 in
     --fail) want_fail=1 ;;
+    --rc) want_rc=$2; want_fail=$(( $2 != 0 )); shift ;;
     --one-line) one_line=1 ;;
     --out) regexes+=("$2"); shift ;;
     --clean) rm -rf "$2"; shift ;;
@@ -23,6 +25,7 @@ rc=$?
 bad=0
 if (( want_fail )) && (( rc == 0 )); then echo "expected a failure, got exit 0"; bad=1; fi
 if (( ! want_fail )) && (( rc != 0 )); then echo "expected success, got exit $rc"; bad=1; fi
+if [[ -n $want_rc ]] && (( rc != want_rc )); then echo "expected exit $want_rc, got exit $rc"; bad=1; fi
 if (( want_fail )) && (( rc >= 128 )); then echo "crashed with signal $((rc - 128))"; bad=1; fi
 if (( one_line )); then
   n=$(grep -c '' "$err")

@@ -20,7 +20,10 @@
 extern "C" {
 #endif
 
-enum { PAS2P_EXIT_OK = 0, PAS2P_EXIT_FAIL = 1, PAS2P_EXIT_USAGE = 2 };
+/* 3: done from part of the input (`analyze` of a trace with a rank file cut short: the
+ * signature is written, and of the part that was read), a warning a script must see:
+ * rsync's "partial transfer" (23, 24) in spirit */
+enum { PAS2P_EXIT_OK = 0, PAS2P_EXIT_FAIL = 1, PAS2P_EXIT_USAGE = 2, PAS2P_EXIT_PARTIAL = 3 };
 
 /* "pas2p CMD: MESSAGE\n" on stderr: the one line a failure prints.  cmd NULL: "pas2p: ". */
 void pas2p_err(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -23,14 +23,14 @@ add_test(NAME bad_analyze_np_mismatch COMMAND ${EXPECT} --fail --one-line
 set_tests_properties(bad_analyze_np_mismatch PROPERTIES FIXTURES_REQUIRED damaged_np)
 add_test(NAME bad_analyze_other_version COMMAND ${EXPECT} --fail --one-line
   --out "version 3, this pas2p reads version 2" -- ${PAS2P} analyze ${W}/damaged-version)
-add_test(NAME analyze_truncated COMMAND ${EXPECT} --out "rank-00000.p2t: truncated: [0-9]+ complete events.*analysed the complete part"
-  --out "^PET = " --out "^note: 1 rank file\\(s\\) cut short, analysed to their last complete event"
+add_test(NAME analyze_truncated COMMAND ${EXPECT} --rc 3 --out "rank-00000.p2t: truncated: [0-9]+ complete events.*analysed the complete part"
+  --out "^PET = " --out "^signature = " --out "^note: 1 rank file\\(s\\) cut short, analysed to their last complete event.*exit 3"
   -- ${PAS2P} analyze ${W}/damaged-truncate)
 add_test(NAME bad_analyze_truncated_strict COMMAND ${EXPECT} --fail --one-line
   --out "rank-00000.p2t: truncated" -- ${PAS2P} analyze --strict ${W}/damaged-truncate)
 add_test(NAME bad_analyze_not_a_trace COMMAND ${EXPECT} --fail --one-line --out "manifest"
   -- ${PAS2P} analyze ${CMAKE_CURRENT_SOURCE_DIR})
-add_test(NAME analyze_boundary COMMAND ${EXPECT}
+add_test(NAME analyze_boundary COMMAND ${EXPECT} --rc 3
   --out "the manifest says the rank wrote [0-9]+; analysed the complete part" --out "^PET = "
   --out "^note: 1 rank file\\(s\\) cut short" -- ${PAS2P} analyze ${W}/damaged-boundary)
 add_test(NAME bad_analyze_boundary_strict COMMAND ${EXPECT} --fail --one-line
