@@ -19,7 +19,7 @@
 static const char usage[] =
     "usage: pas2p analyze TRACE_DIR [-o SIGNATURE.xml] [--jobs N] [--relevance F]\n"
     "                     [--compute-similarity F] [--size-tolerance F] [--size-floor B]\n"
-    "                     [--inline-events N|auto] [--skew F]\n"
+    "                     [--inline-events N|auto] [--skew F] [--window N]\n"
     "                     [--phases global|local] [--logical global|local]\n"
     "                     [--locate auto|anchors|ordinals] [--strict] [--all-ranks]\n"
     "                     [--mpi K [-- LAUNCHER...]]\n"
@@ -72,6 +72,9 @@ static const char usage[] =
     "                          short inner loop), and the coarser phases are more even\n"
     "  --skew F                the auto granularity's limit on (mean - median) / mean\n"
     "                          (default 0.2)\n"
+    "  --window N              the longest loop body looked for, in calls (default 4096):\n"
+    "                          a loop whose iterations make more calls is not found, and a\n"
+    "                          run made of it comes out as one phase of weight 1\n"
     "  --logical MODE          also compute the logical trace: global (PAS2P's Lamport rules\n"
     "                          across ranks) or local (each rank's order, EPAS); prints\n"
     "                          `logical time` (its length in ticks)\n"
@@ -125,7 +128,7 @@ int pas2p_analyze_parse(int argc, char **argv, int quiet, pas2p_analyze_opts_t *
                         int *dashp)
 {
     pas2p_analyze_defaults(o);
-    long k = 0, size_floor = (long)o->analysis.size_floor;
+    long k = 0, size_floor = (long)o->analysis.size_floor, window = (long)o->analysis.window;
     int global = 1, locate = 2;
     const pas2p_opt_t opts[] = {
         {.name = "-o", .kind = PAS2P_OPT_STRING, .dst = &o->signature,
@@ -144,6 +147,8 @@ int pas2p_analyze_parse(int argc, char **argv, int quiet, pas2p_analyze_opts_t *
          .what = "'auto' or a number from 0 to 1000000"},
         {.name = "--skew", .kind = PAS2P_OPT_DOUBLE, .dst = &o->skew, .min = 0, .max = 1,
          .what = "a fraction in [0, 1]"},
+        {.name = "--window", .kind = PAS2P_OPT_LONG, .dst = &window, .min = 2, .max = 1 << 20,
+         .what = "a number of calls from 2 to 1048576"},
         {.name = "--phases", .kind = PAS2P_OPT_CHOICE, .dst = &global, .choices = modes,
          .what = "'global' or 'local'"},
         {.name = "--logical", .kind = PAS2P_OPT_CHOICE, .dst = &o->logical, .choices = modes,
@@ -173,6 +178,7 @@ int pas2p_analyze_parse(int argc, char **argv, int quiet, pas2p_analyze_opts_t *
         return rc;
     o->analysis.global = global;
     o->analysis.size_floor = (uint64_t)size_floor;
+    o->analysis.window = (uint32_t)window;
     o->analysis.locate = locate == 2 ? -1 : locate;
     if (!global && locate != 2) {
         if (!quiet)
@@ -264,12 +270,14 @@ static void print_result(const pas2p_analyze_opts_t *o, const pas2p_analyze_resu
             const pas2p_sig_phase_t *p = &R->phases[k];
             if (p->weight == 1 && p->time_mean_s >= 0.9 * sig->pet_s)
                 fprintf(f, "note: phase %u, of weight 1, holds %.1f %% of the run: nothing "
-                        "repeats in it (%s), so predict times it whole and runs to its end, "
-                        "and simulate and replay replay it once, at the run's cost\n", p->id,
+                        "repeats in it (%s, or its loop's iterations make more than --window "
+                        "%u calls), so predict times it whole and runs to its end, and "
+                        "simulate and replay replay it once, at the run's cost\n", p->id,
                         100 * p->time_mean_s / sig->pet_s,
                         r->global ? "no cut where every message sent was received and every "
                                     "rank had done the same collectives came inside it"
-                                  : "its calls never came again in the same order");
+                                  : "its calls never came again in the same order",
+                        o->analysis.window);
         }
     }
     fprintf(f, "structure = %s\n", r->spmd ? "identical on all ranks (SPMD)"

@@ -49,7 +49,8 @@ typedef struct {
                                     ranks sharing 2 cores; 50 % gives 3) */
     uint64_t compute_floor_ns;   /* differences below this are alike whatever the ratio
                                     (timer noise on tiny computations); 0 with counters */
-    uint32_t window;             /* longest loop body folded, in elements (default 256) */
+    uint32_t window;             /* longest loop body folded, in elements (default 4096;
+                                    bodies over 256 at a bounded cost: phases.c) */
     uint32_t inline_events;      /* an inner loop of at most this many events in all is part
                                     of the enclosing occurrence, not phases of its own (16) */
     double relevance;            /* relevant phase: weight x time >= relevance x AET (0.01) */

@@ -16,7 +16,7 @@ void pas2p_analysis_defaults(pas2p_analysis_opts_t *o)
     o->compute_similarity = 0.85;
     o->compute_similarity_time = 0.5;
     o->compute_floor_ns = 2000;
-    o->window = 256;
+    o->window = 4096;
     o->inline_events = 16;
     o->variant_merge = 0.05;
     o->relevance = 0.01;
@@ -274,6 +274,7 @@ typedef struct {
     loop_ref_t *loops;       /* loop elements, oldest first */
     size_t nloops, loopcap;
     uint32_t window;
+    uint64_t credit;         /* comparisons a body longer than FOLD_SHORT may still cost */
     node_t **leaves;         /* interned leaf per symbol */
     uint32_t nleaves;
 } folder_t;
@@ -341,13 +342,25 @@ static void folder_cut(folder_t *f, uint64_t from)
         f->nloops--;
 }
 
-static int same_run(folder_t *f, uint64_t a, uint64_t b, uint64_t len)
+/* how many of the len elements from a and from b are alike before the first that is not */
+static uint64_t same_run(folder_t *f, uint64_t a, uint64_t b, uint64_t len)
 {
-    for (uint64_t k = 0; k < len; k++)
-        if (AT(f, a + k)->hash != AT(f, b + k)->hash)
-            return 0;
-    return 1;
+    uint64_t k = 0;
+    while (k < len && AT(f, a + k)->hash == AT(f, b + k)->hash)
+        k++;
+    return k;
 }
+
+/* Bodies up to FOLD_SHORT elements are tried whenever a candidate comes; a longer one (up
+ * to the window) costs its comparisons out of a credit that each element pushed adds
+ * FOLD_CREDIT to (at most twice the window).  Without it a stream that almost repeats with
+ * a long period (one call of a 4000-call iteration that differs each time) costs half the
+ * period per element; with it at most FOLD_CREDIT more, while a body that does repeat is
+ * found as soon as its third iteration starts.  The window was 256 with no credit: LANL
+ * SNAP's 288-768-call iterations were never folded, and its run came out one phase of
+ * weight 1 (a 60 MB signature, predict running the whole run). */
+#define FOLD_SHORT 256
+#define FOLD_CREDIT 64
 
 /* One folding step at the tail; 1 if something folded, 0 if not, -1 out of memory. */
 static int fold_once(folder_t *f)
@@ -399,7 +412,14 @@ static int fold_once(folder_t *f)
         return 0;
 #undef ATL
     uint64_t len = n - 1 - p;
-    if (len > f->window || p + 1 < f->base + len || !same_run(f, p + 1 - len, p + 1, len))
+    if (len > f->window || p + 1 < f->base + len)
+        return 0;
+    if (len > FOLD_SHORT && f->credit < len)
+        return 0;
+    uint64_t k = same_run(f, p + 1 - len, p + 1, len);
+    if (len > FOLD_SHORT)
+        f->credit -= k < len ? k + 1 : len;
+    if (k < len)
         return 0;
     node_t *l = malloc(sizeof *l);
     node_t **body = malloc(len * sizeof *body);
@@ -1082,7 +1102,9 @@ int pas2p_find_phases(pas2p_event_source_t a, pas2p_event_source_t b,
 {
     memset(out, 0, sizeof *out);
     symtab_t st = {.tol = o->size_tolerance, .floor_b = o->size_floor};
-    folder_t f = {.window = o->window ? o->window : 256, .nlast = 4096};
+    folder_t f = {.window = o->window ? o->window : 4096, .nlast = 4096};
+    while (f.nlast < 2 * f.window) /* (lossy: a long body keeps some of its positions) */
+        f.nlast *= 2;
     wild_t wild = {{0}, {0}};
     pas2p_tagc_t tagc = {0};
     walker_t w = {.src = b, .o = o, .use_instr = ncounters_is_instructions, .symtab = &st,
@@ -1181,6 +1203,8 @@ int pas2p_find_phases(pas2p_event_source_t a, pas2p_event_source_t b,
                 }
                 if (folder_push_leaf(&f, f.leaves[s]))
                     goto oom;
+                if (f.credit < 2 * (uint64_t)f.window)
+                    f.credit += FOLD_CREDIT;
                 if (tv[k] && tv[k]->payload && add_comm(&w, tv[k]))
                     goto oom;
                 out->numbered++;

@@ -431,6 +431,42 @@ static void test_early_loop_then_noise(void **state)
     free(s.ev);
 }
 
+/* an iteration of 600 calls, 6 times (LANL SNAP's sweeps make 288-768 per rank): one phase
+ * of weight 6 with the default window (4096), none with --window 256; the same stream with
+ * one call differing in each iteration repeats nothing (the long-period candidates it
+ * proposes at every element are paid from the credit, phases.c) */
+static void test_long_body(void **state)
+{
+    (void)state;
+    for (int variant = 0; variant < 3; variant++) {
+        stream_t s = {0};
+        add(&s, PAS2P_CALL_Init, -1, -1, 0, 0, 1000);
+        for (int it = 0; it < 6; it++)
+            for (int i = 0; i < 600; i++)
+                add(&s, PAS2P_CALL_Send, 1, variant == 2 && i == 599 ? 1000 + it : i * 37 % 600,
+                    100, 2000, 500); /* (tags that do not count up: tracer/pas2p_trace.h) */
+        add(&s, PAS2P_CALL_Finalize, -1, -1, 0, 1000, 0);
+        pas2p_analysis_opts_t o;
+        pas2p_analysis_defaults(&o);
+        if (variant == 1)
+            o.window = 256;
+        pas2p_rank_phases_t r;
+        assert_int_equal(analyze(&s, &o, &r), 0);
+        check_partition(&s, &r);
+        const pas2p_phase_t *b = find(&r, PAS2P_CALL_Send, 600);
+        if (variant == 0) {
+            assert_non_null(b);
+            assert_int_equal(b->weight, 6);
+        } else {
+            assert_null(b);
+            for (uint32_t i = 0; i < r.nphases; i++)
+                assert_true(r.phases[i].weight == 1 || r.phases[i].nsym < 300);
+        }
+        pas2p_rank_phases_free(&r);
+        free(s.ev);
+    }
+}
+
 /* start-up with a short repeat ([Init, Barrier, Barrier, Bcast]) stays one occurrence */
 static void test_short_loop_top_level(void **state)
 {
@@ -461,7 +497,8 @@ int main(void)
         cmocka_unit_test(test_size_tolerance),   cmocka_unit_test(test_size_floor),
         cmocka_unit_test(test_size_closest_variant),   cmocka_unit_test(test_recurring_phase),
         cmocka_unit_test(test_long_stream),      cmocka_unit_test(test_no_repetition),
-        cmocka_unit_test(test_early_loop_then_noise), cmocka_unit_test(test_short_loop_top_level),
+        cmocka_unit_test(test_early_loop_then_noise),
+        cmocka_unit_test(test_long_body), cmocka_unit_test(test_short_loop_top_level),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
