@@ -9,6 +9,7 @@
 #include "pas2p_cli.h"
 #include "pas2p_pet.h"
 #include "pas2p_signature.h"
+#include "pas2p_times.h"
 
 static const char usage[] =
     "usage: pas2p show SIGNATURE.xml [--rank R | --all-ranks]\n"
@@ -21,7 +22,7 @@ static const char usage[] =
     "instructions, weight, PhaseET, PhaseET x W, % of AET.\n"
     "Or a prediction result (predict, replay, simulate write DIR/prediction.xml; DIR alone\n"
     "names it): PET, SET, AET and PETE when known, how the run ended, and the per-phase\n"
-    "table.\n";
+    "table.  A `simulate --full-trace` results directory has no phases: its PET.\n";
 
 static void print_signature(const pas2p_signature_t *s, const char *path, long rank, int all)
 {
@@ -56,6 +57,34 @@ static void print_signature(const pas2p_signature_t *s, const char *path, long r
             pas2p_signature_print_table(s, r, stdout);
 }
 
+/* a `simulate --full-trace` results directory (simbackend: its actions and every rank's
+ * times, completed, with no phase lines, and no prediction.xml, which needs phases): 1 and
+ * the slowest rank's simulated time, else 0 (two testers read show's "a run that diverged
+ * or failed writes none" on such a directory as a failure) */
+static int full_trace_dir(const char *dir, double *pet, unsigned *nranks)
+{
+    char p[PATH_MAX + 32], err[256];
+    struct stat sb;
+    snprintf(p, sizeof p, "%.*s/actions", PATH_MAX, dir);
+    if (stat(p, &sb) || !S_ISDIR(sb.st_mode))
+        return 0;
+    *pet = 0;
+    *nranks = 0;
+    for (unsigned r = 0;; r++) {
+        pas2p_times_file_t tf;
+        if (pas2p_times_load(dir, r, &tf, err, sizeof err))
+            break;
+        int whole = tf.st.status == PAS2P_TIMES_COMPLETED && !tf.nphases;
+        if (tf.st.set_s > *pet)
+            *pet = tf.st.set_s;
+        pas2p_times_file_free(&tf);
+        if (!whole)
+            return 0;
+        ++*nranks;
+    }
+    return *nranks > 0;
+}
+
 int pas2p_cmd_show(int argc, char **argv)
 {
     long rank = -1;
@@ -80,6 +109,14 @@ int pas2p_cmd_show(int argc, char **argv)
     struct stat sb;
     if (!stat(path, &sb) && S_ISDIR(sb.st_mode)) { /* a results directory: its prediction */
         snprintf(inside, sizeof inside, "%.*s/prediction.xml", PATH_MAX, path);
+        double pet;
+        unsigned nranks;
+        if (access(inside, F_OK) && full_trace_dir(path, &pet, &nranks)) {
+            printf("results = %s\nmethod = simulate --full-trace (every event replayed: no "
+                   "phases, so no prediction.xml)\nranks = %u\nPET = %.6f s (the slowest rank's "
+                   "simulated time)\n", path, nranks, pet);
+            return PAS2P_EXIT_OK;
+        }
         if (access(inside, F_OK)) {
             /* the ranks' times files say why, when a rank got as far as writing one */
             snprintf(inside, sizeof inside, "%.*s/rank-00000.times", PATH_MAX, path);

@@ -280,7 +280,12 @@ set_tests_properties(simulate_full_trace_wildcards PROPERTIES FIXTURES_REQUIRED 
 add_test(NAME simulate_full_trace COMMAND ${EXPECT} --clean ${W}/sim-full --out "^events = [1-9]"
   --out "^PET = [0-9.]+ s" -- ${PAS2P} simulate --full-trace ${W}/app_cg
   --platform ${CMAKE_SOURCE_DIR}/platforms/gbe-cluster.xml -o ${W}/sim-full)
-set_tests_properties(simulate_full_trace PROPERTIES FIXTURES_REQUIRED app_cg)
+set_tests_properties(simulate_full_trace PROPERTIES FIXTURES_REQUIRED app_cg
+  FIXTURES_SETUP sim_full)
+# show on that results directory: its PET, not "a run that diverged or failed writes none"
+add_test(NAME show_full_trace_results COMMAND ${EXPECT} --out "^method = simulate --full-trace"
+  --out "^ranks = 4$" --out "^PET = [0-9.]+ s" -- ${PAS2P} show ${W}/sim-full)
+set_tests_properties(show_full_trace_results PROPERTIES FIXTURES_REQUIRED sim_full)
 # bad input: one line naming the file, phase, call or host; never a SimGrid backtrace
 add_test(NAME bad_simulate_inexpressible COMMAND ${EXPECT} --fail --one-line
   --out "phase 1, rank 0: MPI_Startall cannot be replayed" --clean ${W}/sim-bad1
