@@ -1130,11 +1130,12 @@ static int check_event(sigrun_t *s, const interval_t *v, const pas2p_event_t *e,
         diverge(s, why);
     }
     snprintf(why, sizeof why, "diverged from the signature at event %llu (phase %u, call %llu "
-             "of its occurrence at %s): expected %s peer %d tag %d comm %u bytes %llu, got %s "
-             "peer %d tag %d comm %u bytes %llu",
-             (unsigned long long)i, p->id, (unsigned long long)k, occ_at(s, v, at, sizeof at), pas2p_call_name(x->call), x->peer, x->tag, x->comm,
-             (unsigned long long)(x->bytes + x->rbytes), pas2p_call_name(e->call), e->peer,
-             e->tag, e->comm, (unsigned long long)(e->bytes + e->rbytes));
+             "of its occurrence at %s): expected %s peer %d tag %d comm %u bytes %llu+%llu, got "
+             "%s peer %d tag %d comm %u bytes %llu+%llu (sent+received)",
+             (unsigned long long)i, p->id, (unsigned long long)k, occ_at(s, v, at, sizeof at),
+             pas2p_call_name(x->call), x->peer, x->tag, x->comm, (unsigned long long)x->bytes,
+             (unsigned long long)x->rbytes, pas2p_call_name(e->call), e->peer, e->tag, e->comm,
+             (unsigned long long)e->bytes, (unsigned long long)e->rbytes);
     /* the same call with a size the base run did not see, in a phase that is never timed:
      * the calls are numbered as in the base run, so it is a departure, counted and said,
      * not a divergence (NWChem's DFT deals its grid out at run time: a set-up message of
