@@ -34,6 +34,8 @@ extern "C" {
  * says the PET rests on them */
 #define PAS2P_PET_FEW_VALUES 5
 #define PAS2P_PET_FEW_SPREAD 4.0
+/* PAS2P_PET_FEW_VALUES or more, this far apart, holding >= 10 % of the PET: said too */
+#define PAS2P_PET_WIDE_SPREAD 10.0
 
 typedef struct {
     uint32_t id;                 /* phase id in the rank's table */

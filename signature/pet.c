@@ -249,6 +249,27 @@ void pas2p_pet_print_for(const pas2p_pet_t *p, const char *method, FILE *out)
                 "--rare-after or --occurrences)\n", q->id, 100 * q->contribution_s / p->pet_s,
                 q->nvalues, q->hi_s / q->lo_s);
     }
+    /* ... on one timed occurrence of many while it holds half the PET (Graph500's BFS,
+     * 87 % of the run, rare by the call budget: -26 % against its own run), or on many
+     * values an order of magnitude apart (miniMD beside another job: a 0.2 ms phase timed
+     * 0.08 ms and 16-32 ms alternately, its median ratio 200, half of a PET 4x the run) */
+    for (uint32_t i = 0; app && p->pet_s > 0 && i < p->nphases; i++) {
+        const pas2p_pet_phase_t *q = &p->phases[i];
+        if (q->estimated)
+            continue;
+        if (q->nvalues == 1 && q->weight > 1 && q->contribution_s >= 0.5 * p->pet_s)
+            fprintf(out, "note: phase %u (%.0f %% of the PET) is timed on one occurrence of "
+                    "its %llu: a hiccup in it, or a first occurrence unlike the rest, moves the "
+                    "PET by as much (more of them: predict --rare-after 0.05 or more, for a "
+                    "later stop)\n", q->id, 100 * q->contribution_s / p->pet_s,
+                    (unsigned long long)q->weight);
+        else if (q->nvalues >= PAS2P_PET_FEW_VALUES && q->lo_s > 0 &&
+                 q->hi_s >= PAS2P_PET_WIDE_SPREAD * q->lo_s && q->contribution_s >= 0.1 * p->pet_s)
+            fprintf(out, "note: phase %u (%.0f %% of the PET): its %u timed values are %.0fx "
+                    "apart (the target's pace changed while they ran: another job on its "
+                    "cores?), and the PET moves with them: predict again on a quiet target\n",
+                    q->id, 100 * q->contribution_s / p->pet_s, q->nvalues, q->hi_s / q->lo_s);
+    }
     if (p->nestimated)
         fprintf(out, "note: %u relevant phase(s) not measured on the target; estimated as base "
                 "time x the measured ratio\n", p->nestimated);

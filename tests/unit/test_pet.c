@@ -699,6 +699,51 @@ static void test_few_values_far_apart_said(void **state)
     }
 }
 
+/* a phase holding half the PET on one timed occurrence of many, or a tenth of it on 5+
+ * values an order of magnitude apart, is said (Graph500's BFS, miniMD beside another job);
+ * not under those shares or spreads, nor from simulate */
+static void test_one_or_wide_values_said(void **state)
+{
+    (void)state;
+    struct {
+        uint32_t n;
+        double target, lo, hi; /* phase 2's (weight 100) target time and values' range */
+        const char *method, *said;
+    } cases[] = {{1, 0.3, 0.3, 0.3, "predict", "is timed on one occurrence of its 100"},
+                 {1, 0.003, 0.003, 0.003, "predict", NULL}, /* 0.3 s of a 0.8 s PET */
+                 {1, 0.3, 0.3, 0.3, "simulate", NULL},
+                 {7, 0.3, 0.01, 0.5, "predict", "its 7 timed values are 50x apart"},
+                 {7, 0.3, 0.1, 0.5, "predict", NULL},
+                 {4, 0.3, 0.01, 0.5, "predict", NULL}}; /* (few values: the other note) */
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        fix_t f;
+        make(&f, 1);
+        double t0[3] = {0.5, cases[c].target, NAN}, t1[2] = {0.4, 0.02};
+        const double *t[2] = {t0, t1};
+        pas2p_pet_t p;
+        char err[256], *text = NULL;
+        size_t len = 0;
+        assert_int_equal(pas2p_pet_compute(&f.s, t, 0, 0, &p, err, sizeof err), 0);
+        for (uint32_t i = 0; i < p.nphases; i++)
+            if (p.phases[i].id == 2) {
+                p.phases[i].nvalues = cases[c].n;
+                p.phases[i].lo_s = cases[c].lo;
+                p.phases[i].hi_s = cases[c].hi;
+            }
+        FILE *fp = open_memstream(&text, &len);
+        assert_non_null(fp);
+        pas2p_pet_print_for(&p, cases[c].method, fp);
+        fclose(fp);
+        const char *n = strstr(text, "note: phase 2 (");
+        if (cases[c].said && !(n && strstr(n, cases[c].said)))
+            fail_msg("case %zu: no '%s' in:\n%s", c, cases[c].said, text);
+        if (!cases[c].said && (strstr(text, "on one occurrence of") || strstr(text, "x apart (the target")))
+            fail_msg("case %zu: a note in:\n%s", c, text);
+        free(text);
+        pas2p_pet_free(&p);
+    }
+}
+
 static void test_prediction_file(void **state)
 {
     (void)state;
@@ -794,6 +839,7 @@ int main(void)
         cmocka_unit_test(test_departed_line),
         cmocka_unit_test(test_outlier_ratio_is_said),
         cmocka_unit_test(test_few_values_far_apart_said),
+        cmocka_unit_test(test_one_or_wide_values_said),
         cmocka_unit_test(test_prediction_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
