@@ -562,6 +562,9 @@ int pas2p_build_signature(const pas2p_rank_phases_t *res, const pas2p_manifest_t
         S->events = R->events;
         S->kernel_rate = m->kernel_rate ? m->kernel_rate[r] : 0;
         S->compute_blocked = m->compute_blocked ? m->compute_blocked[r] : 0;
+        S->untraced_s = (m->untraced_s ? m->untraced_s[r] : 0) +
+                        (m->untraced_io_s ? m->untraced_io_s[r] : 0) +
+                        (m->untraced_nbr_s ? m->untraced_nbr_s[r] : 0);
         s->events += R->events;
         S->nphases = R->nphases;
         S->phases = calloc(R->nphases ? R->nphases : 1, sizeof *S->phases);

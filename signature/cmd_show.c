@@ -48,6 +48,9 @@ static void print_signature(const pas2p_signature_t *s, const char *path, long r
     if (pooled)
         printf("base runs = %u (%u phase(s), counted over the ranks, with the runs' median times: "
                "predict pairs with them)\n", runs, pooled);
+    char untraced[768];
+    if (pas2p_signature_untraced_note(s, untraced, sizeof untraced))
+        printf("note: %s\n", untraced);
     printf("phase table = %s\n", s->global ? "global (one for all ranks, every occurrence "
                                              "communication-closed)" : "per rank");
     if (s->global && rank < 0)

@@ -96,6 +96,8 @@ typedef struct {
     uint64_t events;
     double kernel_rate;      /* replay kernel blocks/s on the base (pas2p_kernel.h); 0 unknown */
     double compute_blocked;  /* share of the computation's time blocked off the CPU (0..1) */
+    double untraced_s;       /* seconds in MPI calls counted and not traced (one-sided, MPI-IO:
+                                the manifest's untraced*_s), inside its phases' computation */
     uint32_t nphases;
     pas2p_sig_phase_t *phases;
 } pas2p_sig_rank_t;
@@ -208,6 +210,13 @@ uint32_t pas2p_signature_relevant_comm(pas2p_signature_t *s, double share);
  * 0.1 % with every phase replayed.  Global signatures only; marks the phase on every rank;
  * returns how many phases it marked; *before gets the least coverage of a rank before. */
 uint32_t pas2p_signature_relevant_cover(pas2p_signature_t *s, double cover, double *before);
+
+/* The note `show`, `replay` and `simulate` print when a rank spent >= 1 % of its run in
+ * MPI calls counted and not traced (rank/untraced_s: one-sided, MPI-IO), which every
+ * path but predict (which runs them) takes as computation: 1 and the note in out (no
+ * "note: " prefix, no newline), else 0.  Graph500's one-sided variant spends 92 % of a rank
+ * in fences and gets: replay +79 % with --compute kernel, said only by trace and analyze. */
+int pas2p_signature_untraced_note(const pas2p_signature_t *s, char *out, size_t len);
 
 /* The phase table of one rank (thesis Table 2.5: instructions, weight, PhaseET, W x
  * PhaseET, % of AET), as `pas2p analyze` and `pas2p show` print it. */

@@ -190,7 +190,12 @@ int pas2p_pipeline_run(const pas2p_pipeline_opts_t *o, pas2p_pipeline_result_t *
         printf("note: the relevant phases hold %.1f %% of a rank's base time: %u more phase(s) "
                "replayed, so that the replayed ones hold >= %g %% of every rank's (the rest is "
                "extrapolated from their ratio)\n", 100 * was, cov, 100 * PAS2P_REPLAY_COVER);
-    if (more || cov)
+    char untraced[768];
+    int unt = run.sig && strcmp(b->method, "predict") &&
+              pas2p_signature_untraced_note(run.sig, untraced, sizeof untraced);
+    if (unt) /* (predict runs those calls: its phases time them) */
+        printf("note: %s\n", untraced);
+    if (more || cov || unt)
         fflush(stdout);
     char defdir[64];
     run.shown_dir = o->dir;

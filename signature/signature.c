@@ -260,6 +260,8 @@ int pas2p_signature_write(const pas2p_signature_t *s, const char *path, char *er
             ATTR("kernel_rate", "%.6g", R->kernel_rate);
         if (R->compute_blocked > 0)
             ATTR("compute_blocked", "%.3f", R->compute_blocked);
+        if (R->untraced_s > 0)
+            ATTR("untraced_s", "%.6f", R->untraced_s);
         for (uint32_t i = 0; i < R->nphases; i++) {
             const pas2p_sig_phase_t *p = &R->phases[i];
             W(xmlTextWriterStartElement(w, BAD_CAST "phase"));
@@ -804,6 +806,9 @@ static int read_stream(const char *path, uint32_t rank, int events, pas2p_signat
             R->events = reader_attr_u(r, "events", 0);
             R->kernel_rate = reader_attr_d(r, "kernel_rate", 0);
             R->compute_blocked = blocked_share(reader_attr_d(r, "compute_blocked", 0));
+            R->untraced_s = reader_attr_d(r, "untraced_s", 0);
+            if (!(R->untraced_s > 0 && R->untraced_s <= R->elapsed_s))
+                R->untraced_s = 0; /* (said only as a note: an odd value is none) */
             ret = xmlTextReaderRead(r);
             continue;
         }
@@ -1047,6 +1052,25 @@ static long phase_by_id(const phase_key_t *ids, uint32_t n, uint32_t id)
             hi = mid - 1;
     }
     return -1;
+}
+
+int pas2p_signature_untraced_note(const pas2p_signature_t *s, char *out, size_t len)
+{
+    const pas2p_sig_rank_t *most = NULL;
+    for (uint32_t r = 0; r < s->nranks; r++) {
+        const pas2p_sig_rank_t *R = &s->ranks[r];
+        if (R->untraced_s > 0 && R->elapsed_s > 0 &&
+            (!most || R->untraced_s / R->elapsed_s > most->untraced_s / most->elapsed_s))
+            most = R;
+    }
+    if (!most || most->untraced_s < 0.01 * most->elapsed_s)
+        return 0;
+    snprintf(out, len, "rank %u spent %.3g s, %.1f %% of its run, in MPI calls that were counted "
+             "and not traced (one-sided communication, MPI-IO): its phases carry that time as "
+             "computation, so replay and simulate replay it as computation (replay --compute "
+             "kernel as CPU work; --compute sleep waits it out) and do not model those calls "
+             "on the target", most->rank, most->untraced_s, 100 * most->untraced_s / most->elapsed_s);
+    return 1;
 }
 
 uint32_t pas2p_signature_relevant_cover(pas2p_signature_t *s, double cover, double *before)

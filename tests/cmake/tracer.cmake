@@ -273,6 +273,20 @@ pas2p_check(rma manifest ${EXPECT} --out "^untraced = 120,120$" --out "^untraced
   -- cat ${W}/rma/manifest)
 pas2p_check(rma analyze ${EXPECT} --out "240 one-sided \\(RMA\\) call\\(s\\) .* were made"
   -- ${PAS2P} analyze ${W}/rma -o ${W}/rma/sig.xml)
+# ... and the signature keeps each rank's time in them (rank/untraced_s), so that show,
+# simulate and replay say it too (Graph500's one-sided BFS: 92 % of a rank in fences, replay
+# +79 % with the CPU kernel, said by trace and analyze only); predict runs them: not said
+add_test(NAME rma_untraced_note COMMAND bash -c [=[
+  pas2p=$1 d=$2 plat=$3; rm -rf "$d/sim-u"
+  "$pas2p" analyze "$d" -o "$d/sig-u.xml" >/dev/null 2>&1
+  grep -Eq 'untraced_s="[0-9.]+"' "$d/sig-u.xml" || { echo "no untraced_s"; exit 1; }
+  note="note: rank [01] spent [0-9.]+ s, [0-9.]+ % of its run, in MPI calls that were counted and not traced"
+  out=$("$pas2p" show "$d/sig-u.xml") && grep -Eq "$note" <<<"$out" ||
+    { echo "show says nothing: $out"; exit 1; }
+  out=$("$pas2p" simulate "$d/sig-u.xml" --platform "$plat" -o "$d/sim-u") &&
+    grep -Eq "$note" <<<"$out" || { echo "simulate says nothing: $out"; exit 1; }
+  ]=] untraced ${PAS2P} ${W}/rma ${CMAKE_SOURCE_DIR}/platforms/gbe-cluster.xml)
+set_tests_properties(rma_untraced_note PROPERTIES FIXTURES_REQUIRED rma)
 # graph topologies and MPI_Comm_create_group: each communicator gets its own id from its
 # creation event, apart from the others of the same ranks, and a signature that defines it
 # (tests/mpi/graphcomm.c): simulate refused one made by a call not wrapped
