@@ -115,6 +115,54 @@ static int walk(pas2p_platform_t *p, xmlNodePtr n, char *err, size_t errlen, con
     return 0;
 }
 
+/* 1 if name is a <router>'s or a zone's (<zone>, <cluster>) id anywhere under n */
+static int other_netpoint(xmlNodePtr n, const char *name)
+{
+    for (; n; n = n->next) {
+        if (n->type != XML_ELEMENT_NODE)
+            continue;
+        const char *id = pas2p_xml_attr(n, "id"), *el = (const char *)n->name;
+        if (id && !strcmp(id, name) &&
+            (!strcmp(el, "router") || !strcmp(el, "zone") || !strcmp(el, "cluster")))
+            return 1;
+        if (other_netpoint(n->children, name))
+            return 1;
+    }
+    return 0;
+}
+
+/* Every <route>'s src and dst is a host or router of the platform (a cluster's router,
+ * named ..._router..., is taken as one).  SimGrid aborts on one that is not, exit 134, its
+ * list of existing netpoints in its log only (PENNANT's tester: exit 1, no host named). */
+static int check_routes(const pas2p_platform_t *p, xmlNodePtr root, xmlNodePtr n, char *err,
+                        size_t errlen, const char *path)
+{
+    for (; n; n = n->next) {
+        if (n->type != XML_ELEMENT_NODE)
+            continue;
+        if (!strcmp((const char *)n->name, "route")) {
+            const char *ends[2] = {pas2p_xml_attr(n, "src"), pas2p_xml_attr(n, "dst")};
+            for (int k = 0; k < 2; k++) {
+                const char *e = ends[k];
+                if (!e || pas2p_platform_find(p, e) >= 0 || strstr(e, "_router") ||
+                    other_netpoint(root, e))
+                    continue;
+                char hosts[160] = "";
+                for (size_t h = 0, len = 0; h < p->nhosts && len < sizeof hosts - 1; h++)
+                    len += (size_t)snprintf(hosts + len, sizeof hosts - len, "%s%s",
+                                            h ? ", " : "", p->hosts[h].name);
+                snprintf(err, errlen, "%s:%ld: route %s '%s' is no host or router of the platform "
+                         "(hosts: %s%s)", path, xmlGetLineNo(n), k ? "dst" : "src", e, hosts,
+                         strlen(hosts) >= sizeof hosts - 1 ? "..." : "");
+                return -1;
+            }
+        } else if (check_routes(p, root, n->children, err, errlen, path)) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int pas2p_platform_read(const char *path, pas2p_platform_t *p, char *err, size_t errlen)
 {
     memset(p, 0, sizeof *p);
@@ -133,7 +181,7 @@ int pas2p_platform_read(const char *path, pas2p_platform_t *p, char *err, size_t
     } else if (walk(p, root->children, err, errlen, path) == 0) {
         if (p->nhosts == 0)
             snprintf(err, errlen, "%s: the platform has no host", path);
-        else
+        else if (!check_routes(p, root, root->children, err, errlen, path))
             rc = 0;
     }
     xmlFreeDoc(doc);

@@ -313,6 +313,12 @@ add_test(NAME bad_simulate_unknown_host COMMAND ${EXPECT} --fail --one-line
 add_test(NAME bad_simulate_simgrid_aborts COMMAND ${EXPECT} --fail --one-line
   --out "SimGrid failed .*no connecting path" --clean ${W}/sim-bad7
   -- env PAS2P_QUIET=1 ${PAS2P} simulate ${D}/closed-form.sig.xml --platform ${D}/no-route.xml -o ${W}/sim-bad7)
+# a route to a host the platform does not have: SimGrid aborted (exit 134, "does name a node",
+# the existing ones in its log only) and simulate exited 1; now a bad input, named (PENNANT)
+add_test(NAME bad_simulate_route_to_nowhere COMMAND ${EXPECT} --rc 2 --one-line
+  --out "route-to-nowhere.xml:9: route dst 'h9' is no host or router of the platform \\(hosts: a, b\\)"
+  --clean ${W}/sim-bad8
+  -- ${PAS2P} simulate ${D}/closed-form.sig.xml --platform ${D}/route-to-nowhere.xml -o ${W}/sim-bad8)
 add_test(NAME bad_simulate_no_platform COMMAND ${EXPECT} --fail --one-line --out "no --platform"
   -- ${PAS2P} simulate ${D}/closed-form.sig.xml)
 
