@@ -656,6 +656,33 @@ static void test_outlier_ratio_is_said(void **state)
     }
 }
 
+/* what pas2p_pet_print_for says for the fixture with phase 2 (weight 100) timed at target2
+ * on n values in [lo, hi] (the caller frees it) */
+static char *print_phase2_values(double target2, uint32_t n, double lo, double hi,
+                                 const char *method)
+{
+    fix_t f;
+    make(&f, 1);
+    double t0[3] = {0.5, target2, NAN}, t1[2] = {0.4, 0.02};
+    const double *t[2] = {t0, t1};
+    pas2p_pet_t p;
+    char err[256], *text = NULL;
+    size_t len = 0;
+    assert_int_equal(pas2p_pet_compute(&f.s, t, 0, 0, &p, err, sizeof err), 0);
+    for (uint32_t i = 0; i < p.nphases; i++)
+        if (p.phases[i].id == 2) {
+            p.phases[i].nvalues = n;
+            p.phases[i].lo_s = lo;
+            p.phases[i].hi_s = hi;
+        }
+    FILE *fp = open_memstream(&text, &len);
+    assert_non_null(fp);
+    pas2p_pet_print_for(&p, method, fp);
+    fclose(fp);
+    pas2p_pet_free(&p);
+    return text;
+}
+
 /* a phase holding much of the PET on 2-4 timed values far apart is said (OpenFOAM on a
  * loaded node: 2 values 60x apart, 38 % of the PET); not with 5 values, nor values close
  * together, nor from a method that times no occurrence of the application */
@@ -671,31 +698,14 @@ static void test_few_values_far_apart_said(void **state)
                  {5, 0.01, 0.6, "predict", 0}, {3, 0.01, 0.03, "predict", 0},
                  {2, 0.01, 0.6, "simulate", 0}, {1, 0.3, 0.3, "predict", 0}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-        fix_t f;
-        make(&f, 1);
-        double t0[3] = {0.5, 0.3, NAN}, t1[2] = {0.4, 0.02};
-        const double *t[2] = {t0, t1};
-        pas2p_pet_t p;
-        char err[256], *text = NULL;
-        size_t len = 0;
-        assert_int_equal(pas2p_pet_compute(&f.s, t, 0, 0, &p, err, sizeof err), 0);
-        for (uint32_t i = 0; i < p.nphases; i++)
-            if (p.phases[i].id == 2) {
-                p.phases[i].nvalues = cases[c].n;
-                p.phases[i].lo_s = cases[c].lo;
-                p.phases[i].hi_s = cases[c].hi;
-            }
-        FILE *fp = open_memstream(&text, &len);
-        assert_non_null(fp);
-        pas2p_pet_print_for(&p, cases[c].method, fp);
-        fclose(fp);
+        char *text = print_phase2_values(0.3, cases[c].n, cases[c].lo, cases[c].hi,
+                                         cases[c].method);
         const char *n = strstr(text, "note: phase 2 (");
         if (cases[c].said && !(n && strstr(n, "rests on") && strstr(n, "--rare-after")))
             fail_msg("case %zu: no note on phase 2's few values in:\n%s", c, text);
         if (!cases[c].said && strstr(text, "rests on"))
             fail_msg("case %zu: a note on few values in:\n%s", c, text);
         free(text);
-        pas2p_pet_free(&p);
     }
 }
 
@@ -716,31 +726,14 @@ static void test_one_or_wide_values_said(void **state)
                  {7, 0.3, 0.1, 0.5, "predict", NULL},
                  {4, 0.3, 0.01, 0.5, "predict", NULL}}; /* (few values: the other note) */
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-        fix_t f;
-        make(&f, 1);
-        double t0[3] = {0.5, cases[c].target, NAN}, t1[2] = {0.4, 0.02};
-        const double *t[2] = {t0, t1};
-        pas2p_pet_t p;
-        char err[256], *text = NULL;
-        size_t len = 0;
-        assert_int_equal(pas2p_pet_compute(&f.s, t, 0, 0, &p, err, sizeof err), 0);
-        for (uint32_t i = 0; i < p.nphases; i++)
-            if (p.phases[i].id == 2) {
-                p.phases[i].nvalues = cases[c].n;
-                p.phases[i].lo_s = cases[c].lo;
-                p.phases[i].hi_s = cases[c].hi;
-            }
-        FILE *fp = open_memstream(&text, &len);
-        assert_non_null(fp);
-        pas2p_pet_print_for(&p, cases[c].method, fp);
-        fclose(fp);
+        char *text = print_phase2_values(cases[c].target, cases[c].n, cases[c].lo, cases[c].hi,
+                                         cases[c].method);
         const char *n = strstr(text, "note: phase 2 (");
         if (cases[c].said && !(n && strstr(n, cases[c].said)))
             fail_msg("case %zu: no '%s' in:\n%s", c, cases[c].said, text);
         if (!cases[c].said && (strstr(text, "on one occurrence of") || strstr(text, "x apart (the target")))
             fail_msg("case %zu: a note in:\n%s", c, text);
         free(text);
-        pas2p_pet_free(&p);
     }
 }
 
