@@ -289,7 +289,8 @@ static void compact(folder_t *f)
     size_t k = 0;
     while (k < f->nloops && f->loops[k].pos < f->base)
         k++;
-    memmove(f->loops, f->loops + k, (f->nloops - k) * sizeof *f->loops);
+    if (k) /* (loops is NULL until the first loop: memmove's arguments must not be) */
+        memmove(f->loops, f->loops + k, (f->nloops - k) * sizeof *f->loops);
     f->nloops -= k;
 }
 
