@@ -1396,6 +1396,52 @@ static void test_polled_sends(void **state)
     free_all(s, res, 2);
 }
 
+/* Graph500's BFS: a rank polls its receive with MPI_Test; the failed tests are waiting,
+ * the next call's computation (their computation and time), but the successful test's own
+ * time took the message in -- a full trace replays it as a `test`/`wait`, whose time the
+ * replay models -- so it is the phase's time and not its computation (counted, the
+ * signature's simulation came out 6 % above the full trace's) */
+static void test_found_test_time_not_compute(void **state)
+{
+    (void)state;
+    stream_t s[2] = {{0}};
+    for (int r = 0; r < 2; r++)
+        add(&s[r], PAS2P_CALL_Init, -1, -1, 0, 0);
+    for (int round = 0; round < 10; round++) {
+        uint64_t post = s[0].n;
+        add(&s[0], PAS2P_CALL_Irecv, 1, 7, 4096, 1000);
+        for (int k = 0; k < 3; k++)
+            add(&s[0], PAS2P_CALL_Test, -1, -1, 0, 500); /* found nothing: 500 + 1000 ns */
+        add_test_done(&s[0], post, PAS2P_CALL_Irecv, 1, 7, 700);
+        pas2p_event_t *t = &s[0].ev[s[0].n - 1]; /* 40 us inside the successful test */
+        t->t_end = t->t_start + 40000;
+        s[0].clock = t->t_end;
+        add(&s[1], PAS2P_CALL_Send, 0, 7, 4096, 30000);
+        for (int r = 0; r < 2; r++)
+            add(&s[r], PAS2P_CALL_Barrier, -1, -1, 0, 2000);
+    }
+    pas2p_rank_phases_t res[2];
+    finish_polled(s, 2, res);
+    double sum_t = 0;
+    uint64_t barriers = 0;
+    for (uint32_t i = 0; i < res[0].nphases; i++) {
+        const pas2p_phase_t *p = &res[0].phases[i];
+        sum_t += p->time_sum_s;
+        for (uint32_t k = 0; k < p->nsym; k++) {
+            if (res[0].symbols[p->syms[k]].call != PAS2P_CALL_Barrier)
+                continue;
+            /* its computation: 3 x (500 + 1000) of failed polls, the successful test's 700
+             * and the Barrier's own 2000; not the test's 40 us */
+            assert_true(fabs(p->pos_compute_s[k] - 7.2e-6) < 1e-12);
+            barriers += p->weight;
+        }
+    }
+    assert_int_equal(barriers, 10);
+    /* and the time is all there, from MPI_Init's return: every event in one occurrence */
+    assert_true(fabs(sum_t - (double)(s[0].ev[s[0].n - 1].t_end - s[0].ev[0].t_end) * 1e-9) < 1e-9);
+    free_all(s, res, 2);
+}
+
 /* A receive the rank never completes (mplrs posts one per worker for a message none
  * sends): the analysis takes it as done where it starts (told of it by a first pass, as
  * pas2p analyze does), and the event says it was never completed (pos_pdone's top bit) */
@@ -1559,6 +1605,7 @@ int main(void)
         cmocka_unit_test(test_polled_wildcards_anchor),
         cmocka_unit_test(test_wait_completes_later_request),
         cmocka_unit_test(test_polled_sends),
+        cmocka_unit_test(test_found_test_time_not_compute),
         cmocka_unit_test(test_cancelled_receive_marked),
         cmocka_unit_test(test_never_completed_receive_marked), cmocka_unit_test(test_heavy_oneoff_apart),
         cmocka_unit_test(test_heavy_first_then_cheap),
