@@ -326,7 +326,9 @@ pas2p_check(graphcomm simulate ${EXPECT} --out "^PET = [0-9.]+ s$"
 #   waitlater  a Wait for a request that is not the oldest pending one (StarPU-MPI)
 #   bcastorder rooted broadcasts on two all-rank communicators, in another order on each
 #              rank (murasaki-mpi): predict's stop agreement must not deadlock it
-foreach(prog intercomm persist wcoll nbrhalo counttag commloop waitlater bcastorder)
+#   pollreply  a receive polled with MPI_Test while an older send is pending (Graph500):
+#              the full trace waits for that receive where the test completed it
+foreach(prog intercomm persist wcoll nbrhalo counttag commloop waitlater bcastorder pollreply)
   add_executable(${prog} mpi/${prog}.c)
   target_link_libraries(${prog} PRIVATE MPI::MPI_C)
 endforeach()
@@ -353,6 +355,10 @@ pas2p_every_path(waitlater_every_path waitlater waitlater 2 60)
 # ... an MPI_Waitsome that completes the later request only (yorick's mpy)
 pas2p_every_path(waitsome_later_every_path waitlater waitlater 2 60w)
 pas2p_every_path(bcastorder_every_path bcastorder bcastorder 2 60)
+# (on a 1 ms link: both simulations pay each round trip)
+add_test(NAME pollreply_every_path COMMAND bash ${T}/pollreply.sh ${PAS2P}
+  ${CMAKE_SOURCE_DIR}/tests/data/slow-link.xml ${W}/pollreply_every_path -- ${MPIRUN} -np 2
+  $<TARGET_FILE:pollreply> 40)
 # a reused communicator id defined again with other members: one line naming the rank, the
 # event and the communicator (the readers take an id's first definition)
 add_test(NAME bad_analyze_comm_redefined COMMAND bash ${T}/comm_redefined.sh ${PAS2P}
