@@ -355,7 +355,7 @@ pas2p_every_path(waitlater_every_path waitlater waitlater 2 60)
 # ... an MPI_Waitsome that completes the later request only (yorick's mpy)
 pas2p_every_path(waitsome_later_every_path waitlater waitlater 2 60w)
 pas2p_every_path(bcastorder_every_path bcastorder bcastorder 2 60)
-# (on a 1 ms link: both simulations pay each round trip)
+# (on a 1 ms link: the full trace pays each round trip; the signature is checked by every_path)
 add_test(NAME pollreply_every_path COMMAND bash ${T}/pollreply.sh ${PAS2P}
   ${CMAKE_SOURCE_DIR}/tests/data/slow-link.xml ${W}/pollreply_every_path -- ${MPIRUN} -np 2
   $<TARGET_FILE:pollreply> 40)
