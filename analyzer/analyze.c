@@ -619,6 +619,7 @@ int pas2p_build_signature(const pas2p_rank_phases_t *res, const pas2p_manifest_t
                     q->events[k].size_max = p->pos_size_max[k];
                     q->events[k].wait_s = p->pos_wait_s ? p->pos_wait_s[k] : 0;
                     q->events[k].completes = p->pos_wdist ? p->pos_wdist[k] : 0;
+                    q->events[k].pcompletes = p->pos_pwdist ? p->pos_pwdist[k] : 0;
                     uint32_t pd = p->pos_pdone ? p->pos_pdone[k] : 0;
                     q->events[k].polled = pd & 0x7fffffffu;
                     q->events[k].cancelled = pd >> 31;

@@ -305,7 +305,7 @@ static uint64_t req_take(reqset_t *s, uint64_t post, uint64_t index)
  * murasaki-mpi streams MPI_Issend and completes them with MPI_Test on the oldest, at most
  * a thousand unfinished, a set searched by req_oldest; without their waits its replay
  * posted 918 000 sends before the first wait.) */
-static uint32_t polled_oldest(reqset_t *s, const pas2p_event_view_t *v)
+static uint32_t polled_oldest(reqset_t *s, const pas2p_event_view_t *v, uint64_t ghost1)
 {
     uint32_t n = 0;
     const pas2p_completion_t *d = pas2p_event_completions(v, &n);
@@ -322,6 +322,8 @@ static uint32_t polled_oldest(reqset_t *s, const pas2p_event_view_t *v)
             newest = d[i].post;
     }
     uint64_t oldest = req_oldest(s);
+    if (ghost1 && ghost1 - 1 < oldest)
+        oldest = ghost1 - 1;
     return oldest != UINT64_MAX && oldest < newest ? 0 : n;
 }
 
@@ -344,7 +346,7 @@ static void req_each(const reqset_t *s, void (*fn)(void *, uint64_t, uint64_t), 
 #define PDONE_CANCELLED 0x80000000u
 
 /* gpr_t.range's values per call (RW): see gpr_t */
-#define RW 4
+#define RW 5
 
 /* gpr_t.range's fourth value per call: an MPI_Wait/Waitany/Waitsome's distance back to the call that
  * posted the request it completed (gev_t.wdist), the same in every occurrence; WD_UNSET
@@ -388,6 +390,9 @@ typedef struct {
                                  bit: PDONE_CANCELLED */
     uint32_t wdist;           /* an MPI_Wait/Waitany/Waitsome completing one request posted in this
                                  slice: how many calls before it that was (0: none) */
+    uint32_t pwdist;          /* a receive a test before it completed, posted in this slice but
+                                 not the oldest active request (not in pdone): how many calls
+                                 before it that receive was posted (0: none) */
     uint64_t compute_ns, time_ns, instr, bytes, rbytes;
 } gev_t;
 
@@ -452,6 +457,13 @@ typedef struct {
                                     but not to its computation (the receive that follows
                                     waits in a replay; as computation it waited twice) */
     uint32_t absorbed_done;   /* receives polls completed since the last call (gev_t.pdone) */
+    uint64_t ghost1;          /* 1 + the oldest post of this slice's requests that tests
+                                 completed unsaid (neither in pdone nor pwdist): a replay
+                                 still has them pending, so they are older than the oldest
+                                 for polled_oldest (0: none) */
+    uint32_t absorbed_psi;    /* 1 + the slice index of the call that posted a receive a poll
+                                 completed since the last call, not the oldest (gev_t.pwdist);
+                                 0: none */
     int never_done;           /* the call being consumed posts a receive never completed */
     unsigned last_call;       /* pas2p_number_event's state: the last numbered call */
     pas2p_tagc_t tagc;        /* pas2p_tag_count's state */
@@ -475,7 +487,7 @@ typedef struct {
     uint32_t *syms;
     double *pos;              /* 4 x nsym sums: compute, instructions, bytes, rbytes */
     uint64_t *range;          /* RW x nsym: min and max of bytes + rbytes, pdone's (PD_*),
-                                 the wait's distance (WD_*) */
+                                 the wait's distance and the polled receive's (WD_*) */
     double tsum, tsumsq, tmin, tmax, csum, isum;
     uint64_t bmin, bmax;
     double samples[RESERVOIR];
@@ -1051,7 +1063,7 @@ static int advance(gstate_t *g, int rank)
     unsigned call = e->call;
     int klass = call < PAS2P_CALL_LIMIT ? g->cls[call] : -1;
     unsigned cf = call < PAS2P_CALL_LIMIT ? g->cf[call] : 0;
-    uint32_t ndp0 = R->ndp, wdist = 0;
+    uint32_t ndp0 = R->ndp, wdist = 0, psi = 0;
     int32_t tag, tag2; /* as the identity has them (counting tags; phases.c the same) */
     pas2p_tag_count(&R->tagc, e, &tag, &tag2);
     switch (klass) {
@@ -1155,6 +1167,12 @@ static int advance(gstate_t *g, int rank)
                            call == PAS2P_CALL_Waitsome) &&
                 d[i].post >= R->slice_start && si < R->nsl)
                 wdist = R->nsl - si;
+            /* a test that completed one receive, posted in this slice (Graph500's BFS tests
+             * its wildcard receive while older sends are pending): if it was not the oldest
+             * request (polled_oldest), the next call waits for that one (`wait 1 P`) */
+            if (n == 1 && d[i].call == PAS2P_CALL_Irecv && d[i].post >= R->slice_start &&
+                si < R->nsl && !(d[i].source == PAS2P_PEER_ANY && (d[i].flags & PAS2P_EV_ANY_SOURCE)))
+                psi = si + 1;
             if (d[i].source >= 0 && msg_recvd(g, comm, d[i].source, rank, d[i].tag, v->ordinal))
                 goto oom;
         }
@@ -1214,8 +1232,19 @@ static int advance(gstate_t *g, int rank)
         R->absorbed_ns += e->compute_ns + (blocking ? 0 : dur);
         R->absorbed_wait_ns += blocking ? dur : 0;
         R->absorbed_instr += instr;
-        if (klass == PAS2P_CLASS_COMPLETION && v->ev.payload)
-            R->absorbed_done += polled_oldest(&R->pending, v);
+        if (klass == PAS2P_CLASS_COMPLETION && v->ev.payload) {
+            uint32_t po = polled_oldest(&R->pending, v, R->ghost1), nd = 0;
+            R->absorbed_done += po;
+            if (!po && psi && !R->absorbed_psi) { /* (the first such receive) */
+                R->absorbed_psi = psi;
+            } else if (!po) { /* completed unsaid: still pending in a replay */
+                const pas2p_completion_t *d = pas2p_event_completions(v, &nd);
+                for (uint32_t i = 0; d && i < nd; i++)
+                    if (d[i].post != UINT64_MAX && d[i].post >= R->slice_start &&
+                        (!R->ghost1 || d[i].post + 1 < R->ghost1))
+                        R->ghost1 = d[i].post + 1;
+            }
+        }
         return 1;
     }
     R->lpos++;
@@ -1246,11 +1275,12 @@ static int advance(gstate_t *g, int rank)
         goto oom;
     gev_t x = {.sym = sym,
                .pdone = (R->absorbed_done & ~PDONE_CANCELLED) | (R->never_done ? PDONE_CANCELLED : 0),
-               .wdist = wdist, .compute_ns = e->compute_ns + R->absorbed_ns,
+               .wdist = wdist, .pwdist = R->absorbed_psi ? R->nsl - (R->absorbed_psi - 1) : 0,
+               .compute_ns = e->compute_ns + R->absorbed_ns,
                .time_ns = e->compute_ns + R->absorbed_ns + R->absorbed_wait_ns + dur,
                .instr = instr + R->absorbed_instr, .bytes = e->bytes, .rbytes = e->rbytes};
     R->absorbed_ns = R->absorbed_instr = R->absorbed_wait_ns = 0;
-    R->absorbed_done = 0;
+    R->absorbed_done = R->absorbed_psi = 0;
     R->never_done = 0;
     if (slice_push(R, &x))
         goto oom;
@@ -1400,6 +1430,7 @@ static int phase_new(gstate_t *g, uint64_t key, uint32_t *id)
             q->range[RW * i + 1] = 0;
             q->range[RW * i + 2] = PD_NONE;
             q->range[RW * i + 3] = WD_UNSET;
+            q->range[RW * i + 4] = WD_UNSET;
         }
         if (g->anchored) {
             memcpy(q->set, R->set, sizeof *q->set * R->nset);
@@ -1700,6 +1731,7 @@ static int occurrence_end(gstate_t *g)
                 q->range[RW * i + 1] = sz;
             q->range[RW * i + 2] = pd_merge(q->range[RW * i + 2], pd_of(x->pdone));
             q->range[RW * i + 3] = wd_merge(q->range[RW * i + 3], x->wdist);
+            q->range[RW * i + 4] = wd_merge(q->range[RW * i + 4], x->pwdist);
             uint64_t b = x->bytes > x->rbytes ? x->bytes : x->rbytes;
             if (b) {
                 if (b < q->bmin)
@@ -1748,7 +1780,8 @@ static int occurrence_end(gstate_t *g)
             R->absorbed_ns = R->absorbed_instr = R->absorbed_wait_ns = 0;
         /* (what they completed is the occurrence's end's: a replay completes what is left
          * there) */
-        R->absorbed_done = 0;
+        R->absorbed_done = R->absorbed_psi = 0;
+        R->ghost1 = 0;
         R->nsl = 0;
         R->ndp = 0;
         R->slice_start = R->pos;
@@ -1958,7 +1991,7 @@ typedef struct {
     gdep_t *dp;
     uint32_t nsl, ndp, dpi;
     uint64_t lpos, apos, absorbed_ns, absorbed_instr, absorbed_wait_ns;
-    uint32_t absorbed_done;
+    uint32_t absorbed_done, absorbed_psi;
 } split_t;
 
 static int split_repeats(gstate_t *g)
@@ -2050,7 +2083,7 @@ static int split_repeats(gstate_t *g)
         sv[r] = (split_t){.sl = R->sl, .nsl = R->nsl, .dp = R->dp, .ndp = R->ndp, .lpos = R->lpos, .apos = R->apos,
                           .absorbed_ns = R->absorbed_ns, .absorbed_instr = R->absorbed_instr,
                           .absorbed_wait_ns = R->absorbed_wait_ns,
-                          .absorbed_done = R->absorbed_done};
+                          .absorbed_done = R->absorbed_done, .absorbed_psi = R->absorbed_psi};
     }
     for (uint32_t j = 1; j < k; j++) {
         int last = j + 1 == k;
@@ -2073,6 +2106,8 @@ static int split_repeats(gstate_t *g)
                 R->absorbed_instr = S->absorbed_instr;
                 R->absorbed_wait_ns = S->absorbed_wait_ns;
                 R->absorbed_done = S->absorbed_done;
+                /* (its index in the last part, if it was posted there) */
+                R->absorbed_psi = S->absorbed_psi > a ? S->absorbed_psi - a : 0;
                 continue;
             }
             uint64_t ap = R->slice_astart; /* (advance's rule, from the symbols) */
@@ -2087,7 +2122,8 @@ static int split_repeats(gstate_t *g)
             R->lpos = R->slice_lstart + R->nsl;
             R->apos = ap;
             R->absorbed_ns = R->absorbed_instr = R->absorbed_wait_ns = 0;
-            R->absorbed_done = 0;
+            R->absorbed_done = R->absorbed_psi = 0;
+            R->ghost1 = 0;
         }
         if (!last && occurrence_end(g))
             goto out;
@@ -2331,6 +2367,7 @@ static void phase_absorb(gstate_t *g, gphase_t *b, gphase_t *a)
                 y->range[RW * k + 1] = x->range[RW * k + 1];
             y->range[RW * k + 2] = pd_merge(y->range[RW * k + 2], x->range[RW * k + 2]);
             y->range[RW * k + 3] = wd_merge(y->range[RW * k + 3], x->range[RW * k + 3]);
+            y->range[RW * k + 4] = wd_merge(y->range[RW * k + 4], x->range[RW * k + 4]);
         }
         y->pw += x->pw;
         y->tsum += x->tsum;
@@ -2744,9 +2781,10 @@ static int results(gstate_t *g, int r, pas2p_rank_phases_t *out)
         p->pos_wait_s = calloc(q->nsym, sizeof(double));
         p->pos_pdone = calloc(q->nsym, sizeof(uint32_t));
         p->pos_wdist = calloc(q->nsym, sizeof(uint32_t));
+        p->pos_pwdist = calloc(q->nsym, sizeof(uint32_t));
         if (!p->pos_compute_s || !p->pos_instructions || !p->pos_bytes || !p->pos_rbytes ||
             !p->pos_size_min || !p->pos_size_max || !p->pos_wait_s || !p->pos_pdone ||
-            !p->pos_wdist) {
+            !p->pos_wdist || !p->pos_pwdist) {
             pas2p_rank_phases_t tmp = {.phases = ph, .nphases = k};
             pas2p_rank_phases_free(&tmp);
             return -1;
@@ -2763,6 +2801,8 @@ static int results(gstate_t *g, int r, pas2p_rank_phases_t *out)
             p->pos_pdone[x] = pd_out(q->range[RW * x + 2]);
             uint64_t wd = q->range[RW * x + 3];
             p->pos_wdist[x] = wd >= WD_MIXED ? 0 : (uint32_t)wd;
+            wd = q->range[RW * x + 4];
+            p->pos_pwdist[x] = wd >= WD_MIXED ? 0 : (uint32_t)wd;
         }
         p->min_bytes = q->bmin == UINT64_MAX ? 0 : q->bmin;
         p->max_bytes = q->bmax;

@@ -122,6 +122,10 @@ typedef struct {
     uint32_t *pos_wdist;         /* nsym (global phases, else NULL): an MPI_Wait/Waitany's
                                     request was posted this many calls before it in every
                                     occurrence (0: not so, or another call) */
+    uint32_t *pos_pwdist;        /* nsym (global phases, else NULL): a receive that a test
+                                    before the call completed, not the oldest active request
+                                    (so not in pos_pdone), was posted this many calls before
+                                    it in every occurrence (0: not so) */
     double *pos_wait_s;          /* nsym (global phases, else NULL): what a replay of the
                                     mean occurrence misses of the phase's share of the run's
                                     critical path, as a share of each call's computation

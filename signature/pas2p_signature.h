@@ -61,6 +61,13 @@ typedef struct {
     uint32_t completes;                 /* global phases, an MPI_Wait/Waitany: the request it
                                            completes was posted this many calls of the phase
                                            before it, in every occurrence (0: not said) */
+    uint32_t pcompletes;                /* global phases: a receive that a test before this
+                                           call completed, not the rank's oldest pending
+                                           request (so not in `polled`), was posted this many
+                                           calls of the phase before it, in every occurrence
+                                           (0: not said) */
+    uint32_t pwpos;                     /* the action writers' (not in the file): 1 + where
+                                           that receive is among the pending ones (0: none) */
     uint32_t wpos;                      /* the action writers' (not in the file): 1 + where
                                            that request is among the replay's pending ones,
                                            0 oldest first (`wait N P`, ACTIONS.md) */

@@ -64,6 +64,8 @@ static int write_event(xmlTextWriterPtr w, const pas2p_sig_event_t *e, const pas
         ATTR("cancelled", "%d", 1);
     if (e->completes)
         ATTR("completes", "%u", e->completes);
+    if (e->pcompletes)
+        ATTR("polled_completes", "%u", e->pcompletes);
     if (e->peer2 != -1 || e->tag2 != -1) {
         ATTR("peer2", "%d", e->peer2);
         ATTR("tag2", "%d", e->tag2);
@@ -112,7 +114,8 @@ static int same_shape(const pas2p_sig_event_t *a, const pas2p_sig_event_t *b)
            a->aux == b->aux && a->bytes == b->bytes && a->rbytes == b->rbytes &&
            a->size_min == b->size_min && a->size_max == b->size_max &&
            a->polled == b->polled && a->cancelled == b->cancelled &&
-           a->completes == b->completes && !a->nstarts && !b->nstarts;
+           a->completes == b->completes && a->pcompletes == b->pcompletes && !a->nstarts &&
+           !b->nstarts;
 }
 
 /* computations close enough to be written as their mean: a copy that computed much longer
@@ -493,6 +496,8 @@ static int parse_event(xmlNodePtr e, pas2p_sig_event_t *x)
     x->cancelled = pas2p_xml_attr_u(e, "cancelled") != 0;
     uint64_t cw = pas2p_xml_attr_u(e, "completes");
     x->completes = cw > UINT32_MAX ? 0 : (uint32_t)cw;
+    uint64_t pc = pas2p_xml_attr_u(e, "polled_completes");
+    x->pcompletes = pc > UINT32_MAX ? 0 : (uint32_t)pc;
     if (!x->call)
         return -2; /* an MPI call this pas2p does not know */
     return read_starts(pas2p_xml_attr(e, "starts"), x);

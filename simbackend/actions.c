@@ -125,6 +125,10 @@ static int write_event(FILE *f, const callmap_t *m, const pas2p_sig_event_t *e, 
     write_compute(f, m, e);
     if (e->polled) /* what the run's tests completed, polling, before this call */
         fprintf(f, "wait %u\n", e->polled);
+    if (e->pwpos > 1) /* a receive a test completed that was not the oldest pending: that one */
+        fprintf(f, "wait 1 %u\n", e->pwpos - 1);
+    else if (e->pwpos)
+        fprintf(f, "wait 1\n");
     if (row == SILENT)
         return 0;
     /* a wait that completed nothing (its requests null or inactive: ELPA waits on
@@ -797,6 +801,18 @@ static void pending_drop(cancels_t *q, size_t at, size_t k)
 static int pending_note(cancels_t *q, pas2p_sig_event_t *e, uint32_t j, int row)
 {
     pending_drop(q, 0, e->polled);
+    /* the receive a test completed before the call, not the oldest (`polled_completes`):
+     * where it is, if its Irecv was written in this block (e->pwpos, for write_event) */
+    e->pwpos = 0;
+    if (e->pcompletes && e->pcompletes <= j && !e->nstarts) {
+        size_t at = 0;
+        while (at < q->n && q->post[at] != j - e->pcompletes)
+            at++;
+        if (at < q->n) {
+            e->pwpos = (uint32_t)at + 1;
+            pending_drop(q, at, 1);
+        }
+    }
     if (e->nstarts) {
         for (uint32_t k = 0; k < e->nstarts; k++)
             if (post_add(q, j))

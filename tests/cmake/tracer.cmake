@@ -327,7 +327,7 @@ pas2p_check(graphcomm simulate ${EXPECT} --out "^PET = [0-9.]+ s$"
 #   bcastorder rooted broadcasts on two all-rank communicators, in another order on each
 #              rank (murasaki-mpi): predict's stop agreement must not deadlock it
 #   pollreply  a receive polled with MPI_Test while an older send is pending (Graph500):
-#              the full trace waits for that receive where the test completed it
+#              the full trace and the signature wait for it where the test completed it
 foreach(prog intercomm persist wcoll nbrhalo counttag commloop waitlater bcastorder pollreply)
   add_executable(${prog} mpi/${prog}.c)
   target_link_libraries(${prog} PRIVATE MPI::MPI_C)
@@ -355,7 +355,7 @@ pas2p_every_path(waitlater_every_path waitlater waitlater 2 60)
 # ... an MPI_Waitsome that completes the later request only (yorick's mpy)
 pas2p_every_path(waitsome_later_every_path waitlater waitlater 2 60w)
 pas2p_every_path(bcastorder_every_path bcastorder bcastorder 2 60)
-# (on a 1 ms link: the full trace pays each round trip; the signature is checked by every_path)
+# (on a 1 ms link: both simulations pay each round trip)
 add_test(NAME pollreply_every_path COMMAND bash ${T}/pollreply.sh ${PAS2P}
   ${CMAKE_SOURCE_DIR}/tests/data/slow-link.xml ${W}/pollreply_every_path -- ${MPIRUN} -np 2
   $<TARGET_FILE:pollreply> 40)

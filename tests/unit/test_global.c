@@ -1442,6 +1442,52 @@ static void test_found_test_time_not_compute(void **state)
     free_all(s, res, 2);
 }
 
+/* Graph500's BFS: tests complete the rank's requests out of order.  A test that completed
+ * a request other than the oldest says nothing (a replay still has it pending), so when a
+ * later test completes a receive that is the oldest of the run's requests, a replay's
+ * oldest is that unsaid send: the next call names the receive (pos_pwdist,
+ * `polled_completes`) instead of counting it (pos_pdone: a replay's `wait 1` waited for
+ * the send, and for the receive one step late) */
+static void test_polled_receive_named(void **state)
+{
+    (void)state;
+    stream_t s[2] = {{0}};
+    for (int r = 0; r < 2; r++)
+        add(&s[r], PAS2P_CALL_Init, -1, -1, 0, 0);
+    for (int round = 0; round < 10; round++) {
+        uint64_t s1 = s[0].n;
+        add(&s[0], PAS2P_CALL_Isend, 1, 8, 64, 1000);
+        uint64_t s2 = s[0].n;
+        add(&s[0], PAS2P_CALL_Isend, 1, 9, 64, 1000);
+        uint64_t rv = s[0].n;
+        add(&s[0], PAS2P_CALL_Irecv, 1, 7, 64, 1000);
+        add_test_done(&s[0], s2, PAS2P_CALL_Isend, PAS2P_PEER_NONE, 9, 300); /* unsaid */
+        add_test_done(&s[0], s1, PAS2P_CALL_Isend, PAS2P_PEER_NONE, 8, 300); /* the oldest */
+        add_test_done(&s[0], rv, PAS2P_CALL_Irecv, 1, 7, 300);
+        add(&s[1], PAS2P_CALL_Recv, 0, 8, 64, 1000);
+        add(&s[1], PAS2P_CALL_Recv, 0, 9, 64, 1000);
+        add(&s[1], PAS2P_CALL_Send, 0, 7, 64, 1000);
+        for (int r = 0; r < 2; r++)
+            add(&s[r], PAS2P_CALL_Barrier, -1, -1, 0, 1000);
+    }
+    pas2p_rank_phases_t res[2];
+    finish_polled(s, 2, res);
+    uint64_t named = 0;
+    for (uint32_t i = 0; i < res[0].nphases; i++) {
+        const pas2p_phase_t *p = &res[0].phases[i];
+        assert_non_null(p->pos_pwdist);
+        for (uint32_t k = 0; k < p->nsym; k++) {
+            if (res[0].symbols[p->syms[k]].call != PAS2P_CALL_Barrier)
+                continue;
+            assert_int_equal(p->pos_pdone[k], 1);  /* the first send, the oldest */
+            assert_int_equal(p->pos_pwdist[k], 1); /* and the Irecv, the call before */
+            named += p->weight;
+        }
+    }
+    assert_int_equal(named, 10);
+    free_all(s, res, 2);
+}
+
 /* A receive the rank never completes (mplrs posts one per worker for a message none
  * sends): the analysis takes it as done where it starts (told of it by a first pass, as
  * pas2p analyze does), and the event says it was never completed (pos_pdone's top bit) */
@@ -1606,6 +1652,7 @@ int main(void)
         cmocka_unit_test(test_wait_completes_later_request),
         cmocka_unit_test(test_polled_sends),
         cmocka_unit_test(test_found_test_time_not_compute),
+        cmocka_unit_test(test_polled_receive_named),
         cmocka_unit_test(test_cancelled_receive_marked),
         cmocka_unit_test(test_never_completed_receive_marked), cmocka_unit_test(test_heavy_oneoff_apart),
         cmocka_unit_test(test_heavy_first_then_cheap),
