@@ -1445,12 +1445,13 @@ static void wait_position(const mirror_t *M, const pas2p_event_view_t *v, pas2p_
 }
 
 /* a test (or a Waitall) that completed the k oldest pending requests (in any order)
- * becomes `wait k`; a test that completed one receive, not the oldest, `wait 1 P`: the
- * run had polled for that message there (Graph500's BFS tests its receive while older
- * sends are pending).  Replayed as a `test` the rank ran on without it, processing data
- * that had not come: Graph500 SCALE 13 on a two-node virtual cluster (200 Mbit/s), its
- * full trace simulated 0.51 s on the cluster's platform against 0.85 s measured there;
- * waiting, 0.81 s */
+ * becomes `wait k`; one that completed one receive, not the oldest, `wait 1 P`: the run
+ * had polled for that message there (Graph500's BFS tests its receive while older sends
+ * are pending), or waited for it alone (adi's MPI_Waitall(1) per chunk, once a `waitall`
+ * of every pending request).  Replayed as a `test` the rank ran on without it, processing
+ * data that had not come: Graph500 SCALE 13 on a two-node virtual cluster (200 Mbit/s),
+ * its full trace simulated 0.51 s on the cluster's platform against 0.85 s measured
+ * there; waiting, 0.81 s */
 static void test_as_wait(mirror_t *M, const pas2p_event_view_t *v, pas2p_sig_event_t *x)
 {
     uint32_t n = 0;
