@@ -798,16 +798,25 @@ static void pending_drop(cancels_t *q, size_t at, size_t k)
 /* call j of the phase (e, written as action row `row`; e->wpos set here) into the model:
  * its polled completions (the oldest), its own request(s), or what its wait completes.
  * 0, or -1 out of memory. */
+/* where the request that call j - dist of the phase posted is among q's (q->n: not there) */
+static size_t pending_find(const cancels_t *q, uint32_t j, uint32_t dist)
+{
+    size_t at = 0;
+    if (!dist || dist > j)
+        return q->n;
+    while (at < q->n && q->post[at] != j - dist)
+        at++;
+    return at;
+}
+
 static int pending_note(cancels_t *q, pas2p_sig_event_t *e, uint32_t j, int row)
 {
     pending_drop(q, 0, e->polled);
     /* the receive a test completed before the call, not the oldest (`polled_completes`):
      * where it is, if its Irecv was written in this block (e->pwpos, for write_event) */
     e->pwpos = 0;
-    if (e->pcompletes && e->pcompletes <= j && !e->nstarts) {
-        size_t at = 0;
-        while (at < q->n && q->post[at] != j - e->pcompletes)
-            at++;
+    if (!e->nstarts) {
+        size_t at = pending_find(q, j, e->pcompletes);
         if (at < q->n) {
             e->pwpos = (uint32_t)at + 1;
             pending_drop(q, at, 1);
@@ -834,10 +843,7 @@ static int pending_note(cancels_t *q, pas2p_sig_event_t *e, uint32_t j, int row)
     if (!strcmp(A->name, "waitall")) {
         q->n = 0;
     } else if (!strcmp(A->name, "wait")) {
-        size_t at = 0;
-        if (e->completes && e->completes <= j && (e->aux ? e->aux : 1) == 1)
-            while (at < q->n && q->post[at] != j - e->completes)
-                at++;
+        size_t at = (e->aux ? e->aux : 1) == 1 ? pending_find(q, j, e->completes) : q->n;
         if (at == q->n) /* not there: the oldest */
             at = 0;
         e->wpos = at ? (uint32_t)at + 1 : 0;
@@ -1470,12 +1476,10 @@ static void test_as_wait(mirror_t *M, const pas2p_event_view_t *v, pas2p_sig_eve
             continue;
         if (n > 1 || d[0].call != PAS2P_CALL_Irecv)
             return; /* not among them (sends: the run did not wait for them there) */
-        for (j = q->at + 1; j < q->n && q->post[j] != d[0].post; j++)
-            ;
-        if (j < q->n) {
+        wait_position(M, v, x); /* that receive's place among the pending ones */
+        if (x->wpos) {
             x->call = PAS2P_CALL_Wait;
             x->aux = 1;
-            x->wpos = (uint32_t)(j - q->at + 1);
         }
         return;
     }
