@@ -69,6 +69,9 @@ add_test(NAME warmup COMMAND bash ${T}/warmup.sh ${PAS2P} $<TARGET_FILE:mpi_empt
 # the compute share and the kernel rate it scales (manifest), spinning against sleeping
 add_test(NAME compute_share COMMAND bash ${T}/compute_share.sh ${PAS2P} $<TARGET_FILE:share> ${W}
   ${MPIRUN})
+# (alone: a spinner's share of a core is what it measures, and another test's ranks on the
+# two cores took it below its floor in loaded runs)
+set_tests_properties(compute_share PROPERTIES RUN_SERIAL TRUE)
 
 # LD_PRELOAD mode (pas2p trace): the probe checked event by event
 pas2p_trace_test(probe 4 $<TARGET_FILE:probe>)
@@ -374,6 +377,9 @@ add_test(NAME dynsched_mixed_auto COMMAND bash ${T}/dynsched_mixed.sh ${PAS2P} $
 add_test(NAME dynsched_predict COMMAND bash ${T}/dynsched.sh ${PAS2P}
   ${CMAKE_SOURCE_DIR}/platforms/gbe-cluster.xml ${W}/dynsched
   -- ${MPIRUN} -np 2 $<TARGET_FILE:dynsched> 40)
+# (alone: its predict run's stop and departures are timing-dependent; it failed once beside
+# other tests' ranks on the two cores)
+set_tests_properties(dynsched_predict PROPERTIES RUN_SERIAL TRUE)
 
 # matched probes (MPI_Mprobe/Improbe + MPI_Mrecv/Imrecv): recorded as the probes and
 # receives they stand for, so no message is left unreceived in the trace, and every path
