@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# pollreply.sh PAS2P PLATFORM.xml WORKDIR -- LAUNCHER... POLLREPLY N
+# pollreply.sh PAS2P PLATFORM.xml WORKDIR -- LAUNCHER... POLLREPLY N[any]
+# (PLATFORM's directory holds hosts-ab.txt, its two hosts)
 # A receive polled with MPI_Test while an older send is pending (Graph500's BFS;
 # tests/mpi/pollreply.c), every path.  The full trace's test that completed the receive is
 # a `wait 1 P` (that receive, not the oldest pending request), and the signature says the
@@ -26,4 +27,11 @@ s=$(awk '/^PET = / {print $3}' "$w/simulate.out")
 awk -v s="$s" -v f="$t" 'BEGIN { d = (s - f) / f; exit !(d < 0.15 && d > -0.15) }' ||
   fail "signature simulation $s s vs full trace $t s"
 
-echo "pollreply: trace, analyze, simulate, full trace, replay, predict: ok"
+# the signature exported to stock SimGrid traces: smpireplaymain times each phase as
+# simulate does.  It holds an any-source receive under source -556, so a `wait -555 ...`
+# waited for none (`pollreply Nany`; Graph500's export: 0.27x simulate's time)
+bash "$(dirname "$0")/replay_export.sh" "$pas2p" "$w/sig.xml" "$plat" "$(dirname "$plat")/hosts-ab.txt" \
+  "$w" 0.05 >"$w/export.out" 2>&1 || fail "the stock replay of the export: $(tail -n 3 "$w/export.out")"
+cat "$w/export.out"
+
+echo "pollreply: trace, analyze, simulate, full trace, replay, predict, export: ok"

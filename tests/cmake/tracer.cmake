@@ -330,7 +330,8 @@ pas2p_check(graphcomm simulate ${EXPECT} --out "^PET = [0-9.]+ s$"
 #   bcastorder rooted broadcasts on two all-rank communicators, in another order on each
 #              rank (murasaki-mpi): predict's stop agreement must not deadlock it
 #   pollreply  a receive polled with MPI_Test while an older send is pending (Graph500):
-#              the full trace and the signature wait for it where the test completed it
+#              the full trace and the signature wait for it where the test completed it,
+#              and so does the export's stock replay
 foreach(prog intercomm persist wcoll nbrhalo counttag commloop waitlater bcastorder pollreply)
   add_executable(${prog} mpi/${prog}.c)
   target_link_libraries(${prog} PRIVATE MPI::MPI_C)
@@ -362,6 +363,11 @@ pas2p_every_path(bcastorder_every_path bcastorder bcastorder 2 60)
 add_test(NAME pollreply_every_path COMMAND bash ${T}/pollreply.sh ${PAS2P}
   ${CMAKE_SOURCE_DIR}/tests/data/slow-link.xml ${W}/pollreply_every_path -- ${MPIRUN} -np 2
   $<TARGET_FILE:pollreply> 40)
+# ... the answer an MPI_ANY_SOURCE receive (Graph500's own): also exported, where stock
+# smpireplaymain holds such a receive under source -556 and a `wait -555` waited for none
+add_test(NAME pollreply_anysource_every_path COMMAND bash ${T}/pollreply.sh ${PAS2P}
+  ${CMAKE_SOURCE_DIR}/tests/data/slow-link.xml ${W}/pollreply_anysource_every_path -- ${MPIRUN} -np 2
+  $<TARGET_FILE:pollreply> 40any)
 # a reused communicator id defined again with other members: one line naming the rank, the
 # event and the communicator (the readers take an id's first definition)
 add_test(NAME bad_analyze_comm_redefined COMMAND bash ${T}/comm_redefined.sh ${PAS2P}
