@@ -591,6 +591,7 @@ int pas2p_build_signature(const pas2p_rank_phases_t *res, const pas2p_manifest_t
             memcpy(q->occ_astart, p->first_astart, q->nocc * sizeof *q->occ_astart);
             memcpy(q->occ_aend, p->first_aend, q->nocc * sizeof *q->occ_aend);
             q->variable = p->variable;
+            q->skel_occ = p->skel_occ > 1 ? p->skel_occ : 1;
             q->nevents = p->nsym;
             q->events = calloc(p->nsym ? p->nsym : 1, sizeof *q->events);
             if (!q->events)
@@ -620,6 +621,7 @@ int pas2p_build_signature(const pas2p_rank_phases_t *res, const pas2p_manifest_t
                     q->events[k].wait_s = p->pos_wait_s ? p->pos_wait_s[k] : 0;
                     q->events[k].completes = p->pos_wdist ? p->pos_wdist[k] : 0;
                     q->events[k].pcompletes = p->pos_pwdist ? p->pos_pwdist[k] : 0;
+                    q->events[k].occ_start = p->pos_occ_start ? p->pos_occ_start[k] : 0;
                     uint32_t pd = p->pos_pdone ? p->pos_pdone[k] : 0;
                     q->events[k].polled = pd & 0x7fffffffu;
                     q->events[k].cancelled = pd >> 31;

@@ -484,6 +484,7 @@ typedef struct {
 
 typedef struct {
     uint32_t nsym;
+    uint32_t nsym1;           /* of which its first occurrence's (skeleton_append) */
     uint32_t *syms;
     double *pos;              /* 4 x nsym sums: compute, instructions, bytes, rbytes */
     uint64_t *range;          /* RW x nsym: min and max of bytes + rbytes, pdone's (PD_*),
@@ -501,6 +502,7 @@ typedef struct {
     uint32_t *set, nset;      /* anchored: the skeleton's symbols, sorted, each once */
     gdep_t *dp;               /* the skeleton's dependencies (its first occurrence's) */
     uint32_t ndp;
+    uint32_t *starts, nstarts; /* where its 2nd, 3rd, ... occurrence starts (skeleton_append) */
 } gpr_t;
 
 typedef struct {
@@ -513,6 +515,8 @@ typedef struct {
                                     occurrences): how many, their sum, their squares' sum */
     gpr_t *r;                    /* np */
     int variable;                /* anchored: an occurrence with other calls than the first's */
+    uint32_t nskel;              /* occurrences its skeleton holds: 1, or a variable phase's
+                                    first ones in a row (skeleton_append) */
     double cpsum;                /* sum over cpn occurrences of how far each moved the run's
                                     critical path on (crit_path) */
     uint64_t cpn;
@@ -1385,6 +1389,7 @@ static void gphase_free(gphase_t *p, int np)
         free(p->r[r].range);
         free(p->r[r].set);
         free(p->r[r].dp);
+        free(p->r[r].starts);
     }
     free(p->r);
     p->r = NULL;
@@ -1401,14 +1406,14 @@ static int phase_new(gstate_t *g, uint64_t key, uint32_t *id)
         g->capph = cap;
     }
     gphase_t *p = &g->ph[g->nph];
-    *p = (gphase_t){.key = key, .first = g->occ, .mmin = INFINITY, .mmax = -INFINITY};
+    *p = (gphase_t){.key = key, .first = g->occ, .mmin = INFINITY, .mmax = -INFINITY, .nskel = 1};
     p->r = calloc((size_t)g->np, sizeof *p->r);
     if (!p->r)
         return -1;
     for (int r = 0; r < g->np; r++) {
         const grank_t *R = &g->r[r];
         gpr_t *q = &p->r[r];
-        q->nsym = R->nsl;
+        q->nsym = q->nsym1 = R->nsl;
         q->tmin = INFINITY;
         q->bmin = UINT64_MAX;
         q->syms = malloc(sizeof *q->syms * (R->nsl ? R->nsl : 1));
@@ -1529,8 +1534,8 @@ static double crit_path(gstate_t *g, const gphase_t *skel)
             double c = 0;
             for (uint32_t i = 0; i < q->nsym; i++)
                 c += q->pos[4 * (size_t)i];
-            if (c > 0 && q->csum > 0)
-                pw = c / (q->csum / (double)skel->weight);
+            if (c > 0 && q->csum > 0) /* (its skeleton: nskel mean occurrences) */
+                pw = c / ((double)skel->nskel * q->csum / (double)skel->weight);
         }
         g->cp.pw[r] = pw; /* (once: per wake it was quadratic, 6 of ABySS's 9 s analysis) */
     }
@@ -1636,6 +1641,77 @@ static uint64_t rand_below(uint64_t seed, uint64_t n)
     return (uint64_t)(((unsigned __int128)(mix64(seed) >> 11) * n) >> 53);
 }
 
+/* A variable phase's skeleton: its first SKEL_OCC occurrences in a row, while each rank's
+ * stays within SKEL_CALLS calls.  One occurrence replayed for many whose calls and waits
+ * differ does not average them, whichever is chosen (Graph500's BFS, 20 occurrences of
+ * 230-446 calls: its first one, simulated on two hosts, came out +11 to +14 % against the
+ * full trace; every occurrence its own phase, -0.5 %; a farm's rounds at np 8, +3.3 %): the
+ * first ones replayed in a row are a sample of them, and a replay divides its time by how
+ * many (the phase's skeleton_occurrences, signature/FORMAT.md).  Each appended call keeps
+ * its own computation and sizes (times the occurrences results() divides the first one's
+ * sums by); results() scales the computation to nskel mean occurrences.  0, or -1 when out
+ * of memory. */
+#define SKEL_OCC 16
+#define SKEL_CALLS 65536
+static int skeleton_append(gstate_t *g, gphase_t *p)
+{
+    if (p->nskel >= SKEL_OCC)
+        return 0;
+    for (int r = 0; r < g->np; r++)
+        if ((uint64_t)p->r[r].nsym + g->r[r].nsl > SKEL_CALLS)
+            return 0;
+    for (int r = 0; r < g->np; r++) {
+        const grank_t *R = &g->r[r];
+        gpr_t *q = &p->r[r];
+        uint32_t n = q->nsym + R->nsl;
+        double f = q->pw ? (double)q->pw : 1;
+        uint32_t *syms = realloc(q->syms, sizeof *syms * (n ? n : 1));
+        if (syms)
+            q->syms = syms;
+        double *pos = realloc(q->pos, 4 * sizeof *pos * (n ? n : 1));
+        if (pos)
+            q->pos = pos;
+        uint64_t *range = realloc(q->range, RW * sizeof *range * (n ? n : 1));
+        if (range)
+            q->range = range;
+        gdep_t *dp = realloc(q->dp, sizeof *dp * (q->ndp + R->ndp ? q->ndp + R->ndp : 1));
+        if (dp)
+            q->dp = dp;
+        uint32_t *st = realloc(q->starts, sizeof *st * (q->nstarts + 1));
+        if (st)
+            q->starts = st;
+        if (!syms || !pos || !range || !dp || !st)
+            return -1;
+        st[q->nstarts++] = q->nsym;
+        for (uint32_t i = 0; i < R->nsl; i++) {
+            const gev_t *x = &R->sl[i];
+            uint32_t k = q->nsym + i;
+            uint64_t sz = x->bytes + x->rbytes, b = x->bytes > x->rbytes ? x->bytes : x->rbytes;
+            syms[k] = x->sym;
+            pos[4 * (size_t)k] = f * (double)x->compute_ns * 1e-9;
+            pos[4 * (size_t)k + 1] = f * (double)x->instr;
+            pos[4 * (size_t)k + 2] = f * (double)x->bytes;
+            pos[4 * (size_t)k + 3] = f * (double)x->rbytes;
+            range[RW * (size_t)k] = range[RW * (size_t)k + 1] = sz;
+            range[RW * (size_t)k + 2] = pd_merge(PD_NONE, pd_of(x->pdone));
+            range[RW * (size_t)k + 3] = wd_merge(WD_UNSET, x->wdist);
+            range[RW * (size_t)k + 4] = wd_merge(WD_UNSET, x->pwdist);
+            if (b && b < q->bmin)
+                q->bmin = b;
+            if (b > q->bmax)
+                q->bmax = b;
+        }
+        for (uint32_t k = 0; k < R->ndp; k++) {
+            dp[q->ndp + k] = R->dp[k];
+            dp[q->ndp + k].ev += q->nsym;
+        }
+        q->ndp += R->ndp;
+        q->nsym = n;
+    }
+    p->nskel++;
+    return 0;
+}
+
 /* the slice between the previous cut and the current one is an occurrence */
 static int occurrence_end(gstate_t *g)
 {
@@ -1699,8 +1775,10 @@ static int occurrence_end(gstate_t *g)
         p->mmax = measure;
     /* anchored, an occurrence with the skeleton's symbols in another order or number adds
      * to the phase's times, not to its skeleton's per-call figures */
-    int exact = !g->anchored || same_slices(g, p);
+    int exact = !g->anchored || (p->nskel == 1 && same_slices(g, p));
     p->variable |= !exact;
+    if (!exact && skeleton_append(g, p))
+        return -1;
     double cp = crit_path(g, NULL); /* (every occurrence: the run's path goes on) */
     if (cp < -1.5)
         return -1;
@@ -2358,9 +2436,12 @@ static void phase_absorb(gstate_t *g, gphase_t *b, gphase_t *a)
         b->last = a->last;
     for (int r = 0; r < g->np; r++) {
         gpr_t *x = &a->r[r], *y = &b->r[r];
-        for (uint32_t k = 0; k < 4 * x->nsym; k++)
+        /* per call, only between skeletons of the same calls (else b's stands: a variable
+         * phase's computation is scaled to its mean occurrence's by results()) */
+        uint32_t same = x->nsym == y->nsym && !memcmp(x->syms, y->syms, sizeof *x->syms * x->nsym);
+        for (uint32_t k = 0; same && k < 4 * x->nsym; k++)
             y->pos[k] += x->pos[k];
-        for (uint32_t k = 0; k < x->nsym; k++) {
+        for (uint32_t k = 0; same && k < x->nsym; k++) {
             if (x->range[RW * k] < y->range[RW * k])
                 y->range[RW * k] = x->range[RW * k];
             if (x->range[RW * k + 1] > y->range[RW * k + 1])
@@ -2369,7 +2450,7 @@ static void phase_absorb(gstate_t *g, gphase_t *b, gphase_t *a)
             y->range[RW * k + 3] = wd_merge(y->range[RW * k + 3], x->range[RW * k + 3]);
             y->range[RW * k + 4] = wd_merge(y->range[RW * k + 4], x->range[RW * k + 4]);
         }
-        y->pw += x->pw;
+        y->pw += same ? x->pw : 0;
         y->tsum += x->tsum;
         y->tsumsq += x->tsumsq;
         y->csum += x->csum;
@@ -2410,15 +2491,17 @@ static void phase_absorb(gstate_t *g, gphase_t *b, gphase_t *a)
     a->weight = 0;
 }
 
-/* the same calls on every rank (the same key can, rarely, hash other calls) */
+/* the same calls on every rank (the same key can, rarely, hash other calls): their
+ * skeletons' first occurrences make the same calls (a variable phase's skeleton goes on with
+ * its next occurrences: skeleton_append) */
 static int same_calls(const gstate_t *g, const gphase_t *a, const gphase_t *b)
 {
     if (a->key != b->key)
         return 0;
     for (int r = 0; r < g->np; r++) {
-        if (a->r[r].nsym != b->r[r].nsym)
+        if (a->r[r].nsym1 != b->r[r].nsym1)
             return 0;
-        for (uint32_t i = 0; i < a->r[r].nsym; i++)
+        for (uint32_t i = 0; i < a->r[r].nsym1; i++)
             if (a->r[r].syms[i] != b->r[r].syms[i])
                 return 0;
     }
@@ -2578,7 +2661,7 @@ static int phase_append(gstate_t *g, gphase_t *a, gphase_t *b)
         x->range = range;
         x->dp = dp;
         x->ndp += y->ndp;
-        x->nsym = n;
+        x->nsym = x->nsym1 = n;
         uint64_t h = 0x2545f4914f6cdd1dull ^ n; /* (as slice_key) */
         for (uint32_t i = 0; i < n; i++)
             h = mix64(h ^ syms[i]) + 0x9e37;
@@ -2726,7 +2809,7 @@ static int phase_jitter(gstate_t *g)
             continue;
         if (cp <= 0)
             continue;
-        p->jit = p->cpsum / (double)p->cpn / cp;
+        p->jit = p->cpsum / (double)p->cpn / (cp / (double)p->nskel); /* (per occurrence) */
         p->hasjit = 1;
     }
     return 0;
@@ -2812,12 +2895,24 @@ static int results(gstate_t *g, int r, pas2p_rank_phases_t *out)
         memcpy(p->first_astart, q->fas, sizeof q->fas);
         memcpy(p->first_aend, q->fae, sizeof q->fae);
         memcpy(p->first_time_s, q->ft, sizeof q->ft);
-        /* a phase whose occurrences' calls vary: the skeleton is its first occurrence's
-         * calls, with the computation of the mean occurrence (the skeleton's split of it) */
+        /* a phase whose occurrences' calls vary: the skeleton is its first occurrences'
+         * calls (nskel of them), with the computation of as many mean occurrences (the
+         * skeleton's split of it) */
         p->variable = G->variable;
+        p->skel_occ = G->nskel;
+        if (q->nstarts) { /* (where its occurrences after the first start) */
+            if (!(p->pos_occ_start = calloc(q->nsym, 1))) {
+                pas2p_rank_phases_t tmp = {.phases = ph, .nphases = k};
+                pas2p_rank_phases_free(&tmp);
+                return -1;
+            }
+            for (uint32_t x = 0; x < q->nstarts; x++)
+                if (q->starts[x] < q->nsym)
+                    p->pos_occ_start[q->starts[x]] = 1;
+        }
         if (G->variable && ctot > 0)
             for (uint32_t x = 0; x < q->nsym; x++)
-                p->pos_compute_s[x] *= p->compute_mean_s / ctot;
+                p->pos_compute_s[x] *= (double)G->nskel * p->compute_mean_s / ctot;
         if (G->hasjit)
             for (uint32_t x = 0; x < q->nsym; x++)
                 p->pos_wait_s[x] = (G->jit - 1) * p->pos_compute_s[x];

@@ -140,6 +140,10 @@ typedef struct {
     uint32_t nfirst;
     int variable;                /* global phases: its occurrences' calls differ in order or
                                     number (wildcard receives); the skeleton is the first's */
+    uint32_t skel_occ;           /* global phases: occurrences the skeleton holds in a row
+                                    (a variable phase's first ones; 0 or 1: one) */
+    uint8_t *pos_occ_start;      /* nsym when skel_occ > 1 (else NULL): 1 at the first call
+                                    of its 2nd, 3rd, ... occurrence */
 } pas2p_phase_t;
 
 /* a symbol: the identity of an event for phase detection */

@@ -1358,6 +1358,7 @@ void pas2p_rank_phases_free(pas2p_rank_phases_t *p)
             free(p->phases[i].pos_pdone);
             free(p->phases[i].pos_wdist);
             free(p->phases[i].pos_pwdist);
+            free(p->phases[i].pos_occ_start);
         }
     for (uint32_t i = 0; i < p->ncomms; i++) {
         free(p->comms[i].members);

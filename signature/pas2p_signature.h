@@ -66,6 +66,11 @@ typedef struct {
                                            request (so not in `polled`), was posted this many
                                            calls of the phase before it, in every occurrence
                                            (0: not said) */
+    uint8_t occ_start;                  /* a skeleton of several occurrences in a row (its
+                                           phase's skel_occ > 1): the first call of its 2nd,
+                                           3rd, ... occurrence, before which nothing was
+                                           pending in the run (a replay completes what it
+                                           still has pending there) */
     uint32_t pwpos;                     /* the action writers' (not in the file): 1 + where
                                            that receive is among the pending ones (0: none) */
     uint32_t wpos;                      /* the action writers' (not in the file): 1 + where
@@ -93,6 +98,9 @@ typedef struct {
                                       same as anchor positions, anchors << 32 | calls since */
     int variable;                     /* its occurrences' calls vary in order and number (a
                                          farm's round); the events are the first's */
+    uint32_t skel_occ;                /* the occurrences its events are, in a row (a variable
+                                         phase's first ones, up to 16); 1 otherwise: a replay
+                                         of the events divides its time by it */
     uint32_t nevents;
     pas2p_sig_event_t *events;
 } pas2p_sig_phase_t;

@@ -66,6 +66,8 @@ static int write_event(xmlTextWriterPtr w, const pas2p_sig_event_t *e, const pas
         ATTR("completes", "%u", e->completes);
     if (e->pcompletes)
         ATTR("polled_completes", "%u", e->pcompletes);
+    if (e->occ_start)
+        ATTR("occurrence_start", "%d", 1);
     if (e->peer2 != -1 || e->tag2 != -1) {
         ATTR("peer2", "%d", e->peer2);
         ATTR("tag2", "%d", e->tag2);
@@ -115,7 +117,7 @@ static int same_shape(const pas2p_sig_event_t *a, const pas2p_sig_event_t *b)
            a->size_min == b->size_min && a->size_max == b->size_max &&
            a->polled == b->polled && a->cancelled == b->cancelled &&
            a->completes == b->completes && a->pcompletes == b->pcompletes && !a->nstarts &&
-           !b->nstarts;
+           !b->nstarts && a->occ_start == b->occ_start;
 }
 
 /* computations close enough to be written as their mean: a copy that computed much longer
@@ -280,6 +282,8 @@ int pas2p_signature_write(const pas2p_signature_t *s, const char *path, char *er
             ATTR("instructions_mean", "%.9g", p->instructions_mean);
             if (p->variable)
                 ATTR("variable", "%s", "yes");
+            if (p->skel_occ > 1)
+                ATTR("skeleton_occurrences", "%u", p->skel_occ);
             if (p->runs > 1) {
                 ATTR("runs", "%u", p->runs);
                 ATTR("runs_time_mean_s", "%.9g", p->runs_time_mean_s);
@@ -498,6 +502,7 @@ static int parse_event(xmlNodePtr e, pas2p_sig_event_t *x)
     x->completes = cw > UINT32_MAX ? 0 : (uint32_t)cw;
     uint64_t pc = pas2p_xml_attr_u(e, "polled_completes");
     x->pcompletes = pc > UINT32_MAX ? 0 : (uint32_t)pc;
+    x->occ_start = pas2p_xml_attr_u(e, "occurrence_start") != 0;
     if (!x->call)
         return -2; /* an MPI call this pas2p does not know */
     return read_starts(pas2p_xml_attr(e, "starts"), x);
@@ -541,6 +546,8 @@ static void phase_attrs(xmlTextReaderPtr r, pas2p_sig_phase_t *p)
     p->compute_mean_s = reader_attr_d(r, "compute_mean_s", 0);
     p->instructions_mean = reader_attr_d(r, "instructions_mean", 0);
     p->variable = reader_has(r, "variable", NULL);
+    uint64_t so = reader_attr_u(r, "skeleton_occurrences", 1);
+    p->skel_occ = so >= 1 && so <= UINT32_MAX ? (uint32_t)so : 1;
     p->runs = (uint32_t)reader_attr_u(r, "runs", 0);
     p->runs_time_mean_s = p->runs > 1 ? reader_attr_d(r, "runs_time_mean_s", 0) : 0;
 }
@@ -1204,8 +1211,9 @@ void pas2p_signature_print_table(const pas2p_signature_t *s, uint32_t ri, FILE *
             snprintf(ins, sizeof ins, "%.0f", p->instructions_mean);
         else
             snprintf(ins, sizeof ins, "-");
+        uint32_t k = p->skel_occ > 1 ? p->skel_occ : 1; /* (events: one occurrence's) */
         fprintf(out, "%5u %6u %14s %10" PRIu64 " %12.6f %12.6f %12.6f %8.2f  %-3s %s\n", p->id,
-                p->nevents, ins, p->weight, p->time_mean_s, p->time_median_s, wt,
+                (p->nevents + k / 2) / k, ins, p->weight, p->time_mean_s, p->time_median_s, wt,
                 s->aet_s > 0 ? 100 * wt / s->aet_s : 0, p->relevant ? "yes" : "", calls);
     }
 }

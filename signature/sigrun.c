@@ -467,6 +467,12 @@ static double typical_s(const pas2p_sig_phase_t *p)
     return p->time_median_s > 0 ? p->time_median_s : p->time_mean_s;
 }
 
+/* the calls of one occurrence (a variable phase's events are its first skel_occ ones) */
+static double calls_per_occ(const pas2p_sig_phase_t *p)
+{
+    return (double)p->nevents / (p->skel_occ > 1 ? p->skel_occ : 1);
+}
+
 static int familiar(sigrun_t *s, const pas2p_sig_phase_t *u, uint64_t stop_at)
 {
     uint32_t nu, nq;
@@ -478,7 +484,7 @@ static int familiar(sigrun_t *s, const pas2p_sig_phase_t *u, uint64_t stop_at)
         return 0;
     /* (a phase's typical time per call: the median, which a base run's hiccups move less
      * than the mean -- under ctest -j2 the earlier steps' mean came out 4x their median) */
-    double upc = typical_s(u) / u->nevents;
+    double upc = typical_s(u) / calls_per_occ(u);
     int like = 0;
     for (uint32_t k = 0; k < s->me->nphases; k++) {
         const pas2p_sig_phase_t *q = &s->me->phases[k];
@@ -501,7 +507,7 @@ static int familiar(sigrun_t *s, const pas2p_sig_phase_t *u, uint64_t stop_at)
         }
         /* its time per call like one of the phases it shares calls with (not the set-up's,
          * whose few calls carry the whole start: relevant on a loaded machine) */
-        double qpc = typical_s(q) / q->nevents;
+        double qpc = typical_s(q) / calls_per_occ(q);
         like |= shares && ((upc <= 2 * qpc && qpc <= 2 * upc) || (upc <= 0 && qpc <= 0));
     }
     int all = 1;

@@ -39,7 +39,7 @@ enum pas2p_fields {
     PAS2P_AF_VBYTES,   /* BYTES COMM COUNTS                        */
     PAS2P_AF_VV,       /* COMM SCOUNTS RCOUNTS                     */
     PAS2P_AF_VCOUNTS,  /* COMM COUNTS                              */
-    PAS2P_AF_PHASE,    /* ID [BURST] [once] [reps N] [as ID,ID...] (the replayer and export read it) */
+    PAS2P_AF_PHASE,    /* ID [BURST] [once] [reps N] [occ K] [as ID,ID...] (the replayer and export read it) */
 };
 
 /* Which of the event's byte counts BYTES (and, for a v-collective, every member's

@@ -744,10 +744,11 @@ static unsigned burst_of(const pas2p_signature_t *s, uint32_t id)
     const pas2p_sig_phase_t *p = rep_phase(s, id);
     if (!p)
         return 1;
-    double want = p->time_mean_s > 0 ? ceil(1e-3 / p->time_mean_s) : 64;
+    uint32_t occ = p->skel_occ > 1 ? p->skel_occ : 1; /* (the block's events: occ occurrences) */
+    double want = p->time_mean_s > 0 ? ceil(1e-3 / (occ * p->time_mean_s)) : 64;
     uint64_t k = want > 64 ? 64 : (uint64_t)want;
-    if (k > p->weight)
-        k = p->weight;
+    if (k > p->weight / occ)
+        k = p->weight / occ;
     return k ? (unsigned)k : 1;
 }
 
@@ -912,16 +913,24 @@ static int write_actions(const pas2p_signature_t *s, const callmap_t *m, const c
         for (size_t i = 0; i < u && !rc; i++) {
             const pas2p_sig_phase_t *p = find_phase(R, ids[i]);
             /* a phase of weight 1 ran once in the application, cold: replayed once, not
-             * warmed up and repeated (cg's start-up phase is 15 % of its run) */
+             * warmed up and repeated (cg's start-up phase is 15 % of its run).  So is a
+             * variable phase's block of its first K occurrences in a row (`occ K`, FORMAT.md
+             * skeleton_occurrences): a sample of K already, its first a warm-up for the rest,
+             * and K of up to 16 occurrences replayed three times would cost more than the
+             * application's own */
             const pas2p_sig_phase_t *rp = rep_phase(s, ids[i]);
             unsigned burst = burst_of(s, ids[i]);
-            fprintf(f, "phase %u %u%s", ids[i], burst, rp && rp->weight == 1 ? " once" : "");
+            unsigned occ = rp && rp->skel_occ > 1 ? rp->skel_occ : 1;
+            int once = rp && (rp->weight == 1 || occ > 1);
+            fprintf(f, "phase %u %u%s", ids[i], burst, once ? " once" : "");
             /* a repetition of under SHORT_REP_S of base time: at least SHORT_REPS of them,
              * so that the median of the timed ones outlives two hiccups (NAS CG S: a 58 us
              * phase of weight 408, 2 timed repetitions of 1 ms, one of them preempted for
              * 8 ms: replay PET 3.7x the run) */
-            if (rp && rp->weight > 1 && (double)burst * rp->time_mean_s < SHORT_REP_S)
+            if (rp && !once && (double)burst * rp->time_mean_s < SHORT_REP_S)
                 fprintf(f, " reps %d", SHORT_REPS);
+            if (occ > 1)
+                fprintf(f, " occ %u", occ);
             const alias_t *A = al && p ? &al[r][p - R->phases] : NULL;
             for (uint32_t k = 0; A && k < A->n; k++)
                 fprintf(f, "%s%u", k ? "," : " as ", A->ids[k]);
@@ -935,6 +944,14 @@ static int write_actions(const pas2p_signature_t *s, const callmap_t *m, const c
             cancels_t pq = {0};
             for (uint32_t j = 0; p && j < p->nevents && !rc; j++) {
                 const pas2p_sig_event_t *e = &p->events[j];
+                /* a block of several occurrences (`occ K`): before each one after the first,
+                 * every request still pending is completed, as at a block's end (nothing was
+                 * pending there in the run; what a replay still holds, sends a test found done
+                 * and no call says, would shift the positions of the next occurrence's waits) */
+                if (j && e->occ_start) {
+                    fputs("waitall\n", f);
+                    pq.n = 0;
+                }
                 if (skip && skip[j]) { /* cancelled by the application, or never received */
                     write_compute(f, m, e);
                     continue;

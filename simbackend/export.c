@@ -670,7 +670,9 @@ static const char run_sh[] =
     "# Replays each relevant phase of a pas2p signature with SimGrid's stock trace replayer and\n"
     "# combines them: for each rank R in weights.csv,\n"
     "#   PET_R = sum(T_phase x W) + rest x (sum(T_phase x W) / sum(base_phase x W))\n"
-    "# and PET is the largest PET_R.  T_phase is the simulated time of one occurrence.\n"
+    "# and PET is the largest PET_R.  T_phase is the simulated time of the phase's block: one\n"
+    "# occurrence, or a variable phase's first K in a row (its W and base time in weights.csv\n"
+    "# are then W / K and K x the mean occurrence's).\n"
     "# usage: ./run.sh PLATFORM.xml [HOSTFILE]   (SMPIRUN, SMPIREPLAYMAIN override the tools)\n"
     "set -eu\n"
     "[ $# -ge 1 ] || { echo \"usage: $0 PLATFORM.xml [HOSTFILE]\" >&2; exit 2; }\n"
@@ -769,6 +771,12 @@ int pas2p_actions_export_ti(const pas2p_signature_t *sig, const char *dir, doubl
             const pas2p_sig_phase_t *p = &R->phases[k];
             if (!p->relevant)
                 rest += p->time_mean_s * (double)p->weight;
+            else if (p->skel_occ > 1) /* its block: its first K occurrences in a row, so
+                                       * weight / K blocks of K x the mean base time */
+                len += (size_t)snprintf(csv + len, cap - len, "%u,%u,%.9g,%.9g\n", R->rank,
+                                        block_of(&C, R->rank, p->id),
+                                        (double)p->weight / p->skel_occ,
+                                        p->time_mean_s * p->skel_occ);
             else /* under its block: a merged block's phases are rows of one phase-K */
                 len += (size_t)snprintf(csv + len, cap - len, "%u,%u,%llu,%.9g\n", R->rank,
                                         block_of(&C, R->rank, p->id),
@@ -781,14 +789,16 @@ int pas2p_actions_export_ti(const pas2p_signature_t *sig, const char *dir, doubl
              "pas2p signature exported as SimGrid SMPI time-independent traces\n"
              "application: %.1000s (np %u)\n"
              "computation: base seconds x %.6g flop/s\n\n"
-             "phase-ID/rank-NNNNN.txt  one occurrence of relevant phase ID, per rank (stock\n"
+             "phase-ID/rank-NNNNN.txt  one occurrence of relevant phase ID (a variable phase:\n"
+             "                         its first K in a row), per rank (stock\n"
              "                         actions: init, compute, send, isend, recv, irecv, wait,\n"
              "                         waitall, barrier, bcast, reduce, allreduce, gather,\n"
              "                         scatter, allgather, alltoall, reducescatter, gatherv,\n"
              "                         scatterv, allgatherv, alltoallv, finalize)\n"
              "phase-ID.txt             the list file for smpirun -replay\n"
-             "weights.csv              rank, phase, weight, base time (s); 'rest' = the base\n"
-             "                         time of the non-relevant phases\n"
+             "weights.csv              rank, phase, weight, base time (s) of the block (a\n"
+             "                         block of K occurrences: weight / K, K x the mean);\n"
+             "                         'rest' = the base time of the non-relevant phases\n"
              "run.sh PLATFORM [HOSTS]  replays every phase and prints PET\n"
              "actions/                 the same phases in pas2p's own action format\n\n"
              "One phase by hand: smpirun -np %u -platform P.xml -replay phase-ID.txt \\\n"

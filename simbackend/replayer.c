@@ -133,8 +133,9 @@ static void *xrealloc(replay_t *R, void *p, size_t n)
 
 /* ------------------------------------------------------------------ reading */
 
-/* `phase ID [BURST] [once] [reps N] [as ID,ID...]`: comm = ID, bytes = BURST (default 1),
- * peer 1 = once, n = N (at least N repetitions with real MPI; 0: REPS), and the ids the
+/* `phase ID [BURST] [once] [reps N] [occ K] [as ID,ID...]`: comm = ID, bytes = BURST (default
+ * 1), peer 1 = once, n = N (at least N repetitions with real MPI; 0: REPS), rbytes = K (the
+ * occurrences the block's events are in a row: a repetition's time is K's), and the ids the
  * block's times are reported under (`as`: a block that stands for several phases of this
  * rank; default ID) appended to R->alias, tag = where they start, tag2 = how many.  1, or
  * 0 when malformed. */
@@ -146,6 +147,7 @@ static int phase_header(replay_t *R, action_t *a, const char *p)
         return 0;
     a->comm = (unsigned)id;
     a->bytes = 1;
+    a->rbytes = 1;
     p = end;
     long long burst = strtoll(p, &end, 10);
     if (end != p) {
@@ -165,6 +167,13 @@ static int phase_header(replay_t *R, action_t *a, const char *p)
         if (end == p + 5 || n < 1 || n > 16)
             return 0;
         a->n = (int)n;
+        p = end + strspn(end, " \t");
+    }
+    if (!strncmp(p, "occ ", 4)) {
+        long long k = strtoll(p + 4, &end, 10);
+        if (end == p + 4 || k < 1 || k > 1000000)
+            return 0;
+        a->rbytes = k;
         p = end + strspn(end, " \t");
     }
     a->tag = (int)R->nalias;
@@ -291,7 +300,7 @@ static void parse(replay_t *R, const char *dir)
             ok = counts_of(R, a, &x);
             pas2p_action_clear(&x);
         }
-        if (ok && pas2p_action_rows[k].fields == PAS2P_AF_PHASE) /* phase ID [BURST] [once] [reps N] [as ...] */
+        if (ok && pas2p_action_rows[k].fields == PAS2P_AF_PHASE) /* phase ID [BURST] [once] [reps N] [occ K] [as ...] */
             ok = phase_header(R, a, p);
         if (!ok)
             die(R, "malformed '%s' action at line %ld", word, ln);
@@ -981,7 +990,7 @@ int main(int argc, char **argv)
             double dt = MPI_Wtime() - t0;
 #endif
             if (!warm && j > i + 1) /* an empty block: this rank lacks the phase */
-                p->t[p->n++] = dt / (double)burst;
+                p->t[p->n++] = dt / (double)burst / (double)R.a[i].rbytes; /* (per occurrence) */
 #ifndef PAS2P_SIMGRID
             if (r + 1 == nrep && nrep < cap) {
                 int want = pas2p_times_unsteady(p->t, (unsigned)p->n, extended);

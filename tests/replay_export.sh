@@ -18,8 +18,14 @@ for f in README run.sh weights.csv np; do [[ -e $work/export/$f ]] || fail "$f m
 "$work/export/run.sh" "$plat" "$hosts" | grep -E '^PET = [0-9.]+ s' || fail "run.sh printed no PET"
 "$pas2p" simulate "$sig" --platform "$plat" --hostfile "$hosts" --base-speed 1Gf \
   -o "$work/export-sim" > /dev/null || fail "pas2p simulate failed"
+# a block of K occurrences in a row (`occ K`: a variable phase's first ones): its stock time
+# is K occurrences'
+occ=$(awk '$1 == "phase" { k = 1; for (i = 3; i < NF; i++) if ($i == "occ") k = $(i + 1); print $2 "," k }' \
+      "$work/export/actions/rank-00000.act" | sort -u)
 n=0
 while IFS=, read -r id stock; do
+  k=$(awk -F, -v id="$id" '$1 == id { print $2; exit }' <<<"$occ")
+  stock=$(awk -v s="$stock" -v k="${k:-1}" 'BEGIN { print s / k }')
   ours=$(awk -v id="$id" '$1 == "phase" && $2 == id && $3 > m { m = $3 } END { print m + 0 }' \
          "$work"/export-sim/rank-*.times)
   awk -v a="$stock" -v b="$ours" -v id="$id" -v tol="$tol" 'BEGIN { d = b > 0 ? (a - b) / b : 1; if (d < 0) d = -d

@@ -359,6 +359,11 @@ pas2p_every_path(waitlater_every_path waitlater waitlater 2 60)
 # ... an MPI_Waitsome that completes the later request only (yorick's mpy)
 pas2p_every_path(waitsome_later_every_path waitlater waitlater 2 60w)
 pas2p_every_path(bcastorder_every_path bcastorder bcastorder 2 60)
+# a farm's rounds (anchored, one variable phase): its skeleton is its first occurrences in
+# a row, and every path replays that block (tests/variable_skeleton.sh)
+add_test(NAME variable_skeleton_every_path COMMAND bash ${T}/variable_skeleton.sh ${PAS2P}
+  ${CMAKE_SOURCE_DIR}/platforms/gbe-cluster.xml ${CMAKE_SOURCE_DIR}/tests/data/hosts-gbe4.txt
+  ${W}/variable_skeleton -- ${MPIRUN} -np 3 $<TARGET_FILE:taskfarm> 40000 12)
 # (on a 1 ms link: both simulations pay each round trip)
 add_test(NAME pollreply_every_path COMMAND bash ${T}/pollreply.sh ${PAS2P}
   ${CMAKE_SOURCE_DIR}/tests/data/slow-link.xml ${W}/pollreply_every_path -- ${MPIRUN} -np 2

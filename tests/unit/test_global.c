@@ -777,6 +777,58 @@ static void test_farm_rounds(void **state)
     free_all(s, res, 3);
 }
 
+/* The farm's rounds again: a variable phase's skeleton is its first 16 occurrences in a row
+ * (rounds 1-16 of 19: worker 1 takes 2, 3, 1, 2, ... of the 5 tasks), each call with its
+ * own computation, scaled so that the skeleton holds 16 mean occurrences' computation; a
+ * replay divides its time by 16 (skel_occ).  One occurrence replayed for many whose calls
+ * differ did not average them (Graph500's BFS on two hosts: +11 to +14 % against the full
+ * trace). */
+static void test_variable_skeleton_first_occurrences(void **state)
+{
+    (void)state;
+    stream_t s[3] = {{0}};
+    const int rounds = 20;
+    uint32_t calls[3] = {0, 0, 0}; /* rounds 1-16's, per rank */
+    for (int r = 0; r < 3; r++)
+        add(&s[r], PAS2P_CALL_Init, -1, -1, 0, 0);
+    for (int round = 0; round < rounds; round++) {
+        int a = 1 + round % 3;
+        for (int t = 0; t < 5; t++) {
+            int w = t < a ? 1 : 2;
+            add(&s[w], PAS2P_CALL_Send, 0, 3, 64, 30000 + 1000 * (uint64_t)round);
+            add(&s[w], PAS2P_CALL_Recv, 0, 4, 64, 1000);
+            pas2p_event_t *e = add(&s[0], PAS2P_CALL_Recv, w, 3, 64, 1000);
+            e->flags |= PAS2P_EV_ANY_SOURCE;
+            add(&s[0], PAS2P_CALL_Send, w, 4, 64, 1000);
+            if (round >= 1 && round <= 16)
+                calls[w] += 2, calls[0] += 2;
+        }
+        for (int r = 0; r < 3; r++) {
+            add(&s[r], PAS2P_CALL_Bcast, 0, -1, 8, 1000);
+            calls[r] += round >= 1 && round <= 16;
+        }
+    }
+    pas2p_rank_phases_t res[3];
+    finish(s, 3, res);
+    for (int r = 0; r < 3; r++) {
+        const pas2p_phase_t *p = heaviest(&res[r]);
+        assert_non_null(p);
+        assert_int_equal(p->weight, rounds - 1);
+        assert_true(p->variable);
+        assert_int_equal(p->skel_occ, 16);
+        assert_int_equal(p->nsym, calls[r]);
+        double c = 0;
+        for (uint32_t k = 0; k < p->nsym; k++)
+            c += p->pos_compute_s[k];
+        assert_true(fabs(c - 16 * p->compute_mean_s) <= 1e-9 * c);
+        /* each call keeps its own share: worker 1's first send of round 2 (the skeleton's
+         * 6th call, after round 1's 2 tasks and Bcast) computed 32 us against round 1's 31 */
+        if (r == 1)
+            assert_true(p->pos_compute_s[5] > p->pos_compute_s[0]);
+    }
+    free_all(s, res, 3);
+}
+
 /* halo sizes that drift every step (ghost atoms) are one phase with their mean and range,
  * not a phase per size; a size 1000x larger is another event */
 static void test_drifting_sizes(void **state)
@@ -1643,6 +1695,7 @@ int main(void)
         cmocka_unit_test(test_migrating_sizes),
         cmocka_unit_test(test_deterministic),    cmocka_unit_test(test_unmatched_receive),
         cmocka_unit_test(test_wait_for_slowest), cmocka_unit_test(test_wait_at_a_join), cmocka_unit_test(test_counting_tags), cmocka_unit_test(test_counting_tags_both_ends), cmocka_unit_test(test_farm_rounds),
+        cmocka_unit_test(test_variable_skeleton_first_occurrences),
         cmocka_unit_test(test_time_variants_linked),
         cmocka_unit_test(test_number_event),     cmocka_unit_test(test_waitsome_runs),
         cmocka_unit_test(test_orphan_request),   cmocka_unit_test(test_wildcard_one_source),
